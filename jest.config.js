@@ -1,0 +1,32 @@
+/** @type {import('jest').Config} */
+const transform = {
+  '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+};
+const moduleNameMapper = {
+  '^@tally/(domain|db|idempotency|events|http-kit)$': '<rootDir>/packages/$1/src/index.ts',
+  '^@tally/(api|gateway|server)$': '<rootDir>/apps/$1/src/index.ts',
+};
+const common = { transform, moduleNameMapper, testEnvironment: 'node' };
+
+module.exports = {
+  maxWorkers: process.env.CI ? 2 : '50%',
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/packages/domain/src/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: [
+        '<rootDir>/packages/!(domain)/src/**/*.test.ts',
+        '<rootDir>/apps/*/src/**/*.test.ts',
+        '<rootDir>/test/**/*.test.ts',
+      ],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};
