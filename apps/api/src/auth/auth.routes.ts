@@ -1,0 +1,27 @@
+import { Router } from 'express';
+import { jsonBody } from '../http/json-body';
+import { created, ok, sendReply } from '../http/reply';
+import { validate } from '../http/validate';
+import { loginBody, refreshBody, registerBody } from '../schemas';
+import type { AccessTokens } from './access-tokens';
+import type { AuthService } from './auth.service';
+import { authenticate, userIdOf } from './authenticate';
+
+export function authRoutes(deps: { auth: AuthService; tokens: AccessTokens }): Router {
+  const router = Router();
+  router.post('/auth/register', jsonBody, async (req, res) => {
+    const session = await deps.auth.register(validate(registerBody, req.body));
+    sendReply(res, created(session));
+  });
+  router.post('/auth/login', jsonBody, async (req, res) => {
+    sendReply(res, ok(await deps.auth.login(validate(loginBody, req.body))));
+  });
+  router.post('/auth/refresh', jsonBody, async (req, res) => {
+    const { refreshToken } = validate<{ refreshToken: string }>(refreshBody, req.body);
+    sendReply(res, ok(await deps.auth.refresh(refreshToken)));
+  });
+  router.get('/me', authenticate(deps.tokens), async (_req, res) => {
+    sendReply(res, ok(await deps.auth.me(userIdOf(res))));
+  });
+  return router;
+}

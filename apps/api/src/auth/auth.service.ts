@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AppError } from '@tally/http-kit';
+import type { Knex } from 'knex';
+import { isUniqueViolation, toIso } from '../db-errors';
+import { newId } from '../ids';
+import type { AccessTokens } from './access-tokens';
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
+
+/** Refresh tokens live 30 days; each use rotates it within its family. */
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
+
+export type User = { id: string; email: string; name: string; createdAt: string };
+export type Session = { user: User; accessToken: string; refreshToken: string; expiresIn: number };
+
+type UserRow = {
+  id: string;
+  email: string;
+  email_normalized: string;
+  name: string;
+  password_hash: string;
+  created_at: Date | string;
+};
+
+export const toUser = (row: Pick<UserRow, 'id' | 'email' | 'name' | 'created_at'>): User => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  createdAt: toIso(row.created_at),
+});
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+const deadRefreshToken = () =>
+  new AppError('unauthenticated', 401, 'The refresh token is not valid.', {
+    headers: { 'WWW-Authenticate': 'Bearer realm="tally"' },
+  });
+
+export function createAuthService(deps: { knex: Knex; tokens: AccessTokens }) {
+  const { knex, tokens } = deps;
+
+  async function issueSession(db: Knex | Knex.Transaction, user: User, familyId: string): Promise<Session> {
+    const refreshToken = `rt_${randomBytes(32).toString('base64url')}`;
+    const now = Date.now();
+    await db('refresh_tokens').insert({
+      id: newId('rtk'),
+      token_hash: sha256(refreshToken),
+      family_id: familyId,
+      user_id: user.id,
+      expires_at: new Date(now + REFRESH_TOKEN_TTL_MS),
+      created_at: new Date(now),
+    });
+    return { user, accessToken: await tokens.sign(user.id), refreshToken, expiresIn: tokens.ttlSeconds };
+  }
+
+  return {
+    async register(input: { email: string; name: string; password: string }): Promise<Session> {
+      const passwordHash = await hashPassword(input.password);
+      const row = {
+        id: newId('usr'),
+        email: input.email,
+        email_normalized: input.email.toLowerCase(),
+        name: input.name,
+        password_hash: passwordHash,
+        created_at: new Date(),
+      };
+      try {
+        return await knex.transaction(async (trx) => {
+          await trx('users').insert(row);
+          return issueSession(trx, toUser(row), newId('rtk'));
+        });
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw new AppError('email_taken', 409, 'This email is already registered.');
+        throw error;
+      }
+    },
+
+    async login(input: { email: string; password: string }): Promise<Session> {
+      const row = await knex<UserRow>('users').where({ email_normalized: input.email.toLowerCase() }).first();
+      const valid = await verifyPassword(input.password, row?.password_hash ?? (await DUMMY_HASH_PROMISE));
+      if (!row || !valid) throw new AppError('invalid_credentials', 401, 'The email or password is wrong.');
+      return issueSession(knex, toUser(row), newId('rtk'));
+    },
+
+    /**
+     * Rotation with reuse detection: a token is used at most once (the conditional UPDATE makes that
+     * atomic across processes); presenting a used or revoked token revokes its whole family, since
+     * either the client or a thief holds a copy that should not exist.
+     */
+    async refresh(refreshToken: string): Promise<Session> {
+      const hash = sha256(refreshToken);
+      const result = await knex.transaction(async (trx) => {
+        const now = new Date();
+        const claimed = await trx('refresh_tokens')
+          .where({ token_hash: hash })
+          .whereNull('used_at')
+          .whereNull('revoked_at')
+          .where('expires_at', '>', now)
+          .update({ used_at: now })
+          .returning(['family_id', 'user_id']);
+        const token = claimed[0] as { family_id: string; user_id: string } | undefined;
+        if (!token) {
+          const known = await trx('refresh_tokens').where({ token_hash: hash }).first('family_id');
+          if (known) {
+            await trx('refresh_tokens')
+              .where({ family_id: known.family_id })
+              .whereNull('revoked_at')
+              .update({ revoked_at: now });
+          }
+          return undefined;
+        }
+        const user = await trx<UserRow>('users').where({ id: token.user_id }).first();
+        if (!user) return undefined;
+        return issueSession(trx, toUser(user), token.family_id);
+      });
+      if (!result) throw deadRefreshToken();
+      return result;
+    },
+
+    async me(userId: string): Promise<User> {
+      const row = await knex<UserRow>('users').where({ id: userId }).first();
+      if (!row) throw new AppError('unauthenticated', 401, 'The user of this token no longer exists.');
+      return toUser(row);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

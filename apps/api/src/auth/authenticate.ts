@@ -1,0 +1,32 @@
+import { AppError } from '@tally/http-kit';
+import type { RequestHandler } from 'express';
+import { requestContext } from '../http/request-context';
+import type { AccessTokens } from './access-tokens';
+
+const unauthenticated = () =>
+  new AppError('unauthenticated', 401, 'A valid bearer access token is required.', {
+    headers: { 'WWW-Authenticate': 'Bearer realm="tally"' },
+  });
+
+/** Parses `Authorization: Bearer <jwt>` and returns the user id, or undefined. */
+export async function userIdFromAuthorization(tokens: AccessTokens, header: string | undefined) {
+  const match = header ? /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header) : null;
+  return match?.[1] ? tokens.verify(match[1]) : undefined;
+}
+
+export function authenticate(tokens: AccessTokens): RequestHandler {
+  return async (req, res, next) => {
+    const userId = await userIdFromAuthorization(tokens, req.get('authorization'));
+    if (!userId) throw unauthenticated();
+    res.locals['userId'] = userId;
+    const ctx = requestContext.getStore();
+    if (ctx) ctx.userId = userId;
+    next();
+  };
+}
+
+export function userIdOf(res: { locals: Record<string, unknown> }): string {
+  const id = res.locals['userId'];
+  if (typeof id !== 'string') throw unauthenticated();
+  return id;
+}

@@ -1,0 +1,85 @@
+import express, { type Express, type RequestHandler } from 'express';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { AccessTokens } from './auth/access-tokens';
+import { authRoutes } from './auth/auth.routes';
+import { createAuthService } from './auth/auth.service';
+import { authenticate } from './auth/authenticate';
+import { createExpensesService } from './expenses/expenses.service';
+import { createGroupsService } from './groups/groups.service';
+import { errorHandler, routeNotFound } from './http/error-handler';
+import { httpMetrics } from './http/http-metrics';
+import { requestId } from './http/request-id';
+import { createWriteRunner, type EventNotifier } from './ledger/write-runner';
+import { ledgerRoutes } from './ledger.routes';
+import { docsPage, openApiDocument } from './openapi/openapi';
+import { createSettlementsService } from './settlements/settlements.service';
+
+export type AppDeps = {
+  knex: Knex;
+  tokens: AccessTokens;
+  logger: Logger;
+  registry: Registry;
+  /** Announces committed events (Redis pub/sub or the in-process bus). */
+  notify: EventNotifier;
+  /** True when the database (and Redis, where used) answer and the process is not draining. */
+  isReady: () => Promise<boolean>;
+  /** Middleware run before the routes of every money write, e.g. the idempotency layer. */
+  beforeWrites?: RequestHandler[];
+};
+
+const privateNoCache: RequestHandler = (req, res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD') res.setHeader('Cache-Control', 'private, no-cache');
+  next();
+};
+
+/** The composition root of the HTTP API: every dependency comes in, nothing is read from the environment. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', 'weak');
+  app.set('query parser', 'simple');
+
+  const auth = createAuthService({ knex: deps.knex, tokens: deps.tokens });
+  const runWrite = createWriteRunner({ knex: deps.knex, notify: deps.notify });
+
+  app.use(requestId);
+  app.use(httpMetrics(deps.registry));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ready = await deps.isReady().catch(() => false);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(deps.registry.contentType).send(await deps.registry.metrics());
+  });
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
+  app.get('/docs', (_req, res) => {
+    res.type('html').send(docsPage('/v1/openapi.json'));
+  });
+
+  const v1 = express.Router();
+  v1.use(privateNoCache);
+  v1.use(authRoutes({ auth, tokens: deps.tokens }));
+  v1.use(authenticate(deps.tokens));
+  for (const middleware of deps.beforeWrites ?? []) v1.use(middleware);
+  v1.use(
+    ledgerRoutes({
+      knex: deps.knex,
+      runWrite,
+      groups: createGroupsService({ knex: deps.knex }),
+      expenses: createExpensesService({ knex: deps.knex }),
+      settlements: createSettlementsService({ knex: deps.knex }),
+    }),
+  );
+  app.use('/v1', v1);
+  app.use(routeNotFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

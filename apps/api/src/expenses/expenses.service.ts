@@ -1,0 +1,412 @@
+import {
+  type BalanceDelta,
+  computeShares,
+  DomainError,
+  diffBalanceEffects,
+  expenseBalanceEffect,
+  normalizePayers,
+  type Payer,
+  type Share,
+  type SplitInput,
+  userIdsOf,
+} from '@tally/domain';
+import { AppError, notFound } from '@tally/http-kit';
+import type { Knex } from 'knex';
+import { toIso } from '../db-errors';
+import { decodeCursor, pageOf } from '../http/cursor';
+import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
+import { newId } from '../ids';
+import { adjustCurrencyRecords, applyBalanceDeltas, readBalances } from '../ledger/balances';
+import { appendEvent, type EventType } from '../ledger/event-log';
+import { assertMember, type GroupRow, lockGroupForWrite } from '../ledger/group-access';
+import { assertPartiesAreMembers } from '../ledger/parties';
+import type { WriteResult } from '../ledger/write-runner';
+
+export type ExpenseInput = {
+  groupId: string;
+  description: string;
+  category?: string | null;
+  amount: number;
+  currency?: string;
+  paidBy: string | Payer[];
+  occurredAt?: string;
+  split: SplitInput;
+};
+export type ExpensePatch = Partial<Omit<ExpenseInput, 'groupId'>>;
+
+export type Expense = {
+  id: string;
+  groupId: string;
+  description: string;
+  category: string | null;
+  amount: number;
+  currency: string;
+  paidBy: Payer[];
+  occurredAt: string;
+  split: SplitInput;
+  shares: Share[];
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+};
+
+type ExpenseRow = {
+  id: string;
+  group_id: string;
+  description: string;
+  category: string | null;
+  amount: number | string;
+  currency: string;
+  paid_by: Payer[] | string;
+  split: SplitInput | string;
+  shares: Share[] | string;
+  occurred_at: Date | string;
+  created_by: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  version: number;
+  deleted_at: Date | string | null;
+};
+
+const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+export const toExpense = (row: ExpenseRow): Expense => ({
+  id: row.id,
+  groupId: row.group_id,
+  description: row.description,
+  category: row.category,
+  amount: Number(row.amount),
+  currency: row.currency,
+  paidBy: json(row.paid_by),
+  occurredAt: toIso(row.occurred_at),
+  split: json(row.split),
+  shares: json(row.shares),
+  createdBy: row.created_by,
+  createdAt: toIso(row.created_at),
+  updatedAt: toIso(row.updated_at),
+  version: row.version,
+});
+
+/** The money-relevant content of an expense, after validation against the domain rules. */
+type Prepared = Pick<
+  Expense,
+  'description' | 'category' | 'amount' | 'currency' | 'paidBy' | 'occurredAt' | 'split' | 'shares'
+>;
+
+function prepare(
+  input: Omit<ExpenseInput, 'groupId'>,
+  group: GroupRow,
+  fallbackOccurredAt: string,
+): Prepared {
+  try {
+    return {
+      description: input.description,
+      category: input.category ?? null,
+      amount: input.amount,
+      currency: input.currency ?? group.currency,
+      paidBy: normalizePayers(input.amount, input.paidBy),
+      occurredAt: input.occurredAt ? new Date(input.occurredAt).toISOString() : fallbackOccurredAt,
+      split: input.split,
+      shares: computeShares(input.amount, input.split),
+    };
+  } catch (error) {
+    if (error instanceof DomainError) {
+      const status = 422;
+      throw new AppError(
+        error.code,
+        status,
+        error.message,
+        error.errors.length > 0 ? { errors: error.errors } : {},
+      );
+    }
+    throw error;
+  }
+}
+
+const sameContent = (a: Prepared, b: Prepared): boolean =>
+  JSON.stringify([
+    a.description,
+    a.category,
+    a.amount,
+    a.currency,
+    a.paidBy,
+    a.occurredAt,
+    a.split,
+    a.shares,
+  ]) ===
+  JSON.stringify([
+    b.description,
+    b.category,
+    b.amount,
+    b.currency,
+    b.paidBy,
+    b.occurredAt,
+    b.split,
+    b.shares,
+  ]);
+
+const partiesOf = (e: Pick<Expense, 'paidBy' | 'split'>): string[] => [
+  ...e.paidBy.map((p) => p.userId),
+  ...userIdsOf(e.split),
+];
+
+const rowColumns = (p: Prepared) => ({
+  description: p.description,
+  category: p.category,
+  amount: p.amount,
+  currency: p.currency,
+  paid_by: JSON.stringify(p.paidBy),
+  split: JSON.stringify(p.split),
+  shares: JSON.stringify(p.shares),
+  occurred_at: new Date(p.occurredAt),
+});
+
+const headersOf = (e: Expense) => ({ ETag: etagOf(e.version) });
+const preconditionFailed = () =>
+  new AppError('precondition_failed', 412, 'The expense has changed since you read it.');
+
+export function createExpensesService(deps: { knex: Knex }) {
+  const { knex } = deps;
+
+  /** Applies a balance change and announces it: the money event carries the balances after it. */
+  async function recordChange(
+    trx: Knex.Transaction,
+    group: GroupRow,
+    userId: string,
+    type: EventType,
+    expense: Expense,
+    deltas: BalanceDelta[],
+    extra: Record<string, unknown> = {},
+  ) {
+    await applyBalanceDeltas(trx, group.id, deltas);
+    const balances = await readBalances(trx, group.id);
+    return appendEvent(trx, group, type, userId, { expense, ...extra, balances });
+  }
+
+  async function insert(
+    trx: Knex.Transaction,
+    userId: string,
+    id: string,
+    input: ExpenseInput,
+  ): Promise<WriteResult> {
+    const group = await lockGroupForWrite(trx, input.groupId, userId);
+    const now = new Date();
+    const prepared = prepare(input, group, now.toISOString());
+    await assertPartiesAreMembers(trx, group.id, partiesOf(prepared));
+    await trx('expenses').insert({
+      id,
+      group_id: group.id,
+      ...rowColumns(prepared),
+      created_by: userId,
+      created_at: now,
+      updated_at: now,
+      version: 1,
+    });
+    const expense: Expense = {
+      id,
+      groupId: group.id,
+      ...prepared,
+      createdBy: userId,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+      version: 1,
+    };
+    await adjustCurrencyRecords(trx, group.id, expense.currency, 1);
+    const event = await recordChange(
+      trx,
+      group,
+      userId,
+      'expense.created',
+      expense,
+      expenseBalanceEffect(expense),
+    );
+    return {
+      reply: created(expense, { ...headersOf(expense), Location: `/v1/expenses/${id}` }),
+      events: [event],
+    };
+  }
+
+  /** Finds the expense and locks its group; 404 for unknown ids and for non-members alike. */
+  async function lockExpense(trx: Knex.Transaction, userId: string, expenseId: string) {
+    const found = await trx<ExpenseRow>('expenses').where({ id: expenseId }).first('group_id');
+    if (!found) return undefined;
+    const group = await lockGroupForWrite(trx, found.group_id, userId);
+    const row = await trx<ExpenseRow>('expenses').where({ id: expenseId }).first();
+    if (!row) throw notFound('Expense');
+    return { group, row };
+  }
+
+  async function replace(
+    trx: Knex.Transaction,
+    userId: string,
+    group: GroupRow,
+    row: ExpenseRow,
+    input: Omit<ExpenseInput, 'groupId'>,
+  ): Promise<WriteResult> {
+    const current = toExpense(row);
+    const next = prepare(input, group, current.occurredAt);
+    if (sameContent(current, next)) return { reply: ok(current, headersOf(current)), events: [] };
+    const before = expenseBalanceEffect(current);
+    const after = expenseBalanceEffect(next);
+    const deltas = diffBalanceEffects(before, after);
+    const known = new Set(partiesOf(current));
+    await assertPartiesAreMembers(trx, group.id, [
+      ...partiesOf(next).filter((id) => !known.has(id)),
+      ...deltas.map((d) => d.userId),
+    ]);
+    const now = new Date();
+    const version = current.version + 1;
+    await trx('expenses')
+      .where({ id: row.id })
+      .update({ ...rowColumns(next), updated_at: now, version });
+    if (next.currency !== current.currency) {
+      await adjustCurrencyRecords(trx, group.id, current.currency, -1);
+      await adjustCurrencyRecords(trx, group.id, next.currency, 1);
+    }
+    const expense: Expense = { ...current, ...next, updatedAt: now.toISOString(), version };
+    const event = await recordChange(trx, group, userId, 'expense.updated', expense, deltas);
+    return { reply: ok(expense, headersOf(expense)), events: [event] };
+  }
+
+  return {
+    create(trx: Knex.Transaction, userId: string, input: ExpenseInput): Promise<WriteResult> {
+      return insert(trx, userId, newId('exp'), input);
+    },
+
+    /** PUT: replaces an expense, or creates it at a client-chosen id. */
+    async put(
+      trx: Knex.Transaction,
+      userId: string,
+      expenseId: string,
+      input: ExpenseInput,
+      ifMatch: string | undefined,
+    ): Promise<WriteResult> {
+      const locked = await lockExpense(trx, userId, expenseId);
+      if (!locked) {
+        if (ifMatch !== undefined) throw preconditionFailed();
+        return insert(trx, userId, expenseId, input);
+      }
+      const { group, row } = locked;
+      if (row.deleted_at) throw notFound('Expense');
+      if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
+      if (input.groupId !== row.group_id) {
+        throw new AppError('validation_failed', 422, 'An expense cannot move to another group.', {
+          errors: [{ path: 'groupId', message: 'must be the group the expense belongs to' }],
+        });
+      }
+      const { groupId: _groupId, ...rest } = input;
+      return replace(trx, userId, group, row, rest);
+    },
+
+    async patch(
+      trx: Knex.Transaction,
+      userId: string,
+      expenseId: string,
+      patch: ExpensePatch,
+      ifMatch: string | undefined,
+    ): Promise<WriteResult> {
+      const locked = await lockExpense(trx, userId, expenseId);
+      if (!locked || locked.row.deleted_at) throw notFound('Expense');
+      const { group, row } = locked;
+      if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
+      const current = toExpense(row);
+      const onlyPayer = current.paidBy.length === 1 ? current.paidBy[0] : undefined;
+      // A single payer keeps paying the whole amount when only the amount changes.
+      const paidBy =
+        patch.paidBy ?? (patch.amount !== undefined && onlyPayer ? onlyPayer.userId : current.paidBy);
+      return replace(trx, userId, group, row, {
+        description: patch.description ?? current.description,
+        category: patch.category === undefined ? current.category : patch.category,
+        amount: patch.amount ?? current.amount,
+        currency: patch.currency ?? current.currency,
+        paidBy,
+        occurredAt: patch.occurredAt ?? current.occurredAt,
+        split: patch.split ?? current.split,
+      });
+    },
+
+    async remove(
+      trx: Knex.Transaction,
+      userId: string,
+      expenseId: string,
+      ifMatch: string | undefined,
+    ): Promise<WriteResult> {
+      const locked = await lockExpense(trx, userId, expenseId);
+      if (!locked) throw notFound('Expense');
+      const { group, row } = locked;
+      if (row.deleted_at) return { reply: noContent(), events: [] };
+      if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
+      const current = toExpense(row);
+      const deltas = diffBalanceEffects(expenseBalanceEffect(current), []);
+      await assertPartiesAreMembers(
+        trx,
+        group.id,
+        deltas.map((d) => d.userId),
+      );
+      const now = new Date();
+      const version = current.version + 1;
+      await trx('expenses').where({ id: row.id }).update({ deleted_at: now, updated_at: now, version });
+      await adjustCurrencyRecords(trx, group.id, current.currency, -1);
+      const expense = { ...current, updatedAt: now.toISOString(), version };
+      const event = await recordChange(trx, group, userId, 'expense.deleted', expense, deltas, {
+        deletedAt: now.toISOString(),
+      });
+      return { reply: noContent(), events: [event] };
+    },
+
+    async restore(trx: Knex.Transaction, userId: string, expenseId: string): Promise<WriteResult> {
+      const locked = await lockExpense(trx, userId, expenseId);
+      if (!locked) throw notFound('Expense');
+      const { group, row } = locked;
+      const current = toExpense(row);
+      if (!row.deleted_at) return { reply: ok(current, headersOf(current)), events: [] };
+      const deltas = expenseBalanceEffect(current);
+      await assertPartiesAreMembers(trx, group.id, partiesOf(current));
+      const now = new Date();
+      const version = current.version + 1;
+      await trx('expenses').where({ id: row.id }).update({ deleted_at: null, updated_at: now, version });
+      await adjustCurrencyRecords(trx, group.id, current.currency, 1);
+      const expense = { ...current, updatedAt: now.toISOString(), version };
+      const event = await recordChange(trx, group, userId, 'expense.created', expense, deltas, {
+        restored: true,
+      });
+      return { reply: ok(expense, headersOf(expense)), events: [event] };
+    },
+
+    async get(userId: string, expenseId: string): Promise<Reply> {
+      const row = await knex<ExpenseRow>('expenses').where({ id: expenseId }).whereNull('deleted_at').first();
+      if (!row) throw notFound('Expense');
+      await assertMember(knex, row.group_id, userId).catch(() => {
+        throw notFound('Expense');
+      });
+      const expense = toExpense(row);
+      return ok(expense, headersOf(expense));
+    },
+
+    async list(userId: string, groupId: string, query: { limit: number; cursor?: string }) {
+      await assertMember(knex, groupId, userId);
+      const after = decodeCursor(query.cursor, 2);
+      const q = knex<ExpenseRow>('expenses')
+        .where({ group_id: groupId })
+        .whereNull('deleted_at')
+        .orderBy([
+          { column: 'occurred_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(query.limit + 1);
+      if (after) {
+        const at = new Date(String(after[0]));
+        q.andWhere((w) =>
+          w
+            .where('occurred_at', '<', at)
+            .orWhere((x) => x.where('occurred_at', '=', at).andWhere('id', '<', String(after[1]))),
+        );
+      }
+      const page = pageOf((await q).map(toExpense), query.limit, (e) => [e.occurredAt, e.id]);
+      return page;
+    },
+  };
+}
+
+export type ExpensesService = ReturnType<typeof createExpensesService>;

@@ -1,0 +1,236 @@
+import { AppError, notFound } from '@tally/http-kit';
+import type { Knex } from 'knex';
+import { toIso } from '../db-errors';
+import { decodeCursor, pageOf } from '../http/cursor';
+import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
+import { newId } from '../ids';
+import { readBalances } from '../ledger/balances';
+import { appendEvent } from '../ledger/event-log';
+import { assertMember, type GroupRow, lockGroupForWrite } from '../ledger/group-access';
+import type { WriteResult } from '../ledger/write-runner';
+
+export type Member = { userId: string; name: string; joinedAt: string };
+export type Group = {
+  id: string;
+  name: string;
+  description: string;
+  currency: string;
+  members: Member[];
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+};
+
+type Db = Knex | Knex.Transaction;
+
+async function membersOf(db: Db, groupId: string): Promise<Member[]> {
+  const rows = await db('group_members as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where('m.group_id', groupId)
+    .orderBy([
+      { column: 'm.joined_at', order: 'asc' },
+      { column: 'm.user_id', order: 'asc' },
+    ])
+    .select('m.user_id', 'u.name', 'm.joined_at');
+  return rows.map((r: { user_id: string; name: string; joined_at: Date }) => ({
+    userId: r.user_id,
+    name: r.name,
+    joinedAt: toIso(r.joined_at),
+  }));
+}
+
+async function toGroup(db: Db, row: GroupRow): Promise<Group> {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    currency: row.currency,
+    members: await membersOf(db, row.id),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    version: row.version,
+  };
+}
+
+const groupHeaders = (group: Group) => ({ ETag: etagOf(group.version) });
+
+export function createGroupsService(deps: { knex: Knex }) {
+  const { knex } = deps;
+
+  async function loadVisibleGroup(groupId: string, userId: string): Promise<GroupRow> {
+    await assertMember(knex, groupId, userId);
+    const row = await knex<GroupRow>('groups').where({ id: groupId }).first();
+    if (!row) throw notFound('Group');
+    return row;
+  }
+
+  return {
+    async create(
+      trx: Knex.Transaction,
+      userId: string,
+      input: { name: string; currency?: string; description?: string },
+    ): Promise<WriteResult> {
+      const now = new Date();
+      const row: GroupRow = {
+        id: newId('grp'),
+        name: input.name,
+        description: input.description ?? '',
+        currency: input.currency ?? 'INR',
+        last_seq: 0,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+      };
+      await trx('groups').insert(row);
+      await trx('group_members').insert({ group_id: row.id, user_id: userId, joined_at: now });
+      const group = await toGroup(trx, row);
+      const member = group.members[0];
+      const event = await appendEvent(trx, row, 'member.added', userId, { member });
+      return {
+        reply: created(group, { ...groupHeaders(group), Location: `/v1/groups/${group.id}` }),
+        events: [event],
+      };
+    },
+
+    async list(userId: string, query: { limit: number; cursor?: string }) {
+      const after = decodeCursor(query.cursor, 2);
+      const q = knex('group_members as m')
+        .join('groups as g', 'g.id', 'm.group_id')
+        .where('m.user_id', userId)
+        .orderBy([
+          { column: 'm.joined_at', order: 'desc' },
+          { column: 'g.id', order: 'desc' },
+        ])
+        .limit(query.limit + 1)
+        .select('g.*', 'm.joined_at as member_since');
+      if (after) {
+        q.andWhere((w) =>
+          w
+            .where('m.joined_at', '<', new Date(String(after[0])))
+            .orWhere((x) =>
+              x
+                .where('m.joined_at', '=', new Date(String(after[0])))
+                .andWhere('g.id', '<', after[1] as string),
+            ),
+        );
+      }
+      const rows = (await q) as (GroupRow & { member_since: Date })[];
+      const page = pageOf(rows, query.limit, (r) => [toIso(r.member_since), r.id]);
+      return { data: await Promise.all(page.data.map((r) => toGroup(knex, r))), nextCursor: page.nextCursor };
+    },
+
+    async get(userId: string, groupId: string): Promise<Reply> {
+      const group = await toGroup(knex, await loadVisibleGroup(groupId, userId));
+      return ok(group, groupHeaders(group));
+    },
+
+    async update(
+      trx: Knex.Transaction,
+      userId: string,
+      groupId: string,
+      input: { name?: string; description?: string },
+      ifMatch: string | undefined,
+    ): Promise<WriteResult> {
+      const row = await lockGroupForWrite(trx, groupId, userId);
+      if (!ifMatchHolds(ifMatch, etagOf(row.version))) {
+        throw new AppError('precondition_failed', 412, 'The group has changed since you read it.');
+      }
+      const changed =
+        (input.name !== undefined && input.name !== row.name) ||
+        (input.description !== undefined && input.description !== row.description);
+      if (!changed) {
+        const group = await toGroup(trx, row);
+        return { reply: ok(group, groupHeaders(group)), events: [] };
+      }
+      const updated: GroupRow = {
+        ...row,
+        name: input.name ?? row.name,
+        description: input.description ?? row.description,
+        version: row.version + 1,
+        updated_at: new Date(),
+      };
+      await trx('groups').where({ id: groupId }).update({
+        name: updated.name,
+        description: updated.description,
+        version: updated.version,
+        updated_at: updated.updated_at,
+      });
+      const group = await toGroup(trx, updated);
+      const { members: _members, ...withoutMembers } = group;
+      const event = await appendEvent(trx, row, 'group.updated', userId, { group: withoutMembers });
+      return { reply: ok(group, groupHeaders(group)), events: [event] };
+    },
+
+    async addMember(
+      trx: Knex.Transaction,
+      userId: string,
+      groupId: string,
+      input: { userId?: string; email?: string },
+    ): Promise<WriteResult> {
+      const group = await lockGroupForWrite(trx, groupId, userId);
+      const user = await trx('users')
+        .where(input.userId ? { id: input.userId } : { email_normalized: input.email })
+        .first('id', 'name');
+      if (!user) throw notFound('User');
+      const existing = await trx('group_members').where({ group_id: groupId, user_id: user.id }).first();
+      if (existing) {
+        return {
+          reply: ok({ userId: user.id, name: user.name, joinedAt: toIso(existing.joined_at) }),
+          events: [],
+        };
+      }
+      const joinedAt = new Date();
+      await trx('group_members').insert({ group_id: groupId, user_id: user.id, joined_at: joinedAt });
+      await trx('groups')
+        .where({ id: groupId })
+        .update({ version: group.version + 1, updated_at: joinedAt });
+      const member: Member = { userId: user.id, name: user.name, joinedAt: joinedAt.toISOString() };
+      const event = await appendEvent(trx, group, 'member.added', userId, { member });
+      return { reply: created(member), events: [event] };
+    },
+
+    async removeMember(
+      trx: Knex.Transaction,
+      userId: string,
+      groupId: string,
+      memberId: string,
+    ): Promise<WriteResult> {
+      const group = await lockGroupForWrite(trx, groupId, userId);
+      const removed = await trx('group_members').where({ group_id: groupId, user_id: memberId }).first();
+      if (!removed) throw notFound('Member');
+      const owing = await trx('balances')
+        .where({ group_id: groupId, user_id: memberId })
+        .andWhere('net', '<>', 0)
+        .first();
+      if (owing) {
+        throw new AppError(
+          'member_has_balance',
+          409,
+          'This member still owes or is owed money in this group; settle up first.',
+        );
+      }
+      await trx('group_members').where({ group_id: groupId, user_id: memberId }).delete();
+      await trx('groups')
+        .where({ id: groupId })
+        .update({ version: group.version + 1, updated_at: new Date() });
+      const event = await appendEvent(trx, group, 'member.removed', userId, { userId: memberId });
+      return { reply: noContent(), events: [event] };
+    },
+
+    async balances(userId: string, groupId: string): Promise<Reply> {
+      await assertMember(knex, groupId, userId);
+      // One snapshot, so that `asOfSeq` is exactly the sequence the nets reflect.
+      return knex.transaction(
+        async (trx) => {
+          const group = await trx<GroupRow>('groups').where({ id: groupId }).first('last_seq');
+          if (!group) throw notFound('Group');
+          const currencies = await readBalances(trx, groupId);
+          return ok({ groupId, asOfSeq: Number(group.last_seq), currencies });
+        },
+        { isolationLevel: 'repeatable read', readOnly: true },
+      );
+    },
+  };
+}
+
+export type GroupsService = ReturnType<typeof createGroupsService>;

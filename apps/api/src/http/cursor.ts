@@ -1,0 +1,34 @@
+import { validationFailed } from '@tally/http-kit';
+
+/** Cursors are opaque to clients: base64url JSON of the last row's sort key. */
+export function encodeCursor(key: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined, arity: number): (string | number)[] | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(key) &&
+      key.length === arity &&
+      key.every((part) => typeof part === 'string' || typeof part === 'number')
+    ) {
+      return key as (string | number)[];
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw validationFailed(
+    [{ path: 'cursor', message: 'is not a cursor this API issued' }],
+    'The request query is not valid.',
+  );
+}
+
+/** Shapes one page: `limit + 1` rows were read so that the next cursor is known without a count. */
+export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => (string | number)[]) {
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  const last = data[data.length - 1];
+  return { data, nextCursor: hasMore && last !== undefined ? encodeCursor(keyOf(last)) : null };
+}

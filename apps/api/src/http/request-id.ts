@@ -1,0 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { requestContext } from './request-context';
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]{1,128}$/;
+
+/** First in the chain: echoes a sane client `X-Request-Id` or makes one, and opens the request context. */
+export const requestId: RequestHandler = (req, res, next) => {
+  const offered = req.get('x-request-id');
+  const id = offered !== undefined && PRINTABLE_ASCII.test(offered) ? offered : randomUUID();
+  res.locals['requestId'] = id;
+  res.setHeader('X-Request-Id', id);
+  requestContext.run({ requestId: id }, next);
+};
+
+export function requestIdOf(res: { locals: Record<string, unknown> }): string {
+  return (res.locals['requestId'] as string | undefined) ?? 'unknown';
+}

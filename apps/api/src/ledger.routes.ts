@@ -1,0 +1,157 @@
+import { notFound } from '@tally/http-kit';
+import { type Request, type Response, Router } from 'express';
+import type { Knex } from 'knex';
+import { userIdOf } from './auth/authenticate';
+import type { ExpenseInput, ExpensePatch, ExpensesService } from './expenses/expenses.service';
+import type { GroupsService } from './groups/groups.service';
+import { decodeCursor, encodeCursor } from './http/cursor';
+import { idempotencyKey } from './http/idempotency-key';
+import { jsonBody } from './http/json-body';
+import { ok, sendReply } from './http/reply';
+import { validate } from './http/validate';
+import { listEvents } from './ledger/event-log';
+import { assertMember } from './ledger/group-access';
+import type { RunWrite, TransactionHook, WriteResult } from './ledger/write-runner';
+import {
+  addMemberBody,
+  clientId,
+  createExpenseBody,
+  createGroupBody,
+  createSettlementBody,
+  eventsQuery,
+  listQuery,
+  patchExpenseBody,
+  patchGroupBody,
+} from './schemas';
+import type { SettlementInput, SettlementsService } from './settlements/settlements.service';
+
+export type LedgerDeps = {
+  knex: Knex;
+  runWrite: RunWrite;
+  groups: GroupsService;
+  expenses: ExpensesService;
+  settlements: SettlementsService;
+};
+
+type ListQuery = { limit: number; cursor?: string };
+
+const param = (req: Request, name: string): string => {
+  const value = req.params[name];
+  if (typeof value !== 'string') throw notFound();
+  return value;
+};
+
+/** The idempotency layer (when the request is keyed) leaves its in-transaction hook here. */
+const hookOf = (res: Response) => res.locals['idempotencyHook'] as TransactionHook | undefined;
+
+/** Groups, members, expenses, settlements, balances and the event log: everything group-scoped. */
+export function ledgerRoutes(deps: LedgerDeps): Router {
+  const { runWrite, groups, expenses, settlements } = deps;
+  const router = Router();
+  const optionalKey = idempotencyKey({ required: false });
+  const moneyKey = idempotencyKey({ required: true });
+
+  const write = async (
+    res: Response,
+    work: (trx: Knex.Transaction, userId: string) => Promise<WriteResult>,
+  ) => {
+    const userId = userIdOf(res);
+    sendReply(res, await runWrite((trx) => work(trx, userId), hookOf(res)));
+  };
+
+  // ---- groups and members ----------------------------------------------------------------------
+  router.post('/groups', jsonBody, optionalKey, async (req, res) => {
+    const input = validate<{ name: string; currency?: string; description?: string }>(
+      createGroupBody,
+      req.body,
+    );
+    await write(res, (trx, userId) => groups.create(trx, userId, input));
+  });
+  router.get('/groups', async (req, res) => {
+    sendReply(res, ok(await groups.list(userIdOf(res), validate<ListQuery>(listQuery, req.query, 'query'))));
+  });
+  router.get('/groups/:groupId', async (req, res) => {
+    sendReply(res, await groups.get(userIdOf(res), param(req, 'groupId')));
+  });
+  router.patch('/groups/:groupId', jsonBody, optionalKey, async (req, res) => {
+    const input = validate<{ name?: string; description?: string }>(patchGroupBody, req.body);
+    await write(res, (trx, userId) =>
+      groups.update(trx, userId, param(req, 'groupId'), input, req.get('if-match')),
+    );
+  });
+  router.post('/groups/:groupId/members', jsonBody, optionalKey, async (req, res) => {
+    const input = validate<{ userId?: string; email?: string }>(addMemberBody, req.body);
+    await write(res, (trx, userId) => groups.addMember(trx, userId, param(req, 'groupId'), input));
+  });
+  router.delete('/groups/:groupId/members/:userId', optionalKey, async (req, res) => {
+    await write(res, (trx, userId) =>
+      groups.removeMember(trx, userId, param(req, 'groupId'), param(req, 'userId')),
+    );
+  });
+  router.get('/groups/:groupId/balances', async (req, res) => {
+    sendReply(res, await groups.balances(userIdOf(res), param(req, 'groupId')));
+  });
+  router.get('/groups/:groupId/expenses', async (req, res) => {
+    const query = validate<ListQuery>(listQuery, req.query, 'query');
+    sendReply(res, ok(await expenses.list(userIdOf(res), param(req, 'groupId'), query)));
+  });
+  router.get('/groups/:groupId/settlements', async (req, res) => {
+    const query = validate<ListQuery>(listQuery, req.query, 'query');
+    sendReply(res, ok(await settlements.list(userIdOf(res), param(req, 'groupId'), query)));
+  });
+  router.get('/groups/:groupId/events', async (req, res) => {
+    const query = validate<ListQuery & { afterSeq?: number }>(eventsQuery, req.query, 'query');
+    const groupId = param(req, 'groupId');
+    await assertMember(deps.knex, groupId, userIdOf(res));
+    // `cursor` (from a previous page) wins over `afterSeq`; both mean "events after this seq".
+    const cursorSeq = decodeCursor(query.cursor, 1)?.[0];
+    const afterSeq = Number(cursorSeq ?? query.afterSeq ?? 0);
+    const rows = await listEvents(deps.knex, groupId, afterSeq, query.limit + 1);
+    const data = rows.slice(0, query.limit);
+    const last = data[data.length - 1];
+    const nextCursor = rows.length > query.limit && last ? encodeCursor([last.seq]) : null;
+    sendReply(res, ok({ data, nextCursor }));
+  });
+
+  // ---- expenses --------------------------------------------------------------------------------
+  router.post('/expenses', jsonBody, moneyKey, async (req, res) => {
+    const input = validate<ExpenseInput>(createExpenseBody, req.body);
+    await write(res, (trx, userId) => expenses.create(trx, userId, input));
+  });
+  router.get('/expenses/:expenseId', async (req, res) => {
+    sendReply(res, await expenses.get(userIdOf(res), param(req, 'expenseId')));
+  });
+  router.put('/expenses/:expenseId', jsonBody, moneyKey, async (req, res) => {
+    const expenseId = validate<string>(clientId.label('expenseId'), param(req, 'expenseId'), 'path');
+    const input = validate<ExpenseInput>(createExpenseBody, req.body);
+    await write(res, (trx, userId) => expenses.put(trx, userId, expenseId, input, req.get('if-match')));
+  });
+  router.patch('/expenses/:expenseId', jsonBody, moneyKey, async (req, res) => {
+    const patch = validate<ExpensePatch>(patchExpenseBody, req.body);
+    await write(res, (trx, userId) =>
+      expenses.patch(trx, userId, param(req, 'expenseId'), patch, req.get('if-match')),
+    );
+  });
+  router.delete('/expenses/:expenseId', moneyKey, async (req, res) => {
+    await write(res, (trx, userId) =>
+      expenses.remove(trx, userId, param(req, 'expenseId'), req.get('if-match')),
+    );
+  });
+  router.post('/expenses/:expenseId/restore', jsonBody, moneyKey, async (req, res) => {
+    await write(res, (trx, userId) => expenses.restore(trx, userId, param(req, 'expenseId')));
+  });
+
+  // ---- settlements -----------------------------------------------------------------------------
+  router.post('/settlements', jsonBody, moneyKey, async (req, res) => {
+    const input = validate<SettlementInput>(createSettlementBody, req.body);
+    await write(res, (trx, userId) => settlements.create(trx, userId, input));
+  });
+  router.get('/settlements/:settlementId', async (req, res) => {
+    sendReply(res, await settlements.get(userIdOf(res), param(req, 'settlementId')));
+  });
+  router.delete('/settlements/:settlementId', moneyKey, async (req, res) => {
+    await write(res, (trx, userId) => settlements.remove(trx, userId, param(req, 'settlementId')));
+  });
+
+  return router;
+}

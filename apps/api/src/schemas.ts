@@ -1,0 +1,198 @@
+import { MAX_AMOUNT } from '@tally/domain';
+import Joi from 'joi';
+
+/**
+ * Bodies are validated with conversion on (so strings are trimmed and emails lower-cased) but every
+ * number in a body is `strict()`: `"100"` is not an amount.
+ *
+ * Every request and response schema of the API, in one place: the route handlers validate with
+ * them and the OpenAPI document is generated from them, so the two cannot drift apart.
+ */
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+export const currency = Joi.string()
+  .pattern(/^[A-Z]{3}$/)
+  .custom((value: string, helpers) => (CURRENCIES.has(value) ? value : helpers.error('any.invalid')))
+  .messages({
+    'any.invalid': 'must be an ISO 4217 currency code',
+    'string.pattern.base': 'must be an ISO 4217 currency code',
+  })
+  .description('ISO 4217 currency code')
+  .example('INR');
+
+export const money = Joi.number()
+  .strict()
+  .integer()
+  .min(1)
+  .max(MAX_AMOUNT)
+  .messages({
+    'number.base': 'must be a positive integer',
+    'number.integer': 'must be a positive integer',
+    'number.min': 'must be a positive integer',
+    'number.max': `must be at most ${MAX_AMOUNT}`,
+  })
+  .description('Integer count of minor units (paise, cents, yen)')
+  .example(100000);
+
+const nonNegativeMoney = Joi.number().strict().integer().min(0).max(MAX_AMOUNT);
+export const userId = Joi.string()
+  .pattern(/^usr_[0-9A-HJKMNP-TV-Z]{26}$/)
+  .message('must be a user id');
+export const groupId = Joi.string().min(1).max(100);
+export const timestamp = Joi.string().isoDate().description('RFC 3339 timestamp');
+export const clientId = Joi.string()
+  .pattern(/^[A-Za-z0-9_-]{8,64}$/)
+  .message('must be 8–64 letters, digits, _ or -');
+
+// ---- auth ----------------------------------------------------------------------------------------
+const email = Joi.string().trim().lowercase().email({ tlds: false }).max(254);
+const password = Joi.string().min(8).max(1024);
+
+export const registerBody = Joi.object({
+  email: email.required(),
+  name: Joi.string().trim().min(1).max(100).required(),
+  password: password.required(),
+}).label('RegisterRequest');
+
+export const loginBody = Joi.object({
+  email: email.required(),
+  password: Joi.string().min(1).max(1024).required(),
+}).label('LoginRequest');
+
+export const refreshBody = Joi.object({
+  refreshToken: Joi.string().min(1).max(512).required(),
+}).label('RefreshRequest');
+
+// ---- groups --------------------------------------------------------------------------------------
+const groupName = Joi.string().trim().min(1).max(100);
+const groupDescription = Joi.string().allow('').max(1000);
+
+export const createGroupBody = Joi.object({
+  name: groupName.required(),
+  currency,
+  description: groupDescription,
+}).label('CreateGroupRequest');
+
+export const patchGroupBody = Joi.object({
+  name: groupName,
+  description: groupDescription,
+}).label('PatchGroupRequest');
+
+export const addMemberBody = Joi.object({
+  userId,
+  email,
+})
+  .xor('userId', 'email')
+  .label('AddMemberRequest');
+
+// ---- expenses ------------------------------------------------------------------------------------
+const participant = Joi.string().min(1).max(100);
+const percent = Joi.number().min(0).max(100).precision(2).strict();
+
+export const split = Joi.alternatives()
+  .conditional('.type', {
+    switch: [
+      {
+        is: 'equal',
+        then: Joi.object({
+          type: Joi.string().valid('equal').required(),
+          between: Joi.array().items(participant).min(1).max(200).required(),
+        }),
+      },
+      {
+        is: 'exact',
+        then: Joi.object({
+          type: Joi.string().valid('exact').required(),
+          between: Joi.array()
+            .items(Joi.object({ userId: participant.required(), amount: nonNegativeMoney.required() }))
+            .min(1)
+            .max(200)
+            .required(),
+        }),
+      },
+      {
+        is: 'percent',
+        then: Joi.object({
+          type: Joi.string().valid('percent').required(),
+          between: Joi.array()
+            .items(Joi.object({ userId: participant.required(), percent: percent.required() }))
+            .min(1)
+            .max(200)
+            .required(),
+        }),
+      },
+      {
+        is: 'shares',
+        then: Joi.object({
+          type: Joi.string().valid('shares').required(),
+          between: Joi.array()
+            .items(
+              Joi.object({
+                userId: participant.required(),
+                shares: Joi.number().strict().integer().min(1).max(1_000_000).required(),
+              }),
+            )
+            .min(1)
+            .max(200)
+            .required(),
+        }),
+      },
+    ],
+    otherwise: Joi.object({
+      type: Joi.string().valid('equal', 'exact', 'percent', 'shares').required(),
+    }).unknown(true),
+  })
+  .label('Split');
+
+const paidBy = Joi.alternatives()
+  .try(
+    participant,
+    Joi.array()
+      .items(Joi.object({ userId: participant.required(), amount: money.required() }))
+      .min(1)
+      .max(200),
+  )
+  .label('PaidBy');
+
+const expenseFields = {
+  description: Joi.string().trim().min(1).max(200),
+  category: Joi.string().max(64).allow(null),
+  amount: money,
+  currency,
+  paidBy,
+  occurredAt: timestamp,
+  split,
+};
+
+export const createExpenseBody = Joi.object({
+  groupId: groupId.required(),
+  ...expenseFields,
+  description: expenseFields.description.required(),
+  amount: expenseFields.amount.required(),
+  paidBy: expenseFields.paidBy.required(),
+  split: expenseFields.split.required(),
+}).label('ExpenseRequest');
+
+export const patchExpenseBody = Joi.object(expenseFields).min(1).label('PatchExpenseRequest');
+
+// ---- settlements ---------------------------------------------------------------------------------
+export const createSettlementBody = Joi.object({
+  groupId: groupId.required(),
+  fromUserId: participant.required(),
+  toUserId: participant.required(),
+  amount: money.required(),
+  currency,
+  note: Joi.string().allow('').max(500),
+}).label('SettlementRequest');
+
+// ---- queries -------------------------------------------------------------------------------------
+const limit = Joi.number().integer().min(1).max(100).default(20);
+const cursor = Joi.string().max(500);
+export const listQuery = Joi.object({ limit, cursor }).label('ListQuery');
+export const eventsQuery = Joi.object({
+  limit,
+  cursor,
+  afterSeq: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER),
+}).label('EventsQuery');
+export const emptyQuery = Joi.object({}).label('NoQuery');

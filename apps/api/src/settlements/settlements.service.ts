@@ -1,0 +1,165 @@
+import { diffBalanceEffects, settlementBalanceEffect } from '@tally/domain';
+import { AppError, notFound } from '@tally/http-kit';
+import type { Knex } from 'knex';
+import { toIso } from '../db-errors';
+import { decodeCursor, pageOf } from '../http/cursor';
+import { created, noContent, ok, type Reply } from '../http/reply';
+import { newId } from '../ids';
+import { adjustCurrencyRecords, applyBalanceDeltas, readBalances } from '../ledger/balances';
+import { appendEvent } from '../ledger/event-log';
+import { assertMember, lockGroupForWrite } from '../ledger/group-access';
+import { assertPartiesAreMembers } from '../ledger/parties';
+import type { WriteResult } from '../ledger/write-runner';
+
+export type SettlementInput = {
+  groupId: string;
+  fromUserId: string;
+  toUserId: string;
+  amount: number;
+  currency?: string;
+  note?: string;
+};
+
+export type Settlement = {
+  id: string;
+  groupId: string;
+  fromUserId: string;
+  toUserId: string;
+  amount: number;
+  currency: string;
+  note: string;
+  createdBy: string;
+  createdAt: string;
+};
+
+type SettlementRow = {
+  id: string;
+  group_id: string;
+  from_user_id: string;
+  to_user_id: string;
+  amount: number | string;
+  currency: string;
+  note: string;
+  created_by: string;
+  created_at: Date | string;
+  deleted_at: Date | string | null;
+};
+
+const toSettlement = (row: SettlementRow): Settlement => ({
+  id: row.id,
+  groupId: row.group_id,
+  fromUserId: row.from_user_id,
+  toUserId: row.to_user_id,
+  amount: Number(row.amount),
+  currency: row.currency,
+  note: row.note,
+  createdBy: row.created_by,
+  createdAt: toIso(row.created_at),
+});
+
+export function createSettlementsService(deps: { knex: Knex }) {
+  const { knex } = deps;
+
+  return {
+    async create(trx: Knex.Transaction, userId: string, input: SettlementInput): Promise<WriteResult> {
+      if (input.fromUserId === input.toUserId) {
+        throw new AppError('validation_failed', 422, 'A member cannot settle with themselves.', {
+          errors: [{ path: 'toUserId', message: 'must differ from fromUserId' }],
+        });
+      }
+      const group = await lockGroupForWrite(trx, input.groupId, userId);
+      await assertPartiesAreMembers(trx, group.id, [input.fromUserId, input.toUserId]);
+      const now = new Date();
+      const settlement: Settlement = {
+        id: newId('stl'),
+        groupId: group.id,
+        fromUserId: input.fromUserId,
+        toUserId: input.toUserId,
+        amount: input.amount,
+        currency: input.currency ?? group.currency,
+        note: input.note ?? '',
+        createdBy: userId,
+        createdAt: now.toISOString(),
+      };
+      await trx('settlements').insert({
+        id: settlement.id,
+        group_id: group.id,
+        from_user_id: settlement.fromUserId,
+        to_user_id: settlement.toUserId,
+        amount: settlement.amount,
+        currency: settlement.currency,
+        note: settlement.note,
+        created_by: userId,
+        created_at: now,
+      });
+      await applyBalanceDeltas(trx, group.id, settlementBalanceEffect(settlement));
+      await adjustCurrencyRecords(trx, group.id, settlement.currency, 1);
+      const balances = await readBalances(trx, group.id);
+      const event = await appendEvent(trx, group, 'settlement.created', userId, { settlement, balances });
+      return {
+        reply: created(settlement, { Location: `/v1/settlements/${settlement.id}` }),
+        events: [event],
+      };
+    },
+
+    /** Undo of a settlement; deleting one already deleted is the same 204. */
+    async remove(trx: Knex.Transaction, userId: string, settlementId: string): Promise<WriteResult> {
+      const found = await trx<SettlementRow>('settlements').where({ id: settlementId }).first('group_id');
+      if (!found) throw notFound('Settlement');
+      const group = await lockGroupForWrite(trx, found.group_id, userId);
+      const row = await trx<SettlementRow>('settlements').where({ id: settlementId }).first();
+      if (!row) throw notFound('Settlement');
+      if (row.deleted_at) return { reply: noContent(), events: [] };
+      const settlement = toSettlement(row);
+      const deltas = diffBalanceEffects(settlementBalanceEffect(settlement), []);
+      await assertPartiesAreMembers(trx, group.id, [settlement.fromUserId, settlement.toUserId]);
+      const now = new Date();
+      await trx('settlements').where({ id: settlementId }).update({ deleted_at: now });
+      await applyBalanceDeltas(trx, group.id, deltas);
+      await adjustCurrencyRecords(trx, group.id, settlement.currency, -1);
+      const balances = await readBalances(trx, group.id);
+      const event = await appendEvent(trx, group, 'settlement.deleted', userId, {
+        settlement,
+        deletedAt: now.toISOString(),
+        balances,
+      });
+      return { reply: noContent(), events: [event] };
+    },
+
+    async get(userId: string, settlementId: string): Promise<Reply> {
+      const row = await knex<SettlementRow>('settlements')
+        .where({ id: settlementId })
+        .whereNull('deleted_at')
+        .first();
+      if (!row) throw notFound('Settlement');
+      await assertMember(knex, row.group_id, userId).catch(() => {
+        throw notFound('Settlement');
+      });
+      return ok(toSettlement(row));
+    },
+
+    async list(userId: string, groupId: string, query: { limit: number; cursor?: string }) {
+      await assertMember(knex, groupId, userId);
+      const after = decodeCursor(query.cursor, 2);
+      const q = knex<SettlementRow>('settlements')
+        .where({ group_id: groupId })
+        .whereNull('deleted_at')
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(query.limit + 1);
+      if (after) {
+        const at = new Date(String(after[0]));
+        q.andWhere((w) =>
+          w
+            .where('created_at', '<', at)
+            .orWhere((x) => x.where('created_at', '=', at).andWhere('id', '<', String(after[1]))),
+        );
+      }
+      return pageOf((await q).map(toSettlement), query.limit, (s) => [s.createdAt, s.id]);
+    },
+  };
+}
+
+export type SettlementsService = ReturnType<typeof createSettlementsService>;

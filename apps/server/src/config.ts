@@ -1,0 +1,95 @@
+import Joi from 'joi';
+
+export type Role = 'all' | 'api' | 'gateway';
+
+export type Config = Readonly<{
+  port: number;
+  role: Role;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  dataDir: string;
+  jwtSecret: string | undefined;
+  accessTokenTtlSeconds: number;
+  idempotencyTtlSeconds: number;
+  rateLimitPerMinute: number;
+  shutdownTimeoutSeconds: number;
+  logLevel: string;
+  nodeEnv: string;
+}>;
+
+const schema = Joi.object({
+  PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  ROLE: Joi.string().valid('all', 'api', 'gateway').default('all'),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .empty(''),
+  REDIS_URL: Joi.string()
+    .uri({ scheme: ['redis', 'rediss'] })
+    .empty(''),
+  DATA_DIR: Joi.string().default('./data'),
+  JWT_SECRET: Joi.string().min(32).empty('').when('NODE_ENV', {
+    is: 'production',
+    then: Joi.required(),
+  }),
+  ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(1).default(900),
+  IDEMPOTENCY_TTL_SECONDS: Joi.number().integer().min(1).default(86400),
+  RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(600),
+  SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).default(25),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  NODE_ENV: Joi.string().default('development'),
+})
+  .unknown(true)
+  .custom((value: Record<string, unknown>, helpers) => {
+    if (!value['REDIS_URL'] && value['ROLE'] !== 'all') {
+      return helpers.message({ custom: '"REDIS_URL" is required when ROLE is api or gateway' });
+    }
+    return value;
+  });
+
+/** Thrown when the environment is not a valid configuration; the message names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses the environment once at boot. Nothing else in the service reads `process.env`.
+ * @throws ConfigError with one line naming the offending variable
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { value, error } = schema.validate(env, { abortEarly: true, convert: true });
+  if (error) {
+    const detail = error.details[0];
+    const variable = detail?.path.join('.') || '';
+    throw new ConfigError(
+      `invalid configuration: ${variable ? `${variable}: ` : ''}${detail?.message ?? error.message}`,
+    );
+  }
+  const v = value as {
+    PORT: number;
+    ROLE: Role;
+    DATABASE_URL?: string;
+    REDIS_URL?: string;
+    DATA_DIR: string;
+    JWT_SECRET?: string;
+    ACCESS_TOKEN_TTL_SECONDS: number;
+    IDEMPOTENCY_TTL_SECONDS: number;
+    RATE_LIMIT_PER_MINUTE: number;
+    SHUTDOWN_TIMEOUT_SECONDS: number;
+    LOG_LEVEL: string;
+    NODE_ENV: string;
+  };
+  return Object.freeze({
+    port: v.PORT,
+    role: v.ROLE,
+    databaseUrl: v.DATABASE_URL,
+    redisUrl: v.REDIS_URL,
+    dataDir: v.DATA_DIR,
+    jwtSecret: v.JWT_SECRET,
+    accessTokenTtlSeconds: v.ACCESS_TOKEN_TTL_SECONDS,
+    idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,
+    rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
+    shutdownTimeoutSeconds: v.SHUTDOWN_TIMEOUT_SECONDS,
+    logLevel: v.LOG_LEVEL,
+    nodeEnv: v.NODE_ENV,
+  });
+}

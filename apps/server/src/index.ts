@@ -1,0 +1,2 @@
+export { type Config, ConfigError, loadConfig } from './config';
+export { type RunningServer, start } from './start';

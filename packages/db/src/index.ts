@@ -1,0 +1,2 @@
+export * from './create-knex';
+export * from './migrate-latest';

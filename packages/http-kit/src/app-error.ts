@@ -1,0 +1,79 @@
+/** The stable, machine-readable error codes of API.md §1. Clients switch on these strings. */
+export type ErrorCode =
+  | 'malformed_json'
+  | 'idempotency_key_missing'
+  | 'idempotency_key_invalid'
+  | 'unauthenticated'
+  | 'invalid_credentials'
+  | 'not_found'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_progress'
+  | 'email_taken'
+  | 'member_has_balance'
+  | 'precondition_failed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'validation_failed'
+  | 'not_a_member'
+  | 'split_mismatch'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal_error';
+
+export type FieldError = { path: string; message: string };
+
+const TITLES: Record<ErrorCode, string> = {
+  malformed_json: 'Malformed JSON',
+  idempotency_key_missing: 'Idempotency key missing',
+  idempotency_key_invalid: 'Idempotency key invalid',
+  unauthenticated: 'Unauthenticated',
+  invalid_credentials: 'Invalid credentials',
+  not_found: 'Not found',
+  idempotency_key_reused: 'Idempotency key reused',
+  idempotency_key_in_progress: 'Idempotency key in progress',
+  email_taken: 'Email taken',
+  member_has_balance: 'Member has balance',
+  precondition_failed: 'Precondition failed',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  validation_failed: 'Validation failed',
+  not_a_member: 'Not a member',
+  split_mismatch: 'Split mismatch',
+  rate_limited: 'Rate limited',
+  unavailable: 'Service unavailable',
+  internal_error: 'Internal error',
+};
+
+/** The one error type of the service; the HTTP edge turns it into problem+json. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    status: number,
+    detail: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = status;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+
+  get title(): string {
+    return TITLES[this.code];
+  }
+}
+
+export const notFound = (what = 'Resource'): AppError => new AppError('not_found', 404, `${what} not found.`);
+
+export const validationFailed = (errors: FieldError[], detail = 'The request is not valid.'): AppError =>
+  new AppError('validation_failed', 422, detail, { errors });
+
+export const unavailable = (detail: string, retryAfterSeconds = 1): AppError =>
+  new AppError('unavailable', 503, detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
