@@ -1,6 +1,9 @@
 /** @type {import('jest').Config} */
 const transform = {
-  '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  '^.+\\.(t|j)s$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+  ],
 };
 const moduleNameMapper = {
   '^@tally/(domain|db|idempotency|events|http-kit)$': '<rootDir>/packages/$1/src/index.ts',

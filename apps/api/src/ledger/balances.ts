@@ -48,16 +48,15 @@ export async function adjustCurrencyRecords(
  * former member still appears where their net is not zero, so the nets always add up to 0.
  */
 export async function readBalances(db: Db, groupId: string): Promise<CurrencyBalances[]> {
-  const [currencies, memberIds, rows] = await Promise.all([
-    db('group_currencies')
-      .where({ group_id: groupId })
-      .andWhere('live_records', '>', 0)
-      .orderBy('currency')
-      .pluck('currency'),
-    memberIdsOf(db, groupId),
-    db('balances').where({ group_id: groupId }).select('currency', 'user_id', 'net'),
-  ]);
-  return (currencies as string[]).map((currency) => {
+  // Sequential on purpose: inside a transaction the queries share one connection anyway.
+  const currencies: string[] = await db('group_currencies')
+    .where({ group_id: groupId })
+    .andWhere('live_records', '>', 0)
+    .orderBy('currency')
+    .pluck('currency');
+  const memberIds = await memberIdsOf(db, groupId);
+  const rows = await db('balances').where({ group_id: groupId }).select('currency', 'user_id', 'net');
+  return currencies.map((currency) => {
     const nets = new Map<string, number>(memberIds.map((id) => [id, 0]));
     for (const row of rows as { currency: string; user_id: string; net: number | string }[]) {
       const net = Number(row.net);

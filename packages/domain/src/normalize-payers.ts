@@ -1,0 +1,56 @@
+import { DomainError, type FieldError } from './domain-error';
+import { isRecord } from './is-record';
+import type { Payer } from './types';
+import { validateAmount } from './validate-amount';
+import { validateUserId } from './validate-user-id';
+
+/**
+ * Turns `paidBy` into the list form that replies and storage always use, after checking it: a
+ * single userId means that member paid the whole amount; a list must name each payer once, with
+ * positive integer amounts that add up to `amount` exactly, so an expense can never create or
+ * destroy money in the balances.
+ *
+ * @returns a fresh list of `{ userId, amount }` in the order given
+ * @throws DomainError `validation_failed` for malformed or duplicate payers, `split_mismatch` when
+ *   the payers' amounts do not add up to `amount`
+ */
+export function normalizePayers(amount: number, paidBy: string | Payer[]): Payer[] {
+  const errors: FieldError[] = [];
+  validateAmount(amount, 'amount', errors);
+  const seen = new Set<string>();
+  const payers: Payer[] = [];
+
+  if (typeof paidBy === 'string') {
+    const userId = validateUserId(paidBy, 'paidBy', seen, errors);
+    if (userId !== undefined) payers.push({ userId, amount });
+  } else if (Array.isArray(paidBy) && paidBy.length > 0) {
+    paidBy.forEach((entry: unknown, index) => {
+      const path = `paidBy[${index}]`;
+      if (!isRecord(entry)) {
+        errors.push({ path, message: 'must be an object' });
+        return;
+      }
+      const userId = validateUserId(entry['userId'], `${path}.userId`, seen, errors);
+      const payerAmount = entry['amount'];
+      if (typeof payerAmount !== 'number' || !Number.isSafeInteger(payerAmount) || payerAmount < 1) {
+        errors.push({ path: `${path}.amount`, message: 'must be a positive integer' });
+        return;
+      }
+      if (userId !== undefined) payers.push({ userId, amount: payerAmount });
+    });
+  } else {
+    errors.push({ path: 'paidBy', message: 'must be a userId or a non-empty list of payers' });
+  }
+  if (errors.length > 0) {
+    throw new DomainError('validation_failed', 'The payers are invalid.', errors);
+  }
+
+  const paid = payers.reduce((sum, payer) => sum + BigInt(payer.amount), 0n);
+  if (paid !== BigInt(amount)) {
+    const message = `payers' amounts add up to ${paid}, not to the amount ${amount}`;
+    throw new DomainError('split_mismatch', `The payers do not match the amount: ${message}.`, [
+      { path: 'paidBy', message },
+    ]);
+  }
+  return payers;
+}

@@ -1,0 +1,558 @@
+/**
+ * Finds, or starts, the PostgreSQL server and the Redis server the integration tests need.
+ *
+ * Order of preference, for each service:
+ *   1. an explicit URL (`TEST_DATABASE_URL`/`DATABASE_URL`, `TEST_REDIS_URL`/`REDIS_URL`): it must answer,
+ *      otherwise we fail loudly rather than silently test against something else;
+ *   2. the usual localhost server (postgres://postgres@127.0.0.1:5432/test, then the `root` user;
+ *      redis://127.0.0.1:6379);
+ *   3. a throwaway server started from the local binaries in a temporary directory, deleted by `stop()`.
+ *
+ * `TALLY_TEST_FORCE_EPHEMERAL=1` (or `{ ephemeral: true }`) skips 1 and 2 and always starts a throwaway
+ * server. `TALLY_PG_BINDIR` may point at a directory holding initdb/pg_ctl if they are somewhere unusual.
+ *
+ * Running as root: initdb and postgres refuse to run as root. In that case the throwaway cluster is
+ * created and run as the `postgres` OS user (created by the Debian `postgresql` package), through
+ * `runuser -u postgres --` (or `su postgres -s /bin/sh -c` where runuser is missing), in a temporary
+ * directory chowned to that user. redis-server has no such restriction and runs as the current user.
+ */
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { accessSync, chownSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+
+const execFileAsync = promisify(execFile);
+
+export type RunningService = {
+  url: string;
+  /** Stops and deletes a server this process started; a no-op for a server that already existed. */
+  stop(): Promise<void>;
+  /** True when `stop()` will tear down a server started by us. */
+  ephemeral: boolean;
+};
+
+export type EnsureOptions = {
+  /** Ignore explicit URLs and localhost defaults; always start a throwaway server. */
+  ephemeral?: boolean;
+};
+
+const DEFAULT_POSTGRES_URLS = [
+  'postgres://postgres@127.0.0.1:5432/test',
+  'postgres://root@127.0.0.1:5432/test',
+];
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+function forceEphemeral(options: EnsureOptions): boolean {
+  if (options.ephemeral !== undefined) return options.ephemeral;
+  const flag = process.env.TALLY_TEST_FORCE_EPHEMERAL;
+  return flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false';
+}
+
+/** Hides the password of a URL, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<unparseable url>';
+  }
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return error.errors.map(errorMessage).join('; ');
+  }
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------------------
+// Probes
+
+/** Resolves when the PostgreSQL server at `url` runs `select 1`; rejects with the reason otherwise. */
+export async function probePostgres(url: string, timeoutMs = 3000): Promise<void> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Resolves when the Redis server at `url` answers PING; rejects with the reason otherwise. */
+export async function probeRedis(url: string, timeoutMs = 3000): Promise<void> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  let lastError: unknown;
+  client.on('error', (error) => {
+    lastError = error;
+  });
+  try {
+    await client.connect();
+    const reply = await client.ping();
+    if (reply !== 'PONG') throw new Error(`unexpected PING reply ${JSON.stringify(reply)}`);
+  } catch (error) {
+    // ioredis rejects with a bare "Connection is closed."; the 'error' event has the real cause.
+    throw lastError ?? error;
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function waitFor(
+  what: string,
+  timeoutMs: number,
+  attempt: () => Promise<void>,
+  abort?: () => string | undefined,
+) {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    const aborted = abort?.();
+    if (aborted) throw new Error(`${what}: ${aborted}`);
+    try {
+      await attempt();
+      return;
+    } catch (error) {
+      last = error;
+    }
+    await sleep(200);
+  }
+  throw new Error(`${what} did not answer within ${timeoutMs} ms: ${errorMessage(last)}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Small process helpers
+
+function isRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function findOnPath(name: string, extraDirs: string[] = []): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), ...extraDirs].filter(Boolean);
+  for (const dir of dirs) {
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** A free TCP port on 127.0.0.1 (another process could still take it before we bind: callers retry). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('could not determine a free port'));
+      });
+    });
+  });
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+function shellQuote(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** How to run a PostgreSQL binary: directly, or as the `postgres` user when we are root. */
+type Runner = {
+  command(file: string, args: string[]): [string, string[]];
+  /** Hands a directory we created to the user that runs the server. */
+  adopt(dir: string): void;
+  description: string;
+};
+
+function postgresRunner(): Runner {
+  if (!isRoot()) {
+    return { command: (file, args) => [file, args], adopt: () => {}, description: 'the current user' };
+  }
+  let uid: number;
+  let gid: number;
+  try {
+    uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  } catch {
+    throw new Error(
+      'Running as root, and initdb/postgres refuse to run as root, but there is no "postgres" OS user to ' +
+        'run them as. Install the Debian package `postgresql` (apt-get install -y postgresql), which creates ' +
+        'it, or run the tests as a non-root user, or point TEST_DATABASE_URL at a running server.',
+    );
+  }
+  const runuser = findOnPath('runuser', ['/usr/sbin', '/sbin']);
+  const su = findOnPath('su', ['/usr/bin', '/bin']);
+  if (!runuser && !su)
+    throw new Error('Running as root, but neither runuser nor su is available to drop to postgres.');
+  return {
+    command: (file, args) =>
+      runuser
+        ? [runuser, ['-u', 'postgres', '--', file, ...args]]
+        : [su!, ['postgres', '-s', '/bin/sh', '-c', [file, ...args].map(shellQuote).join(' ')]],
+    adopt: (dir) => chownSync(dir, uid, gid),
+    description: 'the postgres user (we are root)',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// PostgreSQL
+
+const PG_PACKAGE_HINT =
+  'Install the Debian package `postgresql` (apt-get install -y postgresql), or set TEST_DATABASE_URL to a ' +
+  'running server, or TALLY_PG_BINDIR to the directory holding initdb and pg_ctl.';
+
+/** The directory holding initdb, pg_ctl and postgres. Prefers the newest Debian /usr/lib/postgresql/<ver>. */
+export function findPostgresBinDir(): string {
+  const hasAll = (dir: string) =>
+    ['initdb', 'pg_ctl', 'postgres'].every((b) => isExecutable(path.join(dir, b)));
+  const candidates: string[] = [];
+  if (process.env.TALLY_PG_BINDIR) candidates.push(process.env.TALLY_PG_BINDIR);
+  try {
+    const versions = readdirSync('/usr/lib/postgresql')
+      .filter((v) => /^\d+(\.\d+)?$/.test(v))
+      .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
+    for (const version of versions) candidates.push(path.join('/usr/lib/postgresql', version, 'bin'));
+  } catch {
+    // not a Debian layout
+  }
+  const pgConfig = findOnPath('pg_config');
+  if (pgConfig) {
+    try {
+      candidates.push(execFileSync(pgConfig, ['--bindir'], { encoding: 'utf8' }).trim());
+    } catch {
+      // ignore
+    }
+  }
+  const initdb = findOnPath('initdb');
+  if (initdb) candidates.push(path.dirname(initdb));
+  const found = candidates.find(hasAll);
+  if (!found) {
+    throw new Error(
+      `Cannot start a throwaway PostgreSQL: initdb/pg_ctl/postgres not found. ${PG_PACKAGE_HINT}`,
+    );
+  }
+  return found;
+}
+
+/** Makes a temporary directory that `runner`'s user can write to. */
+function makeTempDir(prefix: string, runner: Runner): string {
+  const bases = [...new Set([os.tmpdir(), '/tmp'])];
+  const problems: string[] = [];
+  for (const base of bases) {
+    let dir: string | undefined;
+    try {
+      dir = mkdtempSync(path.join(base, prefix));
+      runner.adopt(dir);
+      const [file, args] = runner.command('/bin/sh', ['-c', `test -w ${shellQuote(dir)}`]);
+      execFileSync(file, args, { stdio: 'ignore' });
+      return dir;
+    } catch (error) {
+      problems.push(`${base}: ${errorMessage(error)}`);
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  throw new Error(`No temporary directory usable by ${runner.description}: ${problems.join('; ')}`);
+}
+
+async function run(runner: Runner, file: string, args: string[], cwd: string): Promise<void> {
+  const [command, commandArgs] = runner.command(file, args);
+  try {
+    await execFileAsync(command, commandArgs, { cwd, maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    throw new Error(
+      `${path.basename(file)} failed: ${errorMessage(error)}\n${e.stdout ?? ''}${e.stderr ?? ''}`.trimEnd(),
+    );
+  }
+}
+
+const exitCleanups = new Set<() => void>();
+let exitHookInstalled = false;
+/** Last-resort cleanup if the process exits without calling stop() (e.g. a crash after setup). */
+function onExit(cleanup: () => void): () => void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const fn of exitCleanups) {
+        try {
+          fn();
+        } catch {
+          // best effort
+        }
+      }
+    });
+  }
+  exitCleanups.add(cleanup);
+  return () => exitCleanups.delete(cleanup);
+}
+
+async function startEphemeralPostgres(): Promise<RunningService> {
+  const binDir = findPostgresBinDir();
+  const runner = postgresRunner();
+  const tmp = makeTempDir('tally-pg-', runner);
+  const dataDir = path.join(tmp, 'data');
+  const logFile = path.join(tmp, 'postgres.log');
+  const pgCtl = path.join(binDir, 'pg_ctl');
+  let started = false;
+
+  const stopSync = () => {
+    if (started) {
+      const [command, args] = runner.command(pgCtl, ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+      execFileSync(command, args, { cwd: tmp, stdio: 'ignore' });
+      started = false;
+    }
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  const forget = onExit(stopSync);
+
+  try {
+    await run(
+      runner,
+      path.join(binDir, 'initdb'),
+      ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+      tmp,
+    );
+
+    let url: string | undefined;
+    for (let attempt = 1; !url; attempt++) {
+      const port = await freePort();
+      const serverOptions = [
+        `-p ${port}`,
+        `-k ${shellQuote(tmp)}`,
+        `-c listen_addresses=127.0.0.1`,
+        '-c fsync=off',
+        '-c synchronous_commit=off',
+        '-c full_page_writes=off',
+        '-c max_connections=200',
+      ].join(' ');
+      try {
+        await run(
+          runner,
+          pgCtl,
+          ['-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', serverOptions, 'start'],
+          tmp,
+        );
+        started = true;
+        url = `postgres://postgres@127.0.0.1:${port}`;
+      } catch (error) {
+        if (attempt >= 3) throw new Error(`${errorMessage(error)}\n--- postgres.log ---\n${tail(logFile)}`);
+      }
+    }
+
+    const maintenanceUrl = `${url}/postgres`;
+    await waitFor('throwaway PostgreSQL', 30_000, () => probePostgres(maintenanceUrl));
+    const client = new Client({ connectionString: maintenanceUrl });
+    await client.connect();
+    try {
+      await client.query('create database test');
+    } finally {
+      await client.end();
+    }
+
+    let stopped = false;
+    return {
+      url: `${url}/test`,
+      ephemeral: true,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        forget();
+        try {
+          if (started) await run(runner, pgCtl, ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], tmp);
+          started = false;
+        } finally {
+          rmSync(tmp, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    forget();
+    try {
+      stopSync();
+    } catch {
+      // keep the original error
+    }
+    throw error;
+  }
+}
+
+const noop = async () => {};
+
+export async function ensurePostgres(options: EnsureOptions = {}): Promise<RunningService> {
+  if (!forceEphemeral(options)) {
+    const explicitName = process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL' : 'DATABASE_URL';
+    const explicit = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+    if (explicit) {
+      try {
+        await probePostgres(explicit, 5000);
+      } catch (error) {
+        throw new Error(
+          `${explicitName}=${redactUrl(explicit)} does not answer: ${errorMessage(error)}. ` +
+            `Start that server, or unset ${explicitName} to let the tests find or start one.`,
+        );
+      }
+      return { url: explicit, ephemeral: false, stop: noop };
+    }
+    for (const url of DEFAULT_POSTGRES_URLS) {
+      try {
+        await probePostgres(url, 2000);
+        return { url, ephemeral: false, stop: noop };
+      } catch {
+        // try the next one
+      }
+    }
+  }
+  return startEphemeralPostgres();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Redis
+
+const REDIS_PACKAGE_HINT =
+  'Install the Debian package `redis-server` (apt-get install -y redis-server), or set TEST_REDIS_URL to a ' +
+  'running server.';
+
+export function findRedisServer(): string {
+  const found = findOnPath('redis-server', ['/usr/bin', '/usr/sbin', '/usr/local/bin']);
+  if (!found)
+    throw new Error(`Cannot start a throwaway Redis: redis-server not found. ${REDIS_PACKAGE_HINT}`);
+  return found;
+}
+
+async function startEphemeralRedis(): Promise<RunningService> {
+  const binary = findRedisServer();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'tally-redis-'));
+  const logFile = path.join(tmp, 'redis.log');
+  let child: ChildProcess | undefined;
+  let exited: string | undefined;
+
+  const killSync = () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  const forget = onExit(killSync);
+
+  try {
+    let url: string | undefined;
+    for (let attempt = 1; !url; attempt++) {
+      const port = await freePort();
+      exited = undefined;
+      // biome-ignore format: one flag per line
+      const args = [
+        '--port', String(port),
+        '--bind', '127.0.0.1',
+        '--save', '',
+        '--appendonly', 'no',
+        '--daemonize', 'no',
+        '--dir', tmp,
+        '--logfile', logFile,
+      ];
+      const proc = spawn(binary, args, { cwd: tmp, stdio: 'ignore' });
+      child = proc;
+      proc.unref(); // must never keep the test runner alive; stop() or the exit hook kills it
+      proc.on('error', (error) => {
+        exited = errorMessage(error);
+      });
+      proc.on('exit', (code, signal) => {
+        exited = `redis-server exited (${signal ?? `code ${code}`})`;
+      });
+      const candidate = `redis://127.0.0.1:${port}`;
+      try {
+        await waitFor(
+          'throwaway Redis',
+          15_000,
+          () => probeRedis(candidate, 1000),
+          () => exited,
+        );
+        url = candidate;
+      } catch (error) {
+        if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+        if (attempt >= 3) throw new Error(`${errorMessage(error)}\n--- redis.log ---\n${tail(logFile)}`);
+      }
+    }
+
+    const proc = child!;
+    let stopped = false;
+    return {
+      url,
+      ephemeral: true,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        forget();
+        try {
+          if (proc.exitCode === null && proc.signalCode === null) {
+            const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+            proc.kill('SIGTERM');
+            const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+            await gone;
+            clearTimeout(timer);
+          }
+        } finally {
+          rmSync(tmp, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    forget();
+    killSync();
+    throw error;
+  }
+}
+
+export async function ensureRedis(options: EnsureOptions = {}): Promise<RunningService> {
+  if (!forceEphemeral(options)) {
+    const explicitName = process.env.TEST_REDIS_URL ? 'TEST_REDIS_URL' : 'REDIS_URL';
+    const explicit = process.env.TEST_REDIS_URL || process.env.REDIS_URL;
+    if (explicit) {
+      try {
+        await probeRedis(explicit, 5000);
+      } catch (error) {
+        throw new Error(
+          `${explicitName}=${redactUrl(explicit)} does not answer: ${errorMessage(error)}. ` +
+            `Start that server, or unset ${explicitName} to let the tests find or start one.`,
+        );
+      }
+      return { url: explicit, ephemeral: false, stop: noop };
+    }
+    try {
+      await probeRedis(DEFAULT_REDIS_URL, 2000);
+      return { url: DEFAULT_REDIS_URL, ephemeral: false, stop: noop };
+    } catch {
+      // start our own
+    }
+  }
+  return startEphemeralRedis();
+}

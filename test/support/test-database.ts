@@ -1,0 +1,175 @@
+/**
+ * Per-test-file PostgreSQL databases and Redis key spaces on the servers found by global setup.
+ *
+ *   const db = await createTestDatabase();   // fresh, migrated database: db.knex, db.url
+ *   ...
+ *   await db.drop();                          // in afterAll
+ *
+ *   const r = await createTestRedis();        // r.redis prefixes every key with r.prefix
+ *   ...
+ *   await r.quit();                           // deletes this instance's keys, closes the connection
+ *
+ * Note: ioredis applies `keyPrefix` to key arguments only, not to SCAN/KEYS patterns.
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { knex as createKnex, type Knex } from 'knex';
+import { Client } from 'pg';
+import { currentRunId, databasePrefix, readTestServices, redisPrefix } from './run-info';
+
+export type TestDatabase = {
+  /** The database name, `tally_test_<runid>_<random>`. */
+  name: string;
+  url: string;
+  knex: Knex;
+  /** Destroys `knex` and drops the database. Safe to call more than once. */
+  drop(): Promise<void>;
+};
+
+export type TestRedis = {
+  url: string;
+  /** A connection whose every key is prefixed with `prefix`. */
+  redis: Redis;
+  prefix: string;
+  /** Deletes the keys under `prefix` and closes the connection. Safe to call more than once. */
+  quit(): Promise<void>;
+};
+
+const NOT_SET_UP =
+  'is unknown: run the tests through jest (the integration project has a global setup that finds or ' +
+  'starts the servers), or set it explicitly.';
+
+/** URL of the test PostgreSQL server's maintenance database (e.g. postgres://…/test). */
+export function databaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL || readTestServices()?.databaseUrl;
+  if (!url) throw new Error(`TEST_DATABASE_URL ${NOT_SET_UP}`);
+  return url;
+}
+
+/** URL of the test Redis server. */
+export function redisUrl(): string {
+  const url = process.env.TEST_REDIS_URL || readTestServices()?.redisUrl;
+  if (!url) throw new Error(`TEST_REDIS_URL ${NOT_SET_UP}`);
+  return url;
+}
+
+function urlWithDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${encodeURIComponent(database)}`;
+  return url.toString();
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let result: Promise<void> | undefined;
+  return () => {
+    result ??= fn();
+    return result;
+  };
+}
+
+async function dropDatabaseWith(client: Client, name: string): Promise<void> {
+  const { rows } = await client.query<{ server_version_num: string }>('show server_version_num');
+  const version = Number(rows[0]?.server_version_num ?? 0);
+  if (version >= 130000) {
+    await client.query(`drop database if exists ${quoteIdentifier(name)} with (force)`);
+    return;
+  }
+  await client.query(
+    'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    [name],
+  );
+  await client.query(`drop database if exists ${quoteIdentifier(name)}`);
+}
+
+/** Drops one database on the server at `serverUrl` (forcibly: open connections are terminated). */
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  await withClient(serverUrl, (client) => dropDatabaseWith(client, name));
+}
+
+/** Drops every database this run created (`tally_test_<runId>_*`); returns their names. */
+export async function dropRunDatabases(serverUrl: string, runId: string): Promise<string[]> {
+  const prefix = databasePrefix(runId);
+  return withClient(serverUrl, async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      'select datname from pg_database where left(datname, length($1)) = $1',
+      [prefix],
+    );
+    for (const { datname } of rows) await dropDatabaseWith(client, datname);
+    return rows.map((r) => r.datname);
+  });
+}
+
+/** Creates `tally_test_<runid>_<random>`, migrates it to the latest schema and opens a knex pool (max 5). */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = databaseUrl();
+  const name = `${databasePrefix(currentRunId())}${randomBytes(4).toString('hex')}`;
+  await withClient(serverUrl, (client) => client.query(`create database ${quoteIdentifier(name)}`));
+  const url = urlWithDatabase(serverUrl, name);
+  const knex = createKnex({ client: 'pg', connection: url, pool: { min: 0, max: 5 } });
+  const drop = once(async () => {
+    try {
+      await knex.destroy();
+    } finally {
+      await dropDatabase(serverUrl, name);
+    }
+  });
+  try {
+    // Imported lazily so that Redis-only tests do not load the schema package.
+    const { migrateLatest } = await import('@tally/db');
+    await migrateLatest(knex);
+  } catch (error) {
+    await drop().catch(() => {});
+    throw error;
+  }
+  return { name, url, knex, drop };
+}
+
+/** Deletes every key matching `pattern` (a SCAN glob) on the server at `url`. */
+export async function deleteRedisKeys(url: string, pattern: string): Promise<number> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  client.on('error', () => {});
+  await client.connect();
+  let deleted = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await client.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await client.quit().catch(() => client.disconnect());
+  }
+  return deleted;
+}
+
+/** A Redis connection with a key prefix of its own (`tally_test:<runid>:<random>:`), so tests never collide. */
+export async function createTestRedis(): Promise<TestRedis> {
+  const url = redisUrl();
+  const prefix = `${redisPrefix(currentRunId())}${randomBytes(4).toString('hex')}:`;
+  const redis = new Redis(url, { keyPrefix: prefix, lazyConnect: true });
+  await redis.connect();
+  const quit = once(async () => {
+    try {
+      await redis.quit().catch(() => redis.disconnect());
+    } finally {
+      await deleteRedisKeys(url, `${prefix}*`);
+    }
+  });
+  return { url, redis, prefix, quit };
+}
