@@ -1,3 +1,4 @@
+import type { IdempotencyLayer } from '@tally/idempotency';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -25,8 +26,8 @@ export type AppDeps = {
   notify: EventNotifier;
   /** True when the database (and Redis, where used) answer and the process is not draining. */
   isReady: () => Promise<boolean>;
-  /** Middleware run before the routes of every money write, e.g. the idempotency layer. */
-  beforeWrites?: RequestHandler[];
+  /** Exactly-once execution of keyed writes (Redis or in-memory store plus the durable record). */
+  idempotency?: IdempotencyLayer;
 };
 
 const privateNoCache: RequestHandler = (req, res, next) => {
@@ -68,7 +69,6 @@ export function createApp(deps: AppDeps): Express {
   v1.use(privateNoCache);
   v1.use(authRoutes({ auth, tokens: deps.tokens }));
   v1.use(authenticate(deps.tokens));
-  for (const middleware of deps.beforeWrites ?? []) v1.use(middleware);
   v1.use(
     ledgerRoutes({
       knex: deps.knex,
@@ -76,6 +76,7 @@ export function createApp(deps: AppDeps): Express {
       groups: createGroupsService({ knex: deps.knex }),
       expenses: createExpensesService({ knex: deps.knex }),
       settlements: createSettlementsService({ knex: deps.knex }),
+      idempotency: deps.idempotency,
     }),
   );
   app.use('/v1', v1);

@@ -1,4 +1,5 @@
 import { notFound } from '@tally/http-kit';
+import type { IdempotencyLayer } from '@tally/idempotency';
 import { type Request, type Response, Router } from 'express';
 import type { Knex } from 'knex';
 import { userIdOf } from './auth/authenticate';
@@ -7,6 +8,7 @@ import type { GroupsService } from './groups/groups.service';
 import { decodeCursor, encodeCursor } from './http/cursor';
 import { idempotencyKey } from './http/idempotency-key';
 import { jsonBody } from './http/json-body';
+import { keyedWrites } from './http/keyed-writes';
 import { ok, sendReply } from './http/reply';
 import { validate } from './http/validate';
 import { listEvents } from './ledger/event-log';
@@ -31,6 +33,8 @@ export type LedgerDeps = {
   groups: GroupsService;
   expenses: ExpensesService;
   settlements: SettlementsService;
+  /** Exactly-once execution of keyed writes; without it keys are validated but not recorded. */
+  idempotency?: IdempotencyLayer | undefined;
 };
 
 type ListQuery = { limit: number; cursor?: string };
@@ -41,9 +45,6 @@ const param = (req: Request, name: string): string => {
   return value;
 };
 
-/** The idempotency layer (when the request is keyed) leaves its in-transaction hook here. */
-const hookOf = (res: Response) => res.locals['idempotencyHook'] as TransactionHook | undefined;
-
 /** Groups, members, expenses, settlements, balances and the event log: everything group-scoped. */
 export function ledgerRoutes(deps: LedgerDeps): Router {
   const { runWrite, groups, expenses, settlements } = deps;
@@ -51,43 +52,65 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
   const optionalKey = idempotencyKey({ required: false });
   const moneyKey = idempotencyKey({ required: true });
 
-  const write = async (
+  const keyed = keyedWrites(deps.idempotency);
+  /** One change in one transaction, the durable idempotency record (if keyed) joining it. */
+  const write = (
     res: Response,
+    hook: TransactionHook | undefined,
     work: (trx: Knex.Transaction, userId: string) => Promise<WriteResult>,
   ) => {
     const userId = userIdOf(res);
-    sendReply(res, await runWrite((trx) => work(trx, userId), hookOf(res)));
+    return runWrite((trx) => work(trx, userId), hook);
   };
 
   // ---- groups and members ----------------------------------------------------------------------
-  router.post('/groups', jsonBody, optionalKey, async (req, res) => {
-    const input = validate<{ name: string; currency?: string; description?: string }>(
-      createGroupBody,
-      req.body,
-    );
-    await write(res, (trx, userId) => groups.create(trx, userId, input));
-  });
+  router.post(
+    '/groups',
+    jsonBody,
+    optionalKey,
+    keyed(async (req, res, hook) => {
+      const input = validate<{ name: string; currency?: string; description?: string }>(
+        createGroupBody,
+        req.body,
+      );
+      return write(res, hook, (trx, userId) => groups.create(trx, userId, input));
+    }),
+  );
   router.get('/groups', async (req, res) => {
     sendReply(res, ok(await groups.list(userIdOf(res), validate<ListQuery>(listQuery, req.query, 'query'))));
   });
   router.get('/groups/:groupId', async (req, res) => {
     sendReply(res, await groups.get(userIdOf(res), param(req, 'groupId')));
   });
-  router.patch('/groups/:groupId', jsonBody, optionalKey, async (req, res) => {
-    const input = validate<{ name?: string; description?: string }>(patchGroupBody, req.body);
-    await write(res, (trx, userId) =>
-      groups.update(trx, userId, param(req, 'groupId'), input, req.get('if-match')),
-    );
-  });
-  router.post('/groups/:groupId/members', jsonBody, optionalKey, async (req, res) => {
-    const input = validate<{ userId?: string; email?: string }>(addMemberBody, req.body);
-    await write(res, (trx, userId) => groups.addMember(trx, userId, param(req, 'groupId'), input));
-  });
-  router.delete('/groups/:groupId/members/:userId', optionalKey, async (req, res) => {
-    await write(res, (trx, userId) =>
-      groups.removeMember(trx, userId, param(req, 'groupId'), param(req, 'userId')),
-    );
-  });
+  router.patch(
+    '/groups/:groupId',
+    jsonBody,
+    optionalKey,
+    keyed(async (req, res, hook) => {
+      const input = validate<{ name?: string; description?: string }>(patchGroupBody, req.body);
+      return write(res, hook, (trx, userId) =>
+        groups.update(trx, userId, param(req, 'groupId'), input, req.get('if-match')),
+      );
+    }),
+  );
+  router.post(
+    '/groups/:groupId/members',
+    jsonBody,
+    optionalKey,
+    keyed(async (req, res, hook) => {
+      const input = validate<{ userId?: string; email?: string }>(addMemberBody, req.body);
+      return write(res, hook, (trx, userId) => groups.addMember(trx, userId, param(req, 'groupId'), input));
+    }),
+  );
+  router.delete(
+    '/groups/:groupId/members/:userId',
+    optionalKey,
+    keyed(async (req, res, hook) => {
+      return write(res, hook, (trx, userId) =>
+        groups.removeMember(trx, userId, param(req, 'groupId'), param(req, 'userId')),
+      );
+    }),
+  );
   router.get('/groups/:groupId/balances', async (req, res) => {
     sendReply(res, await groups.balances(userIdOf(res), param(req, 'groupId')));
   });
@@ -114,44 +137,79 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
   });
 
   // ---- expenses --------------------------------------------------------------------------------
-  router.post('/expenses', jsonBody, moneyKey, async (req, res) => {
-    const input = validate<ExpenseInput>(createExpenseBody, req.body);
-    await write(res, (trx, userId) => expenses.create(trx, userId, input));
-  });
+  router.post(
+    '/expenses',
+    jsonBody,
+    moneyKey,
+    keyed(async (req, res, hook) => {
+      const input = validate<ExpenseInput>(createExpenseBody, req.body);
+      return write(res, hook, (trx, userId) => expenses.create(trx, userId, input));
+    }),
+  );
   router.get('/expenses/:expenseId', async (req, res) => {
     sendReply(res, await expenses.get(userIdOf(res), param(req, 'expenseId')));
   });
-  router.put('/expenses/:expenseId', jsonBody, moneyKey, async (req, res) => {
-    const expenseId = validate<string>(clientId.label('expenseId'), param(req, 'expenseId'), 'path');
-    const input = validate<ExpenseInput>(createExpenseBody, req.body);
-    await write(res, (trx, userId) => expenses.put(trx, userId, expenseId, input, req.get('if-match')));
-  });
-  router.patch('/expenses/:expenseId', jsonBody, moneyKey, async (req, res) => {
-    const patch = validate<ExpensePatch>(patchExpenseBody, req.body);
-    await write(res, (trx, userId) =>
-      expenses.patch(trx, userId, param(req, 'expenseId'), patch, req.get('if-match')),
-    );
-  });
-  router.delete('/expenses/:expenseId', moneyKey, async (req, res) => {
-    await write(res, (trx, userId) =>
-      expenses.remove(trx, userId, param(req, 'expenseId'), req.get('if-match')),
-    );
-  });
-  router.post('/expenses/:expenseId/restore', jsonBody, moneyKey, async (req, res) => {
-    await write(res, (trx, userId) => expenses.restore(trx, userId, param(req, 'expenseId')));
-  });
+  router.put(
+    '/expenses/:expenseId',
+    jsonBody,
+    moneyKey,
+    keyed(async (req, res, hook) => {
+      const expenseId = validate<string>(clientId.label('expenseId'), param(req, 'expenseId'), 'path');
+      const input = validate<ExpenseInput>(createExpenseBody, req.body);
+      return write(res, hook, (trx, userId) =>
+        expenses.put(trx, userId, expenseId, input, req.get('if-match')),
+      );
+    }),
+  );
+  router.patch(
+    '/expenses/:expenseId',
+    jsonBody,
+    moneyKey,
+    keyed(async (req, res, hook) => {
+      const patch = validate<ExpensePatch>(patchExpenseBody, req.body);
+      return write(res, hook, (trx, userId) =>
+        expenses.patch(trx, userId, param(req, 'expenseId'), patch, req.get('if-match')),
+      );
+    }),
+  );
+  router.delete(
+    '/expenses/:expenseId',
+    moneyKey,
+    keyed(async (req, res, hook) => {
+      return write(res, hook, (trx, userId) =>
+        expenses.remove(trx, userId, param(req, 'expenseId'), req.get('if-match')),
+      );
+    }),
+  );
+  router.post(
+    '/expenses/:expenseId/restore',
+    jsonBody,
+    moneyKey,
+    keyed(async (req, res, hook) => {
+      return write(res, hook, (trx, userId) => expenses.restore(trx, userId, param(req, 'expenseId')));
+    }),
+  );
 
   // ---- settlements -----------------------------------------------------------------------------
-  router.post('/settlements', jsonBody, moneyKey, async (req, res) => {
-    const input = validate<SettlementInput>(createSettlementBody, req.body);
-    await write(res, (trx, userId) => settlements.create(trx, userId, input));
-  });
+  router.post(
+    '/settlements',
+    jsonBody,
+    moneyKey,
+    keyed(async (req, res, hook) => {
+      const input = validate<SettlementInput>(createSettlementBody, req.body);
+      return write(res, hook, (trx, userId) => settlements.create(trx, userId, input));
+    }),
+  );
   router.get('/settlements/:settlementId', async (req, res) => {
     sendReply(res, await settlements.get(userIdOf(res), param(req, 'settlementId')));
   });
-  router.delete('/settlements/:settlementId', moneyKey, async (req, res) => {
-    await write(res, (trx, userId) => settlements.remove(trx, userId, param(req, 'settlementId')));
-  });
+  router.delete(
+    '/settlements/:settlementId',
+    moneyKey,
+    keyed(async (req, res, hook) => {
+      return write(res, hook, (trx, userId) => settlements.remove(trx, userId, param(req, 'settlementId')));
+    }),
+  );
 
   return router;
 }

@@ -15,6 +15,8 @@ export type Config = Readonly<{
   shutdownTimeoutSeconds: number;
   logLevel: string;
   nodeEnv: string;
+  /** Test-only: the point of a keyed write where the process kills itself (TALLY_TEST_FAULT_POINT). */
+  testFaultPoint: string | undefined;
 }>;
 
 const schema = Joi.object({
@@ -37,6 +39,7 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).default(25),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   NODE_ENV: Joi.string().default('development'),
+  TALLY_TEST_FAULT_POINT: Joi.string().valid('after-claim', 'before-commit', 'after-commit').empty(''),
 })
   .unknown(true)
   .custom((value: Record<string, unknown>, helpers) => {
@@ -77,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     SHUTDOWN_TIMEOUT_SECONDS: number;
     LOG_LEVEL: string;
     NODE_ENV: string;
+    TALLY_TEST_FAULT_POINT?: string;
   };
   return Object.freeze({
     port: v.PORT,
@@ -91,5 +95,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutSeconds: v.SHUTDOWN_TIMEOUT_SECONDS,
     logLevel: v.LOG_LEVEL,
     nodeEnv: v.NODE_ENV,
+    testFaultPoint: v.TALLY_TEST_FAULT_POINT,
   });
 }

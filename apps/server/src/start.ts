@@ -3,6 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { createAccessTokens, createApp, type GroupEvent } from '@tally/api';
 import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
 import { createInProcessBus, type EventBus } from '@tally/events';
+import {
+  createDurableRecords,
+  createIdempotencyLayer,
+  createMemoryIdempotencyStore,
+  createRedisIdempotencyStore,
+  type FaultPoint,
+  type IdempotencyStore,
+} from '@tally/idempotency';
+import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -33,6 +42,26 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     ttlSeconds: config.accessTokenTtlSeconds,
   });
 
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const memoryStore = redis ? undefined : createMemoryIdempotencyStore();
+  const store: IdempotencyStore = redis
+    ? createRedisIdempotencyStore({ redis })
+    : (memoryStore as IdempotencyStore);
+  const durable = createDurableRecords({ knex });
+  const idempotency = createIdempotencyLayer({
+    store,
+    durable,
+    ttlSeconds: config.idempotencyTtlSeconds,
+    registry,
+    logger,
+    faultPoint: config.testFaultPoint ? killAt(config.testFaultPoint as FaultPoint) : undefined,
+  });
+  // Expired durable records count as unseen already; sweeping only keeps the table small.
+  const sweeper = setInterval(() => {
+    durable.sweep().catch((err: unknown) => logger.warn({ err }, 'idempotency sweep failed'));
+  }, 60_000);
+  sweeper.unref();
+
   let draining = false;
   const notify = (events: readonly GroupEvent[]) => {
     for (const event of events) {
@@ -47,9 +76,11 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     logger,
     registry,
     notify,
+    idempotency,
     isReady: async () => {
       if (draining) return false;
       await knex.raw('select 1');
+      if (redis) await redis.ping();
       return true;
     },
   });
@@ -80,10 +111,38 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         );
         await Promise.race([closed, timeout]);
         server.closeAllConnections();
+        clearInterval(sweeper);
+        memoryStore?.close();
         await bus.close();
+        await redis?.quit().catch(() => redis.disconnect());
         await knex.destroy();
       })();
       return stopping;
     },
+  };
+}
+
+/**
+ * Commands fail fast while Redis is unreachable (no offline queue, one retry, a command timeout),
+ * so a Redis outage degrades requests instead of hanging them; the client keeps reconnecting.
+ */
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 2000,
+    connectTimeout: 5000,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
+  await redis.connect();
+  return redis;
+}
+
+/** Test-only fault injection: SIGKILL this process the first time a keyed write reaches `point`. */
+function killAt(point: FaultPoint) {
+  return (reached: FaultPoint) => {
+    if (reached === point) process.kill(process.pid, 'SIGKILL');
   };
 }

@@ -1,1 +1,7 @@
+export * from './durable-records';
+export * from './fingerprint';
+export * from './idempotency-layer';
+export * from './idempotency-store';
+export * from './memory-store';
 export * from './parse-idempotency-key';
+export * from './redis-store';

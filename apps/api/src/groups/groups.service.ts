@@ -1,7 +1,7 @@
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
-import { decodeCursor, pageOf } from '../http/cursor';
+import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
 import { readBalances } from '../ledger/balances';
@@ -93,7 +93,7 @@ export function createGroupsService(deps: { knex: Knex }) {
     },
 
     async list(userId: string, query: { limit: number; cursor?: string }) {
-      const after = decodeCursor(query.cursor, 2);
+      const after = decodeTimeIdCursor(query.cursor);
       const q = knex('group_members as m')
         .join('groups as g', 'g.id', 'm.group_id')
         .where('m.user_id', userId)
@@ -106,12 +106,8 @@ export function createGroupsService(deps: { knex: Knex }) {
       if (after) {
         q.andWhere((w) =>
           w
-            .where('m.joined_at', '<', new Date(String(after[0])))
-            .orWhere((x) =>
-              x
-                .where('m.joined_at', '=', new Date(String(after[0])))
-                .andWhere('g.id', '<', after[1] as string),
-            ),
+            .where('m.joined_at', '<', after.at)
+            .orWhere((x) => x.where('m.joined_at', '=', after.at).andWhere('g.id', '<', after.id)),
         );
       }
       const rows = (await q) as (GroupRow & { member_since: Date })[];

@@ -5,6 +5,12 @@ export function encodeCursor(key: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
+const invalidCursor = () =>
+  validationFailed(
+    [{ path: 'cursor', message: 'is not a cursor this API issued' }],
+    'The request query is not valid.',
+  );
+
 export function decodeCursor(cursor: string | undefined, arity: number): (string | number)[] | undefined {
   if (cursor === undefined) return undefined;
   try {
@@ -19,10 +25,20 @@ export function decodeCursor(cursor: string | undefined, arity: number): (string
   } catch {
     // fall through to the validation error
   }
-  throw validationFailed(
-    [{ path: 'cursor', message: 'is not a cursor this API issued' }],
-    'The request query is not valid.',
-  );
+  throw invalidCursor();
+}
+
+/**
+ * The `[timestamp, id]` cursor of the time-ordered lists. A forged key whose time is not a time
+ * (or whose id is not a string) is the same 422 as any other bad cursor, never a database error.
+ */
+export function decodeTimeIdCursor(cursor: string | undefined): { at: Date; id: string } | undefined {
+  const key = decodeCursor(cursor, 2);
+  if (key === undefined) return undefined;
+  const [time, id] = key;
+  const at = typeof time === 'string' ? new Date(time) : undefined;
+  if (at === undefined || Number.isNaN(at.getTime()) || typeof id !== 'string') throw invalidCursor();
+  return { at, id };
 }
 
 /** Shapes one page: `limit + 1` rows were read so that the next cursor is known without a count. */

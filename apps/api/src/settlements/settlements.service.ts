@@ -2,7 +2,7 @@ import { diffBalanceEffects, settlementBalanceEffect } from '@tally/domain';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
-import { decodeCursor, pageOf } from '../http/cursor';
+import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { created, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
 import { adjustCurrencyRecords, applyBalanceDeltas, readBalances } from '../ledger/balances';
@@ -140,7 +140,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
 
     async list(userId: string, groupId: string, query: { limit: number; cursor?: string }) {
       await assertMember(knex, groupId, userId);
-      const after = decodeCursor(query.cursor, 2);
+      const after = decodeTimeIdCursor(query.cursor);
       const q = knex<SettlementRow>('settlements')
         .where({ group_id: groupId })
         .whereNull('deleted_at')
@@ -150,11 +150,11 @@ export function createSettlementsService(deps: { knex: Knex }) {
         ])
         .limit(query.limit + 1);
       if (after) {
-        const at = new Date(String(after[0]));
+        const { at, id } = after;
         q.andWhere((w) =>
           w
             .where('created_at', '<', at)
-            .orWhere((x) => x.where('created_at', '=', at).andWhere('id', '<', String(after[1]))),
+            .orWhere((x) => x.where('created_at', '=', at).andWhere('id', '<', id)),
         );
       }
       return pageOf((await q).map(toSettlement), query.limit, (s) => [s.createdAt, s.id]);

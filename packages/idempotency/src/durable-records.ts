@@ -1,0 +1,104 @@
+import type { Knex } from 'knex';
+import type { StoredResponse } from './idempotency-store';
+
+export type DurableRecord = {
+  userId: string;
+  key: string;
+  path: string;
+  fingerprint: string;
+  response: StoredResponse;
+  expiresAt: Date;
+};
+
+/** Thrown inside a write's transaction when the key already has a live durable record: roll back and replay. */
+export class DurableRecordExists extends Error {
+  override name = 'DurableRecordExists';
+}
+
+type Row = {
+  user_id: string;
+  key: string;
+  path: string;
+  fingerprint: string;
+  status: number;
+  headers: Record<string, string> | string;
+  body: string;
+  expires_at: Date | string;
+};
+
+/**
+ * The PostgreSQL half of exactly-once: a record per (user, key, path) written in the same
+ * transaction as the money write, under a unique key. An expired record counts as unseen: the
+ * insert takes its place.
+ */
+export function createDurableRecords(deps: { knex: Knex }) {
+  const { knex } = deps;
+
+  const insertRow = async (db: Knex | Knex.Transaction, record: DurableRecord): Promise<boolean> => {
+    const row = {
+      user_id: record.userId,
+      key: record.key,
+      path: record.path,
+      fingerprint: record.fingerprint,
+      status: record.response.status,
+      headers: JSON.stringify(record.response.headers),
+      body: record.response.body,
+      created_at: new Date(),
+      expires_at: record.expiresAt,
+    };
+    const inserted = await db('idempotency_records')
+      .insert(row)
+      .onConflict(['user_id', 'key', 'path'])
+      .merge()
+      .where('idempotency_records.expires_at', '<=', new Date())
+      .returning('user_id');
+    return inserted.length > 0;
+  };
+
+  return {
+    /** In the write's own transaction. @throws DurableRecordExists when a live record holds the key */
+    async insertInTransaction(trx: Knex.Transaction, record: DurableRecord): Promise<void> {
+      if (!(await insertRow(trx, record))) throw new DurableRecordExists();
+    },
+
+    /** For outcomes that changed nothing (4xx): false when a live record already holds the key. */
+    async insert(record: DurableRecord): Promise<boolean> {
+      return insertRow(knex, record);
+    },
+
+    async find(userId: string, key: string, path: string): Promise<DurableRecord | undefined> {
+      const row = await knex<Row>('idempotency_records')
+        .where({ user_id: userId, key, path })
+        .andWhere('expires_at', '>', new Date())
+        .first();
+      if (!row) return undefined;
+      return {
+        userId: row.user_id,
+        key: row.key,
+        path: row.path,
+        fingerprint: row.fingerprint,
+        response: {
+          status: row.status,
+          headers:
+            typeof row.headers === 'string'
+              ? (JSON.parse(row.headers) as Record<string, string>)
+              : row.headers,
+          body: row.body,
+        },
+        expiresAt: new Date(row.expires_at),
+      };
+    },
+
+    /** Deletes expired records in bounded batches; returns how many went. */
+    async sweep(batchSize = 1000): Promise<number> {
+      const result = await knex.raw(
+        `delete from idempotency_records where ctid in (
+           select ctid from idempotency_records where expires_at <= now() limit ?)`,
+        [batchSize],
+      );
+      return Number((result as { rowCount?: number; affectedRows?: number }).rowCount ?? 0);
+    },
+  };
+}
+
+export type DurableRecords = ReturnType<typeof createDurableRecords>;

@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+
+/** JSON with object keys sorted and no insignificant whitespace: the same body in any key order is the same text. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
+  const entries = Object.keys(value as Record<string, unknown>)
+    .sort()
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+/** Method plus canonical body: what makes two requests with one key "the same request". */
+export function fingerprintOf(method: string, body: unknown): string {
+  const canonical = body === undefined ? '' : canonicalJson(body);
+  return createHash('sha256').update(`${method.toUpperCase()}\n${canonical}`).digest('hex');
+}
+
+/** The scope of a key: (user, key, path), hashed so arbitrary keys make bounded, safe store keys. */
+export function scopeOf(userId: string, key: string, path: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([userId, key, path]))
+    .digest('hex');
+}
