@@ -11,6 +11,7 @@ export type Config = Readonly<{
   jwtSecret: string | undefined;
   accessTokenTtlSeconds: number;
   idempotencyTtlSeconds: number;
+  idempotencyLeaseSeconds: number;
   rateLimitPerMinute: number;
   shutdownTimeoutSeconds: number;
   logLevel: string;
@@ -35,6 +36,7 @@ const schema = Joi.object({
   }),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(1).default(900),
   IDEMPOTENCY_TTL_SECONDS: Joi.number().integer().min(1).default(86400),
+  IDEMPOTENCY_LEASE_SECONDS: Joi.number().integer().min(1).max(300).default(30),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(600),
   SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).default(25),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     JWT_SECRET?: string;
     ACCESS_TOKEN_TTL_SECONDS: number;
     IDEMPOTENCY_TTL_SECONDS: number;
+    IDEMPOTENCY_LEASE_SECONDS: number;
     RATE_LIMIT_PER_MINUTE: number;
     SHUTDOWN_TIMEOUT_SECONDS: number;
     LOG_LEVEL: string;
@@ -91,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: v.JWT_SECRET,
     accessTokenTtlSeconds: v.ACCESS_TOKEN_TTL_SECONDS,
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,
+    idempotencyLeaseSeconds: v.IDEMPOTENCY_LEASE_SECONDS,
     rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutSeconds: v.SHUTDOWN_TIMEOUT_SECONDS,
     logLevel: v.LOG_LEVEL,

@@ -52,6 +52,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     store,
     durable,
     ttlSeconds: config.idempotencyTtlSeconds,
+    leaseMs: config.idempotencyLeaseSeconds * 1000,
     registry,
     logger,
     faultPoint: config.testFaultPoint ? killAt(config.testFaultPoint as FaultPoint) : undefined,
