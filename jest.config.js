@@ -13,6 +13,8 @@ const common = { transform, moduleNameMapper, testEnvironment: 'node' };
 
 module.exports = {
   maxWorkers: process.env.CI ? 2 : '50%',
+  // Integration tests start real servers and processes; hooks get the same budget as tests.
+  testTimeout: 60000,
   projects: [
     {
       ...common,
@@ -29,7 +31,6 @@ module.exports = {
       ],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
 };

@@ -1,0 +1,260 @@
+/**
+ * `npm run bench`: throughput and latency of Tally against bare baselines measured in the same run.
+ * Everything runs on this machine: servers as child processes, load from autocannon in this one.
+ * Figures vary with the machine's load; the ratios are what to compare between runs.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { ensurePostgres, ensureRedis } from '../../test/support/services';
+
+const ROOT = path.resolve(__dirname, '../..');
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+type Result = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function startProcess(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+async function load(name: string, options: autocannon.Options): Promise<Result> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+  const r: Result = {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+  process.stdout.write(
+    `  ${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  errors ${r.errors}  non-2xx ${r.non2xx}\n`,
+  );
+  return r;
+}
+
+async function json<T>(res: Response): Promise<T> {
+  if (res.status >= 300) throw new Error(`${res.url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function main() {
+  const pg = await ensurePostgres();
+  const redis = await ensureRedis();
+  const dbName = `tally_bench_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: pg.url });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  const dbUrl = new URL(pg.url);
+  dbUrl.pathname = `/${dbName}`;
+  const children: ChildProcess[] = [];
+  const results: Record<string, Result> = {};
+  try {
+    process.stdout.write(
+      `Tally benchmark: ${DURATION}s per run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs\n\n`,
+    );
+
+    // ---- the bare baseline -------------------------------------------------------------------------
+    const basePort = await freePort();
+    children.push(
+      startProcess('infra/bench/baseline-server.ts', {
+        DATABASE_URL: dbUrl.toString(),
+        PORT: String(basePort),
+      }),
+    );
+    await waitFor(`http://127.0.0.1:${basePort}/rows`);
+    const sample = { description: 'Dinner', amount: 90000 };
+    results['baseline'] = await load('baseline: express + pg insert', {
+      url: `http://127.0.0.1:${basePort}/rows`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(sample),
+    });
+
+    // ---- Tally, ROLE=api on PostgreSQL and Redis ---------------------------------------------------
+    const apiPort = await freePort();
+    children.push(
+      startProcess('apps/server/src/main.ts', {
+        ROLE: 'api',
+        PORT: String(apiPort),
+        DATABASE_URL: dbUrl.toString(),
+        REDIS_URL: redis.url,
+        JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
+        RATE_LIMIT_PER_MINUTE: '100000000',
+      }),
+    );
+    const api = `http://127.0.0.1:${apiPort}`;
+    await waitFor(`${api}/healthz`);
+    const session = await json<{ user: { id: string }; accessToken: string }>(
+      await fetch(`${api}/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: `bench-${Date.now()}@example.com`,
+          name: 'Bench',
+          password: 'bench password',
+        }),
+      }),
+    );
+    const auth = { authorization: `Bearer ${session.accessToken}`, 'content-type': 'application/json' };
+    const newGroup = async (name: string) =>
+      (
+        await json<{ id: string }>(
+          await fetch(`${api}/v1/groups`, { method: 'POST', headers: auth, body: JSON.stringify({ name }) }),
+        )
+      ).id;
+    const expenseBody = (groupId: string) =>
+      JSON.stringify({
+        groupId,
+        description: 'Dinner',
+        amount: 90000,
+        paidBy: session.user.id,
+        split: { type: 'equal', between: [session.user.id] },
+      });
+
+    // Spread writes over many groups: one group serialises its writes by design.
+    const groups = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => newGroup(`bench ${i}`)));
+    let n = 0;
+    results['keyed'] = await load('Tally: keyed POST /v1/expenses (first execution)', {
+      url: `${api}/v1/expenses`,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            n++;
+            return {
+              ...req,
+              headers: { ...auth, 'idempotency-key': `bench-${process.pid}-${n}` },
+              body: expenseBody(groups[n % groups.length] as string),
+            };
+          },
+        },
+      ],
+    });
+
+    const replayKey = `bench-replay-${process.pid}`;
+    const replayBody = expenseBody(groups[0] as string);
+    await fetch(`${api}/v1/expenses`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': replayKey },
+      body: replayBody,
+    });
+    results['replay'] = await load('Tally: replay of a recorded key', {
+      url: `${api}/v1/expenses`,
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': replayKey },
+      body: replayBody,
+    });
+
+    // ---- balances: 100 vs 10,000 expenses ----------------------------------------------------------
+    const small = await newGroup('hundred');
+    const large = await newGroup('ten thousand');
+    const seed = async (groupId: string, count: number) => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next < count) {
+            const i = next++;
+            await json(
+              await fetch(`${api}/v1/expenses`, {
+                method: 'POST',
+                headers: { ...auth, 'idempotency-key': `seed-${groupId}-${i}` },
+                body: expenseBody(groupId),
+              }),
+            );
+          }
+        }),
+      );
+    };
+    process.stdout.write('  (seeding 100 and 10,000 expenses…)\n');
+    await seed(small, 100);
+    await seed(large, 10_000);
+    results['balances100'] = await load('Tally: GET balances, 100 expenses', {
+      url: `${api}/v1/groups/${small}/balances`,
+      headers: auth,
+    });
+    results['balances10k'] = await load('Tally: GET balances, 10,000 expenses', {
+      url: `${api}/v1/groups/${large}/balances`,
+      headers: auth,
+    });
+
+    const ratio = (a: number, b: number) => (b === 0 ? Number.NaN : a / b);
+    const r = results as Record<string, Result>;
+    const summary = {
+      keyedThroughputVsBaseline: ratio(r['keyed']!.rps, r['baseline']!.rps),
+      keyedP99VsBaseline: ratio(r['keyed']!.p99, r['baseline']!.p99),
+      replayThroughputVsFirstExecution: ratio(r['replay']!.rps, r['keyed']!.rps),
+      balances10kVs100Latency: ratio(r['balances10k']!.p50 || 0.5, r['balances100']!.p50 || 0.5),
+      balances10kVs100Throughput: ratio(r['balances10k']!.rps, r['balances100']!.rps),
+    };
+    process.stdout.write('\nRatios (same run):\n');
+    process.stdout.write(
+      `  keyed POST throughput / bare insert        ${summary.keyedThroughputVsBaseline.toFixed(2)}x (target >= 0.7)\n`,
+    );
+    process.stdout.write(
+      `  keyed POST p99 / bare insert p99           ${summary.keyedP99VsBaseline.toFixed(2)}x\n`,
+    );
+    process.stdout.write(
+      `  replay throughput / first execution        ${summary.replayThroughputVsFirstExecution.toFixed(2)}x (target >= 2)\n`,
+    );
+    process.stdout.write(
+      `  GET balances throughput, 10,000 / 100      ${summary.balances10kVs100Throughput.toFixed(2)}x (target ~ 1)\n`,
+    );
+    mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+    const file = path.join(
+      ROOT,
+      'bench-results',
+      `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+    );
+    writeFileSync(
+      file,
+      JSON.stringify({ durationSeconds: DURATION, connections: CONNECTIONS, results, summary }, null, 2),
+    );
+    process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end();
+    await redis.stop();
+    await pg.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,142 @@
+import { type ServerProcess, spawnServer } from '../support/server-process';
+import { createTestDatabase, redisUrl, type TestDatabase } from '../support/test-database';
+import { newKey } from '../support/test-server';
+import { type Attempt, type ProcessUser, postExpense, registerUser } from './http';
+
+/**
+ * The promise of API.md §7: a keyed money write takes effect at most once even if the process is
+ * killed at any instant. Real server processes, real SIGKILL, real PostgreSQL and Redis.
+ */
+describe('exactly-once under crashes', () => {
+  let db: TestDatabase;
+  let port: number;
+  let env: Record<string, string>;
+  let server: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // A short lease, so that a dead process's claim expires quickly.
+    env = { ROLE: 'api', DATABASE_URL: db.url, REDIS_URL: redisUrl(), IDEMPOTENCY_LEASE_SECONDS: '1' };
+    server = await spawnServer(env);
+    port = server.port;
+  });
+  afterAll(async () => {
+    await server?.kill('SIGKILL');
+    await db.drop();
+  });
+
+  async function restart(extra: Record<string, string> = {}) {
+    await server?.kill('SIGKILL');
+    server = await spawnServer({ ...env, ...extra }, { port });
+  }
+
+  async function setUpGroup(): Promise<{ user: ProcessUser; groupId: string }> {
+    const user = await registerUser(server!.url, 'Crash');
+    const res = await fetch(`${server!.url}/v1/groups`, {
+      method: 'POST',
+      headers: { ...user.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Crashy' }),
+    });
+    return { user, groupId: ((await res.json()) as { id: string }).id };
+  }
+
+  const bodyFor = (groupId: string, user: ProcessUser, i: number) => ({
+    groupId,
+    description: `Item ${i}`,
+    amount: 1000 + i,
+    paidBy: user.id,
+    split: { type: 'equal', between: [user.id] },
+  });
+
+  /** Retries one key until it gets a 201, as a client on a bad network would. */
+  async function retryUntilCreated(user: ProcessUser, key: string, body: object): Promise<Attempt[]> {
+    const attempts: Attempt[] = [];
+    for (let i = 0; i < 200; i++) {
+      const attempt = await postExpense(server!.url, user, key, body);
+      attempts.push(attempt);
+      if (attempt.status === 201) return attempts;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`key ${key} never succeeded: ${JSON.stringify(attempts.slice(-3))}`);
+  }
+
+  it.each(['after-claim', 'before-commit', 'after-commit'])(
+    'killed %s, the retry creates exactly one expense',
+    async (point) => {
+      await restart();
+      const { user, groupId } = await setUpGroup();
+      await restart({ TALLY_TEST_FAULT_POINT: point });
+      const key = newKey();
+      const body = bodyFor(groupId, user, 1);
+      const first = await postExpense(server!.url, user, key, body);
+      expect(first.status).toBe('network-error');
+      const exit = await server!.exited;
+      expect(exit.signal).toBe('SIGKILL');
+      const committed = await db.knex('expenses').where({ group_id: groupId });
+      expect(committed).toHaveLength(point === 'after-commit' ? 1 : 0);
+
+      await restart();
+      const attempts = await retryUntilCreated(user, key, body);
+      const success = attempts[attempts.length - 1] as { status: number; id: string; replayed: boolean };
+      const rows = await db.knex('expenses').where({ group_id: groupId });
+      expect(rows).toHaveLength(1);
+      expect(success.id).toBe(rows[0].id);
+      // After the commit the retry must be the replay of the durable record, not a new execution.
+      if (point === 'after-commit') expect(success.replayed).toBe(true);
+    },
+  );
+
+  it('SIGKILLed at random moments during a stream of keyed writes, creates exactly one expense per key', async () => {
+    await restart();
+    const { user, groupId } = await setUpGroup();
+    const keys = Array.from({ length: 120 }, () => newKey());
+    const idsByKey = new Map<string, Set<string>>();
+    let killing = true;
+    let kills = 0;
+    let droppedAttempts = 0;
+    const killer = (async () => {
+      while (killing) {
+        await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 450));
+        if (!killing) break;
+        kills++;
+        await restart();
+      }
+    })();
+
+    // Four clients, each walking its share of the keys, each key retried until it succeeds.
+    await Promise.all(
+      [0, 1, 2, 3].map(async (lane) => {
+        for (let i = lane; i < keys.length; i += 4) {
+          const key = keys[i] as string;
+          const body = bodyFor(groupId, user, i);
+          for (let tries = 0; ; tries++) {
+            if (tries > 300) throw new Error(`key ${key} never succeeded`);
+            const attempt = await postExpense(server?.url ?? '', user, key, body);
+            if (attempt.status === 'network-error') droppedAttempts++;
+            if (attempt.status === 201 && 'id' in attempt && attempt.id) {
+              const ids = idsByKey.get(key) ?? new Set<string>();
+              ids.add(attempt.id);
+              idsByKey.set(key, ids);
+              // Ask once more: a retry after success must replay the same expense.
+              if (ids.size === 1 && Math.random() < 0.3) continue;
+              break;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
+          }
+          // Pace the stream so that it spans several kills.
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        }
+      }),
+    );
+    killing = false;
+    await killer;
+
+    // The run is only meaningful if the process really died under the stream.
+    expect(kills).toBeGreaterThanOrEqual(3);
+    expect(droppedAttempts).toBeGreaterThan(0);
+    const rows = await db.knex('expenses').where({ group_id: groupId });
+    expect(rows).toHaveLength(keys.length);
+    for (const key of keys) expect(idsByKey.get(key)?.size).toBe(1);
+    expect(new Set([...idsByKey.values()].map((ids) => [...ids][0])).size).toBe(keys.length);
+  });
+});

@@ -1,0 +1,38 @@
+import { uniqueEmail } from '../support/test-server';
+
+export type ProcessUser = { id: string; headers: Record<string, string> };
+
+/** Registers a user against a server process over plain fetch. */
+export async function registerUser(baseUrl: string, name: string): Promise<ProcessUser> {
+  const res = await fetch(`${baseUrl}/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: uniqueEmail(name), name, password: 'correct horse battery' }),
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { user: { id: string }; accessToken: string };
+  return { id: body.user.id, headers: { Authorization: `Bearer ${body.accessToken}` } };
+}
+
+export type Attempt = { status: number; id?: string; replayed: boolean } | { status: 'network-error' };
+
+/** One keyed POST /v1/expenses; a dropped connection is an outcome, not an exception. */
+export async function postExpense(
+  baseUrl: string,
+  user: ProcessUser,
+  key: string,
+  body: object,
+): Promise<Attempt> {
+  try {
+    const res = await fetch(`${baseUrl}/v1/expenses`, {
+      method: 'POST',
+      headers: { ...user.headers, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const json = (await res.json()) as { id?: string };
+    return { status: res.status, id: json.id, replayed: res.headers.get('idempotent-replayed') === 'true' };
+  } catch {
+    return { status: 'network-error' };
+  }
+}
