@@ -57,7 +57,9 @@ const HANDLED_FLAGS = new Set(['description', 'presence', 'default', 'only', 'un
 const IGNORED_RULES = new Set(['trim', 'case', 'custom', 'normalize']);
 
 function unsupported(what: string): never {
-  throw new Error(`joi-to-json-schema: unsupported ${what}; extend apps/api/src/openapi/joi-to-json-schema.ts`);
+  throw new Error(
+    `joi-to-json-schema: unsupported ${what}; extend apps/api/src/openapi/joi-to-json-schema.ts`,
+  );
 }
 
 const isOverride = (value: unknown): boolean =>
@@ -172,7 +174,8 @@ function convertArray(d: Described, out: JsonSchema): void {
         out['maxItems'] = numberArg(rule);
         break;
       case 'unique':
-        if (rule.args && Object.keys(rule.args).length > 0) unsupported('array unique() by comparator or path');
+        if (rule.args && Object.keys(rule.args).length > 0)
+          unsupported('array unique() by comparator or path');
         out['uniqueItems'] = true;
         break;
       default:
@@ -229,7 +232,7 @@ function convertObject(d: Described, out: JsonSchema): void {
 
 /** The constant values an `is` condition matches, e.g. `Joi.valid('equal')` → `['equal']`. */
 function conditionValues(is: Described | undefined): unknown[] {
-  if (!is || is.flags?.['only'] !== true || is.flags?.['presence'] !== 'required' || is.rules?.length) {
+  if (is?.flags?.['only'] !== true || is.flags['presence'] !== 'required' || is.rules?.length) {
     unsupported('conditional whose `is` is not a required set of literal values');
   }
   return literalsOf(is.allow);
@@ -238,7 +241,7 @@ function conditionValues(is: Described | undefined): unknown[] {
 /** True when an object branch itself already requires `key` to be one of `values`. */
 function pinsKey(branch: Described, key: string, values: unknown[]): boolean {
   const child = branch.keys?.[key];
-  if (!child || child.flags?.['only'] !== true || child.flags?.['presence'] !== 'required') return false;
+  if (child?.flags?.['only'] !== true || child.flags['presence'] !== 'required') return false;
   const allowed = literalsOf(child.allow);
   return allowed.length > 0 && allowed.every((v) => values.includes(v));
 }

@@ -1,7 +1,353 @@
-// Replaced by the generated document (in progress).
-export function openApiDocument(): Record<string, unknown> {
-  return { openapi: '3.1.0', info: { title: 'Tally API', version: '1.0.0' }, paths: {} };
+import type { ErrorCode } from '@tally/http-kit';
+import { split } from '../schemas';
+import { type JsonSchema, joiLabel, joiQueryParameters, joiToJsonSchema } from './joi-to-json-schema';
+import { type HttpMethod, OPERATIONS, type Operation, PATH_PARAMETER_DESCRIPTIONS } from './operations';
+import { ERROR_STATUS, responseSchemas } from './responses';
+
+export { docsPage } from './docs-page';
+
+/**
+ * The OpenAPI 3.1 document of the whole API, built from the operation table (`operations.ts`), the joi
+ * request schemas (converted, so they cannot drift from validation) and the response schemas
+ * (`responses.ts`). test/component/openapi.test.ts checks it against the routes really registered.
+ */
+
+const PROBLEM_JSON = 'application/problem+json';
+
+const DESCRIPTION = `Tally tracks shared money: users form **groups**, record **expenses** and
+**settlements**, and read **balances**. Every money write is protected by an \`Idempotency-Key\`.
+
+## Conventions
+- JSON in and out. Bodies over 64 KiB: \`413\`; malformed JSON: \`400 malformed_json\`; a write with a body
+  that is not JSON: \`415\`. Unknown body fields are rejected (\`422 validation_failed\`).
+- Money is an integer count of minor units (\`amount\`) with an ISO 4217 \`currency\`; no floats.
+- Identifiers are opaque, type-prefixed ULIDs (\`usr_\`, \`grp_\`, \`exp_\`, \`stl_\`, \`evt_\`).
+- Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`.
+- Every response carries \`X-Request-Id\` (a client value of 1–128 printable ASCII characters is echoed).
+- \`HEAD\` works wherever \`GET\` does. \`GET\`s answer with an \`ETag\` and honour \`If-None-Match\` (\`304\`).
+- Non-members of a group get \`404\`, never \`403\`, so ids do not leak.
+
+## Idempotency
+Money writes (\`POST\`, \`PUT\`, \`PATCH\`, \`DELETE\` under \`/v1/expenses\` and \`/v1/settlements\`) **require**
+\`Idempotency-Key\`; group and member writes accept and honour it; auth endpoints ignore it. Scope is
+(user, key, path); the fingerprint is the method plus the canonical JSON body. A recorded response
+(2xx and the operation's own 4xx) is replayed with \`Idempotent-Replayed: true\`; the same key with
+another request is \`409 idempotency_key_reused\`; while the first is running, \`409
+idempotency_key_in_progress\` with \`Retry-After: 1\`. Keys are kept for \`IDEMPOTENCY_TTL_SECONDS\`
+(default one day).
+
+## Decisions this document adds to the contract
+- Expense lists are newest first by \`occurredAt\`, then id; settlement lists newest first by
+  \`createdAt\`, then id; the group list is ordered by the caller's join time, newest first.
+- Unknown query parameters on list endpoints are rejected with \`422 validation_failed\`.
+- \`PUT\` on a deleted expense is \`404\`: restore it first.
+- Restoring an expense appends an \`expense.created\` event with \`data.restored: true\`.
+- A \`PATCH\` that changes only \`amount\` of an expense with a single payer moves that payer's amount along.
+- A change that would alter the net of someone who is no longer a member is \`422 not_a_member\`.
+- Balances list a currency while the group has at least one live expense or settlement in it.
+- \`GET /v1/settlements/{settlementId}\` exists as an addition.
+- Refresh tokens live 30 days.
+- Event pagination accepts \`afterSeq\` or a \`cursor\` (the cursor wins when both are given).
+
+## Rate limits
+Per user (per IP for \`/v1/auth/*\`), shared by every instance: \`429 rate_limited\` with \`Retry-After\`
+and \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`. A dependency that is down, a draining
+process or shed load answer \`503 unavailable\` with \`Retry-After\`.`;
+
+const TAGS = [
+  { name: 'Auth', description: 'Registration, sign-in, token refresh' },
+  { name: 'Groups', description: 'Groups of people who share expenses' },
+  { name: 'Members', description: 'Who belongs to a group' },
+  { name: 'Expenses', description: 'Who paid, how it is split' },
+  { name: 'Settlements', description: 'One member paying another back' },
+  { name: 'Balances', description: 'Who owes whom' },
+  { name: 'Events', description: 'The durable, ordered log of every change to a group' },
+  { name: 'Realtime', description: 'WebSocket: live events and presence' },
+  { name: 'Operations', description: 'Health, metrics, this document' },
+];
+
+const header = (description: string, schema: JsonSchema = { type: 'string' }, required = false) => ({
+  description,
+  required,
+  schema,
+});
+
+const HEADERS: Record<string, JsonSchema> = {
+  'X-Request-Id': header('The request id: the client’s own `X-Request-Id` when sane, otherwise generated', {
+    type: 'string',
+  }),
+  ETag: header('Entity tag of the representation; send it back in `If-Match` / `If-None-Match`'),
+  Location: header('URL path of the created resource'),
+  'Cache-Control': header('`private, no-cache` on every `/v1` read'),
+  'Idempotent-Replayed': header('`true` when this is a recorded response replayed for a repeated key', {
+    type: 'string',
+    enum: ['true'],
+  }),
+  'Retry-After': header('Whole seconds to wait before retrying', { type: 'integer', minimum: 1 }),
+  'RateLimit-Limit': header('Requests allowed per window', { type: 'integer' }),
+  'RateLimit-Remaining': header('Requests left in the current window', { type: 'integer' }),
+  'RateLimit-Reset': header('Seconds until the window resets', { type: 'integer' }),
+  'WWW-Authenticate': header('`Bearer` challenge', { type: 'string' }),
+};
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const PARAMETERS: Record<string, JsonSchema> = {
+  IdempotencyKeyRequired: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: true,
+    description:
+      'Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key ' +
+      'without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`.',
+    schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^[\\x20-\\x7E]+$' },
+  },
+  IdempotencyKeyOptional: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: 'Optional on group and member writes, honoured exactly as on money writes when present.',
+    schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^[\\x20-\\x7E]+$' },
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description: 'Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`.',
+    schema: { type: 'string' },
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: '`304 Not Modified` when the current ETag matches.',
+    schema: { type: 'string' },
+  },
+};
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+/** Every problem code the operation can answer, from its flags plus its own `errors`. */
+export function errorCodesOf(op: Operation): ErrorCode[] {
+  if (op.websocket) return [];
+  const codes = new Set<ErrorCode>();
+  if (!op.public) codes.add('unauthenticated');
+  if (op.jsonBody) {
+    codes.add('malformed_json');
+    codes.add('payload_too_large');
+    codes.add('unsupported_media_type');
+  }
+  if (op.body || op.query || op.pathSchemas) codes.add('validation_failed');
+  if (op.idempotency) {
+    if (op.idempotency === 'required') codes.add('idempotency_key_missing');
+    codes.add('idempotency_key_invalid');
+    codes.add('idempotency_key_reused');
+    codes.add('idempotency_key_in_progress');
+  }
+  for (const code of op.errors ?? []) codes.add(code);
+  if (op.rateLimited) codes.add('rate_limited');
+  if (!op.alwaysAvailable) codes.add('unavailable');
+  return [...codes];
 }
-export function docsPage(specUrl: string): string {
-  return `<!doctype html><title>Tally API</title><a href="${specUrl}">${specUrl}</a>`;
+
+/** Outcomes of the operation itself, which the idempotency layer records and replays (unlike its own 400/409). */
+const REPLAYABLE_CODES = new Set<ErrorCode>([
+  'not_found',
+  'member_has_balance',
+  'precondition_failed',
+  'validation_failed',
+  'not_a_member',
+  'split_mismatch',
+]);
+
+function errorResponse(op: Operation, status: number, codes: ErrorCode[]): JsonSchema {
+  const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
+  if (codes.includes('unauthenticated')) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');
+  if (codes.includes('idempotency_key_in_progress') || status === 429 || status === 503) {
+    headers['Retry-After'] = headerRef('Retry-After');
+  }
+  if (status === 429) {
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
+      headers[name] = headerRef(name);
+    }
+  }
+  if (op.idempotency && codes.some((code) => REPLAYABLE_CODES.has(code))) {
+    headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+  }
+  return {
+    description: codes.map((code) => `\`${code}\``).join(', '),
+    headers,
+    content: {
+      [PROBLEM_JSON]: {
+        schema: {
+          allOf: [
+            { $ref: '#/components/schemas/Problem' },
+            { type: 'object', properties: { code: { enum: codes }, status: { const: status } } },
+          ],
+        },
+      },
+    },
+  };
+}
+
+const schemaRef = (schema: string | JsonSchema): JsonSchema =>
+  typeof schema === 'string' ? { $ref: `#/components/schemas/${schema}` } : schema;
+
+function responsesOf(op: Operation): Record<string, JsonSchema> {
+  const responses: Record<string, JsonSchema> = {};
+  for (const success of op.success) {
+    const headers: Record<string, unknown> = op.websocket
+      ? {}
+      : { 'X-Request-Id': headerRef('X-Request-Id') };
+    for (const name of success.headers ?? []) headers[name] = headerRef(name);
+    if (op.method === 'get' && !op.websocket) headers['ETag'] = headerRef('ETag');
+    if (op.idempotency) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+    responses[String(success.status)] = {
+      description: success.description,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(success.schema
+        ? { content: { [success.contentType ?? 'application/json']: { schema: schemaRef(success.schema) } } }
+        : {}),
+    };
+  }
+  if (op.method === 'get' && !op.websocket) {
+    responses['304'] = {
+      description: 'Not Modified: `If-None-Match` matched the current ETag',
+      headers: { ETag: headerRef('ETag'), 'X-Request-Id': headerRef('X-Request-Id') },
+    };
+  }
+  if (op.websocket) {
+    responses['401'] = { description: 'Bad or missing token: the upgrade is refused' };
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(op)) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = errorResponse(op, status, codes);
+  }
+  return responses;
+}
+
+function parametersOf(op: Operation): JsonSchema[] {
+  const parameters: JsonSchema[] = [];
+  for (const [, name] of op.path.matchAll(/\{([^}]+)\}/g)) {
+    if (!name) continue;
+    const joi = op.pathSchemas?.[name];
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      description: PATH_PARAMETER_DESCRIPTIONS[name] ?? name,
+      schema: joi ? joiToJsonSchema(joi) : { type: 'string' },
+    });
+  }
+  if (op.query) parameters.push(...joiQueryParameters(op.query));
+  if (op.websocket) {
+    parameters.push({
+      name: 'access_token',
+      in: 'query',
+      required: false,
+      description: 'The access token, for clients that cannot set `Authorization` on the upgrade',
+      schema: { type: 'string' },
+    });
+  }
+  if (op.idempotency === 'required') parameters.push(parameterRef('IdempotencyKeyRequired'));
+  if (op.idempotency === 'optional') parameters.push(parameterRef('IdempotencyKeyOptional'));
+  if (op.ifMatch) parameters.push(parameterRef('IfMatch'));
+  if (op.method === 'get' && !op.websocket) parameters.push(parameterRef('IfNoneMatch'));
+  return parameters;
+}
+
+function operationObject(op: Operation): JsonSchema {
+  const body = op.body
+    ? {
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${joiLabel(op.body)}` } } },
+        },
+      }
+    : {};
+  return {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(op.public ? { security: [] } : {}),
+    parameters: parametersOf(op),
+    ...body,
+    responses: responsesOf(op),
+    ...(op.websocket ? { 'x-websocket': true } : {}),
+  };
+}
+
+function requestSchemas(operations: Operation[]): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = { Split: joiToJsonSchema(split) };
+  for (const op of operations) {
+    if (op.body) schemas[joiLabel(op.body)] = joiToJsonSchema(op.body);
+  }
+  return schemas;
+}
+
+function mergeSchemas(...sets: Record<string, JsonSchema>[]): Record<string, JsonSchema> {
+  const merged: Record<string, JsonSchema> = {};
+  for (const set of sets) {
+    for (const [name, schema] of Object.entries(set)) {
+      if (merged[name]) throw new Error(`openapi: two component schemas are named ${name}`);
+      merged[name] = schema;
+    }
+  }
+  return merged;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function buildDocument(): Record<string, unknown> {
+  const paths: Record<string, Partial<Record<HttpMethod, JsonSchema>>> = {};
+  for (const op of OPERATIONS) {
+    const item = paths[op.path] ?? {};
+    paths[op.path] = item;
+    if (item[op.method]) throw new Error(`openapi: ${op.method} ${op.path} is documented twice`);
+    item[op.method] = operationObject(op);
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Tally API',
+      version: '1.0.0',
+      summary: 'Shared-expense tracking with exactly-once money writes',
+      description: DESCRIPTION,
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    tags: TAGS,
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Access token from register/login/refresh; HS256, 15 minutes by default',
+        },
+      },
+      parameters: PARAMETERS,
+      headers: HEADERS,
+      schemas: mergeSchemas(requestSchemas(OPERATIONS), responseSchemas),
+    },
+  };
+}
+
+let memo: Record<string, unknown> | undefined;
+
+/** The document, built once per process (and frozen: it is shared by every request). */
+export function openApiDocument(): Record<string, unknown> {
+  memo ??= deepFreeze(buildDocument());
+  return memo;
 }

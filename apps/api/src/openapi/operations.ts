@@ -1,0 +1,543 @@
+import type { ErrorCode } from '@tally/http-kit';
+import type Joi from 'joi';
+import {
+  addMemberBody,
+  clientId,
+  createExpenseBody,
+  createGroupBody,
+  createSettlementBody,
+  eventsQuery,
+  listQuery,
+  loginBody,
+  patchExpenseBody,
+  patchGroupBody,
+  refreshBody,
+  registerBody,
+} from '../schemas';
+import type { JsonSchema } from './joi-to-json-schema';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Response headers an operation documents (see `components.headers`). */
+export type HeaderName = 'ETag' | 'Location' | 'Cache-Control';
+
+export type Success = {
+  status: number;
+  description: string;
+  /** A component schema name, or an inline schema. */
+  schema?: string | JsonSchema;
+  /** Defaults to `application/json`. */
+  contentType?: string;
+  headers?: HeaderName[];
+};
+
+/**
+ * One documented operation, next to the joi schemas its route validates with. The generic error
+ * responses (401, 413/415/400 for JSON bodies, idempotency errors, 422 for schemas, 429, 503) are
+ * derived from these flags; `errors` lists only what the operation itself can add.
+ */
+export type Operation = {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/v1/groups/{groupId}`. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** No bearer token needed. */
+  public?: boolean;
+  /** Counted by the rate limiter (every /v1 operation but the document itself). */
+  rateLimited?: boolean;
+  /** Never answers 503 (liveness). */
+  alwaysAvailable?: boolean;
+  /** The route parses a JSON body (so 400 malformed_json, 413 and 415 can happen). */
+  jsonBody?: boolean;
+  body?: Joi.Schema;
+  query?: Joi.Schema;
+  /** Joi schemas of path parameters that the route validates; others are plain strings. */
+  pathSchemas?: Record<string, Joi.Schema>;
+  idempotency?: 'required' | 'optional';
+  ifMatch?: boolean;
+  success: Success[];
+  errors?: ErrorCode[];
+  /** Not an HTTP route of the API app: the WebSocket upgrade handled by the gateway. */
+  websocket?: boolean;
+};
+
+export const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
+  groupId: 'Group id (`grp_…`)',
+  userId: 'User id (`usr_…`) of the member',
+  expenseId: 'Expense id (`exp_…`, or the id a client chose with PUT)',
+  settlementId: 'Settlement id (`stl_…`)',
+};
+
+const LIST_NOTE =
+  'Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. ' +
+  'Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.';
+
+const NOT_MEMBER_NOTE =
+  'Payers, participants and settlement parties must be current members (`422 not_a_member`). A change ' +
+  'that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an ' +
+  'expense they took part in after they left) is also `422 not_a_member`.';
+
+export const WEBSOCKET_DESCRIPTION = `Upgrades to a WebSocket (RFC 6455) for live events and presence.
+
+**Credentials**: \`Authorization: Bearer <accessToken>\` on the upgrade request, or \`?access_token=\`.
+A bad or missing token refuses the upgrade with HTTP 401.
+
+Every message is one JSON text frame. On open the server sends
+\`{"type":"welcome","connectionId","userId","heartbeatMs"}\`.
+
+| client → server | server → client |
+|---|---|
+| \`{"type":"subscribe","id":"c1","groupId","afterSeq"?}\` | the missed events with \`seq > afterSeq\` as \`event\` messages, in order, then \`{"type":"subscribed","id":"c1","groupId","seq"}\`; a non-member gets \`{"type":"error","id":"c1","code":"not_found"}\` |
+| \`{"type":"unsubscribe","id","groupId"}\` | \`{"type":"unsubscribed","id","groupId"}\` |
+| \`{"type":"ping","id"}\` | \`{"type":"pong","id"}\` |
+| anything else, or invalid JSON | \`{"type":"error","code":"bad_message"}\`; the connection stays open |
+
+- **Live events**: \`{"type":"event","groupId","seq","event":{…}}\` (the \`Event\` schema) for every event
+  of a subscribed group, in \`seq\` order with no gaps and no duplicates on one connection; a connection
+  that falls behind is caught up from the log, never skipped ahead. Money events carry the group's
+  balances after the change in \`event.data.balances\`.
+- **Presence**: \`{"type":"presence","groupId","online":["usr_…"]}\` to a group's subscribers whenever the
+  set of its members connected (on any gateway) changes.
+- A member removed from a group is unsubscribed: \`{"type":"unsubscribed","groupId","reason":"removed"}\`.
+- **Heartbeat**: the server pings every \`heartbeatMs\` and drops connections that do not answer.
+- **Close codes**: 1009 for a frame over 64 KiB; 1013 for a client too slow to read (more than 1 MiB
+  buffered); 1012 on shutdown (service restart). Clients reconnect with jittered backoff and resume each
+  subscription with \`afterSeq\` set to the last \`seq\` they saw.`;
+
+export const OPERATIONS: Operation[] = [
+  // ---- auth ------------------------------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/v1/auth/register',
+    operationId: 'register',
+    tag: 'Auth',
+    summary: 'Register a user',
+    description:
+      'Creates a user (password at least 8 characters, stored only as a slow salted hash) and signs them in. ' +
+      'Rate limited per IP. `Idempotency-Key` is ignored on auth endpoints.',
+    public: true,
+    rateLimited: true,
+    jsonBody: true,
+    body: registerBody,
+    success: [{ status: 201, description: 'Registered and signed in', schema: 'Session' }],
+    errors: ['email_taken'],
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/login',
+    operationId: 'login',
+    tag: 'Auth',
+    summary: 'Sign in',
+    description: 'Rate limited per IP.',
+    public: true,
+    rateLimited: true,
+    jsonBody: true,
+    body: loginBody,
+    success: [{ status: 200, description: 'Signed in', schema: 'Session' }],
+    errors: ['invalid_credentials'],
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/refresh',
+    operationId: 'refresh',
+    tag: 'Auth',
+    summary: 'Exchange a refresh token for a new token pair',
+    description:
+      'Refresh tokens live 30 days and rotate: the one presented is dead afterwards, and presenting a dead ' +
+      'one revokes its whole family (`401 unauthenticated`). Rate limited per IP.',
+    public: true,
+    rateLimited: true,
+    jsonBody: true,
+    body: refreshBody,
+    success: [{ status: 200, description: 'A new access and refresh token', schema: 'Session' }],
+    errors: ['unauthenticated'],
+  },
+  {
+    method: 'get',
+    path: '/v1/me',
+    operationId: 'getMe',
+    tag: 'Auth',
+    summary: 'The signed-in user',
+    rateLimited: true,
+    success: [{ status: 200, description: 'The caller', schema: 'User', headers: ['Cache-Control'] }],
+  },
+
+  // ---- groups and members ----------------------------------------------------------------------
+  {
+    method: 'get',
+    path: '/v1/groups',
+    operationId: 'listGroups',
+    tag: 'Groups',
+    summary: "The caller's groups",
+    description: `Ordered by the caller's join time, newest first (then by id, descending). ${LIST_NOTE}`,
+    rateLimited: true,
+    query: listQuery,
+    success: [
+      { status: 200, description: 'One page of groups', schema: 'GroupPage', headers: ['Cache-Control'] },
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v1/groups',
+    operationId: 'createGroup',
+    tag: 'Groups',
+    summary: 'Create a group',
+    description: 'The creator becomes its first member. `currency` defaults to `INR`.',
+    rateLimited: true,
+    jsonBody: true,
+    body: createGroupBody,
+    idempotency: 'optional',
+    success: [{ status: 201, description: 'The new group', schema: 'Group', headers: ['ETag', 'Location'] }],
+  },
+  {
+    method: 'get',
+    path: '/v1/groups/{groupId}',
+    operationId: 'getGroup',
+    tag: 'Groups',
+    summary: 'A group with its members',
+    description: 'Non-members get `404`, never `403`.',
+    rateLimited: true,
+    success: [{ status: 200, description: 'The group', schema: 'Group', headers: ['ETag', 'Cache-Control'] }],
+    errors: ['not_found'],
+  },
+  {
+    method: 'patch',
+    path: '/v1/groups/{groupId}',
+    operationId: 'updateGroup',
+    tag: 'Groups',
+    summary: 'Rename a group or change its description',
+    description:
+      'Honours `If-Match` (`412 precondition_failed` when the group changed). An empty patch changes nothing.',
+    rateLimited: true,
+    jsonBody: true,
+    body: patchGroupBody,
+    idempotency: 'optional',
+    ifMatch: true,
+    success: [{ status: 200, description: 'The group after the change', schema: 'Group', headers: ['ETag'] }],
+    errors: ['not_found', 'precondition_failed'],
+  },
+  {
+    method: 'post',
+    path: '/v1/groups/{groupId}/members',
+    operationId: 'addMember',
+    tag: 'Members',
+    summary: 'Add a registered user to a group',
+    description: 'By `userId` or by `email` (exactly one). An unknown user is `404 not_found`.',
+    rateLimited: true,
+    jsonBody: true,
+    body: addMemberBody,
+    idempotency: 'optional',
+    success: [
+      { status: 201, description: 'Added', schema: 'Member' },
+      { status: 200, description: 'Already a member: nothing changed', schema: 'Member' },
+    ],
+    errors: ['not_found'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/groups/{groupId}/members/{userId}',
+    operationId: 'removeMember',
+    tag: 'Members',
+    summary: 'Remove a member (or leave)',
+    description:
+      'Any member may remove themselves or another member. `409 member_has_balance` while that member’s net ' +
+      'in any currency of the group is not zero: settle up first.',
+    rateLimited: true,
+    idempotency: 'optional',
+    success: [{ status: 204, description: 'Removed' }],
+    errors: ['not_found', 'member_has_balance'],
+  },
+  {
+    method: 'get',
+    path: '/v1/groups/{groupId}/balances',
+    operationId: 'getBalances',
+    tag: 'Balances',
+    summary: 'Who owes whom, per currency',
+    description:
+      '`net` = paid − owed + settlements paid − settlements received, over live (not deleted) records. A ' +
+      'currency is listed while the group has at least one live expense or settlement in it; every member ' +
+      'appears in every listed currency. Read from incrementally kept totals: the cost does not grow with ' +
+      'the history, and always equals a full recomputation.',
+    rateLimited: true,
+    success: [{ status: 200, description: 'The balances', schema: 'Balances', headers: ['Cache-Control'] }],
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/groups/{groupId}/expenses',
+    operationId: 'listExpenses',
+    tag: 'Expenses',
+    summary: "A group's live expenses",
+    description: `Newest first by \`occurredAt\`, then by id (descending). Deleted expenses are not listed. ${LIST_NOTE}`,
+    rateLimited: true,
+    query: listQuery,
+    success: [
+      { status: 200, description: 'One page of expenses', schema: 'ExpensePage', headers: ['Cache-Control'] },
+    ],
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/groups/{groupId}/settlements',
+    operationId: 'listSettlements',
+    tag: 'Settlements',
+    summary: "A group's live settlements",
+    description: `Newest first by \`createdAt\`, then by id (descending). Deleted settlements are not listed. ${LIST_NOTE}`,
+    rateLimited: true,
+    query: listQuery,
+    success: [
+      {
+        status: 200,
+        description: 'One page of settlements',
+        schema: 'SettlementPage',
+        headers: ['Cache-Control'],
+      },
+    ],
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/groups/{groupId}/events',
+    operationId: 'listEvents',
+    tag: 'Events',
+    summary: "A group's event log",
+    description:
+      'Oldest first (by `seq`). Start after a sequence number with `afterSeq` (default 0: from the beginning), ' +
+      'or continue with the `cursor` of the previous page; when both are given the cursor wins. ' +
+      LIST_NOTE,
+    rateLimited: true,
+    query: eventsQuery,
+    success: [
+      { status: 200, description: 'One page of events', schema: 'EventPage', headers: ['Cache-Control'] },
+    ],
+    errors: ['not_found'],
+  },
+
+  // ---- expenses --------------------------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/v1/expenses',
+    operationId: 'createExpense',
+    tag: 'Expenses',
+    summary: 'Record an expense',
+    description:
+      '`paidBy` is one member’s id (they paid the whole amount) or a list of payers whose amounts add up to ' +
+      '`amount`. `currency` defaults to the group’s, `occurredAt` to now. Shares are computed by largest ' +
+      `remainder, ties to the participant listed earlier. ${NOT_MEMBER_NOTE}`,
+    rateLimited: true,
+    jsonBody: true,
+    body: createExpenseBody,
+    idempotency: 'required',
+    success: [{ status: 201, description: 'The expense', schema: 'Expense', headers: ['ETag', 'Location'] }],
+    errors: ['not_found', 'not_a_member', 'split_mismatch'],
+  },
+  {
+    method: 'get',
+    path: '/v1/expenses/{expenseId}',
+    operationId: 'getExpense',
+    tag: 'Expenses',
+    summary: 'An expense',
+    description: 'A deleted expense is `404` (it can still be restored).',
+    rateLimited: true,
+    success: [
+      { status: 200, description: 'The expense', schema: 'Expense', headers: ['ETag', 'Cache-Control'] },
+    ],
+    errors: ['not_found'],
+  },
+  {
+    method: 'put',
+    path: '/v1/expenses/{expenseId}',
+    operationId: 'putExpense',
+    tag: 'Expenses',
+    summary: 'Replace an expense, or create it at a client-chosen id',
+    description:
+      'Full body, as for POST. An id that does not exist yet is **created** (`201`) so offline-first clients ' +
+      'can choose ids (`^[A-Za-z0-9_-]{8,64}$`); repeating the same PUT leaves the same state. PUT on a ' +
+      '**deleted** expense is `404`: restore it first. `groupId` cannot change (`422 validation_failed`). ' +
+      'Honours `If-Match` (`412`; also when `If-Match` names an expense that does not exist). ' +
+      NOT_MEMBER_NOTE,
+    rateLimited: true,
+    jsonBody: true,
+    body: createExpenseBody,
+    pathSchemas: { expenseId: clientId },
+    idempotency: 'required',
+    ifMatch: true,
+    success: [
+      { status: 200, description: 'Replaced', schema: 'Expense', headers: ['ETag'] },
+      { status: 201, description: 'Created at this id', schema: 'Expense', headers: ['ETag', 'Location'] },
+    ],
+    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch'],
+  },
+  {
+    method: 'patch',
+    path: '/v1/expenses/{expenseId}',
+    operationId: 'patchExpense',
+    tag: 'Expenses',
+    summary: 'Change some fields of an expense',
+    description:
+      'Any non-empty subset of the POST fields except `groupId`; the result is validated as a whole (e.g. a ' +
+      'new `amount` with an `exact` split that no longer adds up is `422 split_mismatch`). A patch that ' +
+      'changes `amount` (and not `paidBy`) of an expense with a single payer moves that payer’s amount ' +
+      'along. Honours `If-Match`. ' +
+      NOT_MEMBER_NOTE,
+    rateLimited: true,
+    jsonBody: true,
+    body: patchExpenseBody,
+    idempotency: 'required',
+    ifMatch: true,
+    success: [
+      { status: 200, description: 'The expense after the change', schema: 'Expense', headers: ['ETag'] },
+    ],
+    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/expenses/{expenseId}',
+    operationId: 'deleteExpense',
+    tag: 'Expenses',
+    summary: 'Delete an expense',
+    description:
+      'It stops counting in balances and `GET` on it is `404`; deleting an already deleted expense is `204` ' +
+      `again. Undo with restore. Honours \`If-Match\`. ${NOT_MEMBER_NOTE}`,
+    rateLimited: true,
+    idempotency: 'required',
+    ifMatch: true,
+    success: [{ status: 204, description: 'Deleted' }],
+    errors: ['not_found', 'precondition_failed', 'not_a_member'],
+  },
+  {
+    method: 'post',
+    path: '/v1/expenses/{expenseId}/restore',
+    operationId: 'restoreExpense',
+    tag: 'Expenses',
+    summary: 'Undo the delete of an expense',
+    description:
+      'A no-op `200` when the expense is not deleted. Restoring appends an `expense.created` event with ' +
+      `\`data.restored: true\`. No request body is needed. ${NOT_MEMBER_NOTE}`,
+    rateLimited: true,
+    jsonBody: true,
+    idempotency: 'required',
+    success: [{ status: 200, description: 'The live expense', schema: 'Expense', headers: ['ETag'] }],
+    errors: ['not_found', 'not_a_member'],
+  },
+
+  // ---- settlements -----------------------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/v1/settlements',
+    operationId: 'createSettlement',
+    tag: 'Settlements',
+    summary: 'Record that one member paid another back',
+    description:
+      '`fromUserId` ≠ `toUserId` (`422 validation_failed`); both must be members (`422 not_a_member`). ' +
+      '`currency` defaults to the group’s.',
+    rateLimited: true,
+    jsonBody: true,
+    body: createSettlementBody,
+    idempotency: 'required',
+    success: [{ status: 201, description: 'The settlement', schema: 'Settlement', headers: ['Location'] }],
+    errors: ['not_found', 'not_a_member'],
+  },
+  {
+    method: 'get',
+    path: '/v1/settlements/{settlementId}',
+    operationId: 'getSettlement',
+    tag: 'Settlements',
+    summary: 'A settlement',
+    description: 'An addition to the contract (API.md §5 lists no single-settlement read). Deleted: `404`.',
+    rateLimited: true,
+    success: [
+      { status: 200, description: 'The settlement', schema: 'Settlement', headers: ['Cache-Control'] },
+    ],
+    errors: ['not_found'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/settlements/{settlementId}',
+    operationId: 'deleteSettlement',
+    tag: 'Settlements',
+    summary: 'Undo a settlement',
+    description: `Deleting an already deleted settlement is \`204\` again. ${NOT_MEMBER_NOTE}`,
+    rateLimited: true,
+    idempotency: 'required',
+    success: [{ status: 204, description: 'Deleted' }],
+    errors: ['not_found', 'not_a_member'],
+  },
+
+  // ---- realtime --------------------------------------------------------------------------------
+  {
+    method: 'get',
+    path: '/v1/ws',
+    operationId: 'openWebSocket',
+    tag: 'Realtime',
+    summary: 'Live events and presence over a WebSocket',
+    description: WEBSOCKET_DESCRIPTION,
+    websocket: true,
+    success: [{ status: 101, description: 'Switching Protocols: the connection is now a WebSocket' }],
+  },
+
+  // ---- operations ------------------------------------------------------------------------------
+  {
+    method: 'get',
+    path: '/healthz',
+    operationId: 'liveness',
+    tag: 'Operations',
+    summary: 'Liveness',
+    description: '`200` while the process runs.',
+    public: true,
+    alwaysAvailable: true,
+    success: [{ status: 200, description: 'Alive', schema: 'Health' }],
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readiness',
+    tag: 'Operations',
+    summary: 'Readiness',
+    description: '`200` when the database (and Redis, where used) answer and the process is not draining.',
+    public: true,
+    alwaysAvailable: true,
+    success: [
+      { status: 200, description: 'Ready', schema: 'Health' },
+      { status: 503, description: 'Not ready (a dependency is down, or draining)', schema: 'Health' },
+    ],
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    tag: 'Operations',
+    summary: 'Prometheus metrics',
+    public: true,
+    success: [
+      {
+        status: 200,
+        description: 'Prometheus text exposition format',
+        contentType: 'text/plain',
+        schema: { type: 'string' },
+      },
+    ],
+  },
+  {
+    method: 'get',
+    path: '/v1/openapi.json',
+    operationId: 'openApiDocument',
+    tag: 'Operations',
+    summary: 'This OpenAPI 3.1 document',
+    public: true,
+    success: [{ status: 200, description: 'The document', schema: { type: 'object' } }],
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'docs',
+    tag: 'Operations',
+    summary: 'Human-readable API reference',
+    description: 'A self-contained HTML page (no external assets) that renders this document.',
+    public: true,
+    success: [{ status: 200, description: 'HTML', contentType: 'text/html', schema: { type: 'string' } }],
+  },
+];
