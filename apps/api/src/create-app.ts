@@ -1,3 +1,4 @@
+import { unavailable } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
@@ -26,6 +27,8 @@ export type AppDeps = {
   notify: EventNotifier;
   /** True when the database (and Redis, where used) answer and the process is not draining. */
   isReady: () => Promise<boolean>;
+  /** True once the process drains: new work is refused with 503 so the load balancer moves on. */
+  isDraining?: () => boolean;
   /** Exactly-once execution of keyed writes (Redis or in-memory store plus the durable record). */
   idempotency?: IdempotencyLayer;
 };
@@ -47,6 +50,12 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestId);
   app.use(httpMetrics(deps.registry));
+  app.use((req, _res, next) => {
+    if (deps.isDraining?.() && req.path !== '/healthz' && req.path !== '/readyz' && req.path !== '/metrics') {
+      throw unavailable('This instance is shutting down; retry.', 1);
+    }
+    next();
+  });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { userIdOf } from './auth/authenticate';
 import type { ExpenseInput, ExpensePatch, ExpensesService } from './expenses/expenses.service';
 import type { GroupsService } from './groups/groups.service';
-import { decodeCursor, encodeCursor } from './http/cursor';
+import { decodeSeqCursor, encodeCursor } from './http/cursor';
 import { idempotencyKey } from './http/idempotency-key';
 import { jsonBody } from './http/json-body';
 import { keyedWrites } from './http/keyed-writes';
@@ -127,8 +127,8 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     const groupId = param(req, 'groupId');
     await assertMember(deps.knex, groupId, userIdOf(res));
     // `cursor` (from a previous page) wins over `afterSeq`; both mean "events after this seq".
-    const cursorSeq = decodeCursor(query.cursor, 1)?.[0];
-    const afterSeq = Number(cursorSeq ?? query.afterSeq ?? 0);
+    const cursorSeq = decodeSeqCursor(query.cursor);
+    const afterSeq = cursorSeq ?? query.afterSeq ?? 0;
     const rows = await listEvents(deps.knex, groupId, afterSeq, query.limit + 1);
     const data = rows.slice(0, query.limit);
     const last = data[data.length - 1];

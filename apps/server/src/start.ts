@@ -78,6 +78,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     registry,
     notify,
     idempotency,
+    isDraining: () => draining,
     isReady: async () => {
       if (draining) return false;
       await knex.raw('select 1');
@@ -87,6 +88,18 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
   });
 
   const server = http.createServer(app);
+  // In-flight requests, so that a drain waits for them (not merely for their sockets) before the
+  // database and Redis connections they use are closed.
+  const inFlight = new Set<http.ServerResponse>();
+  let settled: (() => void) | undefined;
+  server.on('request', (_req, res: http.ServerResponse) => {
+    if (draining && !res.headersSent) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (inFlight.size === 0) settled?.();
+    });
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -105,12 +118,18 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     stop() {
       stopping ??= (async () => {
         draining = true;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Keep-alive connections close after their current response; idle ones close now.
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+        server.close();
         server.closeIdleConnections();
+        const drained = new Promise<void>((resolve) => {
+          settled = resolve;
+          if (inFlight.size === 0) resolve();
+        });
         const timeout = new Promise<void>((resolve) =>
           setTimeout(resolve, config.shutdownTimeoutSeconds * 1000).unref(),
         );
-        await Promise.race([closed, timeout]);
+        await Promise.race([drained, timeout]);
         server.closeAllConnections();
         clearInterval(sweeper);
         memoryStore?.close();

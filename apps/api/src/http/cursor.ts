@@ -41,6 +41,15 @@ export function decodeTimeIdCursor(cursor: string | undefined): { at: Date; id: 
   return { at, id };
 }
 
+/** The cursor of the event log: the last delivered `seq`. */
+export function decodeSeqCursor(cursor: string | undefined): number | undefined {
+  const key = decodeCursor(cursor, 1);
+  if (key === undefined) return undefined;
+  const [seq] = key;
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw invalidCursor();
+  return seq;
+}
+
 /** Shapes one page: `limit + 1` rows were read so that the next cursor is known without a count. */
 export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => (string | number)[]) {
   const hasMore = rows.length > limit;

@@ -57,6 +57,14 @@ const toSettlement = (row: SettlementRow): Settlement => ({
   createdAt: toIso(row.created_at),
 });
 
+/**
+ * A settlement in a group the caller cannot see answers exactly like an unknown settlement, so that
+ * its id does not leak; any other failure (e.g. the database being down) passes through unchanged.
+ */
+const hideAsSettlement = (error: unknown): never => {
+  throw error instanceof AppError && error.code === 'not_found' ? notFound('Settlement') : error;
+};
+
 export function createSettlementsService(deps: { knex: Knex }) {
   const { knex } = deps;
 
@@ -106,7 +114,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
     async remove(trx: Knex.Transaction, userId: string, settlementId: string): Promise<WriteResult> {
       const found = await trx<SettlementRow>('settlements').where({ id: settlementId }).first('group_id');
       if (!found) throw notFound('Settlement');
-      const group = await lockGroupForWrite(trx, found.group_id, userId);
+      const group = await lockGroupForWrite(trx, found.group_id, userId).catch(hideAsSettlement);
       const row = await trx<SettlementRow>('settlements').where({ id: settlementId }).first();
       if (!row) throw notFound('Settlement');
       if (row.deleted_at) return { reply: noContent(), events: [] };
@@ -132,9 +140,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
         .whereNull('deleted_at')
         .first();
       if (!row) throw notFound('Settlement');
-      await assertMember(knex, row.group_id, userId).catch(() => {
-        throw notFound('Settlement');
-      });
+      await assertMember(knex, row.group_id, userId).catch(hideAsSettlement);
       return ok(toSettlement(row));
     },
 
