@@ -4,9 +4,8 @@ import { toIso } from '../db-errors';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
-import { readBalances } from '../ledger/balances';
-import { appendEvent } from '../ledger/event-log';
-import { assertMember, type GroupRow, lockGroupForWrite } from '../ledger/group-access';
+import { assertMember, type GroupRow } from '../ledger/group-access';
+import { balancesOf, GroupWrite, readGroupSnapshot } from '../ledger/group-write';
 import type { WriteResult } from '../ledger/write-runner';
 
 export type Member = { userId: string; name: string; joinedAt: string };
@@ -83,9 +82,10 @@ export function createGroupsService(deps: { knex: Knex }) {
       };
       await trx('groups').insert(row);
       await trx('group_members').insert({ group_id: row.id, user_id: userId, joined_at: now });
-      const group = await toGroup(trx, row);
+      const write = await GroupWrite.open(trx, row.id, userId);
+      const group = await toGroup(trx, write.group);
       const member = group.members[0];
-      const event = await appendEvent(trx, row, 'member.added', userId, { member });
+      const event = await write.commit('member.added', userId, { member });
       return {
         reply: created(group, { ...groupHeaders(group), Location: `/v1/groups/${group.id}` }),
         events: [event],
@@ -127,7 +127,8 @@ export function createGroupsService(deps: { knex: Knex }) {
       input: { name?: string; description?: string },
       ifMatch: string | undefined,
     ): Promise<WriteResult> {
-      const row = await lockGroupForWrite(trx, groupId, userId);
+      const write = await GroupWrite.open(trx, groupId, userId);
+      const row = write.group;
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) {
         throw new AppError('precondition_failed', 412, 'The group has changed since you read it.');
       }
@@ -138,22 +139,24 @@ export function createGroupsService(deps: { knex: Knex }) {
         const group = await toGroup(trx, row);
         return { reply: ok(group, groupHeaders(group)), events: [] };
       }
-      const updated: GroupRow = {
+      const name = input.name ?? row.name;
+      const description = input.description ?? row.description;
+      await trx('groups').where({ id: groupId }).update({ name, description });
+      const updatedAt = new Date();
+      const group = await toGroup(trx, {
         ...row,
-        name: input.name ?? row.name,
-        description: input.description ?? row.description,
+        name,
+        description,
         version: row.version + 1,
-        updated_at: new Date(),
-      };
-      await trx('groups').where({ id: groupId }).update({
-        name: updated.name,
-        description: updated.description,
-        version: updated.version,
-        updated_at: updated.updated_at,
+        updated_at: updatedAt,
       });
-      const group = await toGroup(trx, updated);
       const { members: _members, ...withoutMembers } = group;
-      const event = await appendEvent(trx, row, 'group.updated', userId, { group: withoutMembers });
+      const event = await write.commit(
+        'group.updated',
+        userId,
+        { group: withoutMembers },
+        { bumpVersion: true, at: updatedAt },
+      );
       return { reply: ok(group, groupHeaders(group)), events: [event] };
     },
 
@@ -163,13 +166,13 @@ export function createGroupsService(deps: { knex: Knex }) {
       groupId: string,
       input: { userId?: string; email?: string },
     ): Promise<WriteResult> {
-      const group = await lockGroupForWrite(trx, groupId, userId);
+      const write = await GroupWrite.open(trx, groupId, userId);
       const user = await trx('users')
         .where(input.userId ? { id: input.userId } : { email_normalized: input.email })
         .first('id', 'name');
       if (!user) throw notFound('User');
-      const existing = await trx('group_members').where({ group_id: groupId, user_id: user.id }).first();
-      if (existing) {
+      if (write.isMember(user.id)) {
+        const existing = await trx('group_members').where({ group_id: groupId, user_id: user.id }).first();
         return {
           reply: ok({ userId: user.id, name: user.name, joinedAt: toIso(existing.joined_at) }),
           events: [],
@@ -177,11 +180,14 @@ export function createGroupsService(deps: { knex: Knex }) {
       }
       const joinedAt = new Date();
       await trx('group_members').insert({ group_id: groupId, user_id: user.id, joined_at: joinedAt });
-      await trx('groups')
-        .where({ id: groupId })
-        .update({ version: group.version + 1, updated_at: joinedAt });
+      write.memberAdded(user.id);
       const member: Member = { userId: user.id, name: user.name, joinedAt: joinedAt.toISOString() };
-      const event = await appendEvent(trx, group, 'member.added', userId, { member });
+      const event = await write.commit(
+        'member.added',
+        userId,
+        { member },
+        { bumpVersion: true, at: joinedAt },
+      );
       return { reply: created(member), events: [event] };
     },
 
@@ -191,14 +197,9 @@ export function createGroupsService(deps: { knex: Knex }) {
       groupId: string,
       memberId: string,
     ): Promise<WriteResult> {
-      const group = await lockGroupForWrite(trx, groupId, userId);
-      const removed = await trx('group_members').where({ group_id: groupId, user_id: memberId }).first();
-      if (!removed) throw notFound('Member');
-      const owing = await trx('balances')
-        .where({ group_id: groupId, user_id: memberId })
-        .andWhere('net', '<>', 0)
-        .first();
-      if (owing) {
+      const write = await GroupWrite.open(trx, groupId, userId);
+      if (!write.isMember(memberId)) throw notFound('Member');
+      if ([...write.netOf(memberId).values()].some((net) => net !== 0)) {
         throw new AppError(
           'member_has_balance',
           409,
@@ -206,25 +207,16 @@ export function createGroupsService(deps: { knex: Knex }) {
         );
       }
       await trx('group_members').where({ group_id: groupId, user_id: memberId }).delete();
-      await trx('groups')
-        .where({ id: groupId })
-        .update({ version: group.version + 1, updated_at: new Date() });
-      const event = await appendEvent(trx, group, 'member.removed', userId, { userId: memberId });
+      write.memberRemoved(memberId);
+      const event = await write.commit('member.removed', userId, { userId: memberId }, { bumpVersion: true });
       return { reply: noContent(), events: [event] };
     },
 
     async balances(userId: string, groupId: string): Promise<Reply> {
-      await assertMember(knex, groupId, userId);
-      // One snapshot, so that `asOfSeq` is exactly the sequence the nets reflect.
-      return knex.transaction(
-        async (trx) => {
-          const group = await trx<GroupRow>('groups').where({ id: groupId }).first('last_seq');
-          if (!group) throw notFound('Group');
-          const currencies = await readBalances(trx, groupId);
-          return ok({ groupId, asOfSeq: Number(group.last_seq), currencies });
-        },
-        { isolationLevel: 'repeatable read', readOnly: true },
-      );
+      // One statement, so `asOfSeq` is exactly the sequence the nets reflect.
+      const snapshot = await readGroupSnapshot(knex, groupId);
+      if (!snapshot || !snapshot.memberIds.includes(userId)) throw notFound('Group');
+      return ok({ groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) });
     },
   };
 }

@@ -5,10 +5,8 @@ import { toIso } from '../db-errors';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { created, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
-import { adjustCurrencyRecords, applyBalanceDeltas, readBalances } from '../ledger/balances';
-import { appendEvent } from '../ledger/event-log';
-import { assertMember, lockGroupForWrite } from '../ledger/group-access';
-import { assertPartiesAreMembers } from '../ledger/parties';
+import { assertMember } from '../ledger/group-access';
+import { GroupWrite } from '../ledger/group-write';
 import type { WriteResult } from '../ledger/write-runner';
 
 export type SettlementInput = {
@@ -75,8 +73,9 @@ export function createSettlementsService(deps: { knex: Knex }) {
           errors: [{ path: 'toUserId', message: 'must differ from fromUserId' }],
         });
       }
-      const group = await lockGroupForWrite(trx, input.groupId, userId);
-      await assertPartiesAreMembers(trx, group.id, [input.fromUserId, input.toUserId]);
+      const write = await GroupWrite.open(trx, input.groupId, userId);
+      const { group } = write;
+      write.assertMembers([input.fromUserId, input.toUserId]);
       const now = new Date();
       const settlement: Settlement = {
         id: newId('stl'),
@@ -100,10 +99,9 @@ export function createSettlementsService(deps: { knex: Knex }) {
         created_by: userId,
         created_at: now,
       });
-      await applyBalanceDeltas(trx, group.id, settlementBalanceEffect(settlement));
-      await adjustCurrencyRecords(trx, group.id, settlement.currency, 1);
-      const balances = await readBalances(trx, group.id);
-      const event = await appendEvent(trx, group, 'settlement.created', userId, { settlement, balances });
+      write.applyDeltas(settlementBalanceEffect(settlement));
+      write.countRecord(settlement.currency, 1);
+      const event = await write.commit('settlement.created', userId, { settlement }, { withBalances: true });
       return {
         reply: created(settlement, { Location: `/v1/settlements/${settlement.id}` }),
         events: [event],
@@ -114,23 +112,23 @@ export function createSettlementsService(deps: { knex: Knex }) {
     async remove(trx: Knex.Transaction, userId: string, settlementId: string): Promise<WriteResult> {
       const found = await trx<SettlementRow>('settlements').where({ id: settlementId }).first('group_id');
       if (!found) throw notFound('Settlement');
-      const group = await lockGroupForWrite(trx, found.group_id, userId).catch(hideAsSettlement);
+      const write = await GroupWrite.open(trx, found.group_id, userId).catch(hideAsSettlement);
       const row = await trx<SettlementRow>('settlements').where({ id: settlementId }).first();
       if (!row) throw notFound('Settlement');
       if (row.deleted_at) return { reply: noContent(), events: [] };
       const settlement = toSettlement(row);
       const deltas = diffBalanceEffects(settlementBalanceEffect(settlement), []);
-      await assertPartiesAreMembers(trx, group.id, [settlement.fromUserId, settlement.toUserId]);
+      write.assertMembers([settlement.fromUserId, settlement.toUserId]);
       const now = new Date();
       await trx('settlements').where({ id: settlementId }).update({ deleted_at: now });
-      await applyBalanceDeltas(trx, group.id, deltas);
-      await adjustCurrencyRecords(trx, group.id, settlement.currency, -1);
-      const balances = await readBalances(trx, group.id);
-      const event = await appendEvent(trx, group, 'settlement.deleted', userId, {
-        settlement,
-        deletedAt: now.toISOString(),
-        balances,
-      });
+      write.applyDeltas(deltas);
+      write.countRecord(settlement.currency, -1);
+      const event = await write.commit(
+        'settlement.deleted',
+        userId,
+        { settlement, deletedAt: now.toISOString() },
+        { withBalances: true },
+      );
       return { reply: noContent(), events: [event] };
     },
 

@@ -1,0 +1,220 @@
+import { type BalanceDelta, simplifyDebts } from '@tally/domain';
+import { AppError, notFound } from '@tally/http-kit';
+import type { Knex } from 'knex';
+import { newId } from '../ids';
+import type { CurrencyBalances } from './balances';
+import type { EventType, GroupEvent } from './event-log';
+import type { GroupRow } from './group-access';
+
+type Db = Knex | Knex.Transaction;
+
+/** Members, nets and live-record counts of one group, as one statement saw them. */
+export type GroupSnapshot = {
+  lastSeq: number;
+  memberIds: string[];
+  nets: Map<string, Map<string, number>>;
+  liveRecords: Map<string, number>;
+};
+
+type SnapshotRow = {
+  last_seq: number | string;
+  member_ids: string[] | string;
+  balances: [string, string, number | string][] | string;
+  currencies: [string, number][] | string;
+};
+
+const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+/**
+ * Reads a group's members, balances and currencies in ONE statement, so they are one consistent
+ * snapshot without an explicit transaction, and in one round trip. Costs members × currencies,
+ * never the length of the group's history.
+ */
+export async function readGroupSnapshot(db: Db, groupId: string): Promise<GroupSnapshot | undefined> {
+  const result = await db.raw(
+    `select g.last_seq,
+       coalesce((select json_agg(m.user_id order by m.joined_at, m.user_id)
+                   from group_members m where m.group_id = g.id), '[]') as member_ids,
+       coalesce((select json_agg(json_build_array(b.currency, b.user_id, b.net))
+                   from balances b where b.group_id = g.id and b.net <> 0), '[]') as balances,
+       coalesce((select json_agg(json_build_array(c.currency, c.live_records) order by c.currency)
+                   from group_currencies c where c.group_id = g.id and c.live_records > 0), '[]') as currencies
+     from groups g where g.id = ?`,
+    [groupId],
+  );
+  const row = (result as { rows: SnapshotRow[] }).rows[0];
+  if (!row) return undefined;
+  const nets = new Map<string, Map<string, number>>();
+  for (const [currency, userId, net] of parsed(row.balances)) {
+    const perUser = nets.get(currency) ?? new Map<string, number>();
+    perUser.set(userId, Number(net));
+    nets.set(currency, perUser);
+  }
+  return {
+    lastSeq: Number(row.last_seq),
+    memberIds: parsed(row.member_ids),
+    nets,
+    liveRecords: new Map(parsed(row.currencies).map(([currency, n]) => [currency, Number(n)])),
+  };
+}
+
+/**
+ * The balances of API.md §6 from a snapshot: every member in every currency that has live
+ * records, plus any former member whose net is not zero, so the nets always add up to 0.
+ */
+export function balancesOf(snapshot: GroupSnapshot): CurrencyBalances[] {
+  return [...snapshot.liveRecords.entries()]
+    .filter(([, count]) => count > 0)
+    .map(([currency]) => currency)
+    .sort()
+    .map((currency) => {
+      const nets = new Map<string, number>(snapshot.memberIds.map((id) => [id, 0]));
+      for (const [userId, net] of snapshot.nets.get(currency) ?? []) if (net !== 0) nets.set(userId, net);
+      const members = [...nets].map(([userId, net]) => ({ userId, net }));
+      return { currency, members, simplified: simplifyDebts(members) };
+    });
+}
+
+/**
+ * One change to one group, inside the caller's transaction. Opening it locks the group's row
+ * (serialising writes per group, while other groups proceed), then reads the snapshot the change
+ * builds on. Balance changes are staged in memory and written, with the group's next event, by
+ * `commit` in a single statement: few round trips while the lock is held.
+ */
+export class GroupWrite {
+  private readonly deltas = new Map<string, BalanceDelta>();
+  private readonly currencyChanges = new Map<string, number>();
+
+  private constructor(
+    readonly trx: Knex.Transaction,
+    readonly group: GroupRow,
+    readonly snapshot: GroupSnapshot,
+  ) {}
+
+  /** 404 for a group that does not exist and for a caller who is not a member alike. */
+  static async open(trx: Knex.Transaction, groupId: string, userId: string): Promise<GroupWrite> {
+    const group = await trx<GroupRow>('groups').where({ id: groupId }).forUpdate().first();
+    // Read after the lock: in READ COMMITTED this statement sees every write committed before it.
+    const snapshot = group ? await readGroupSnapshot(trx, groupId) : undefined;
+    if (!group || !snapshot || !snapshot.memberIds.includes(userId)) throw notFound('Group');
+    return new GroupWrite(trx, group, snapshot);
+  }
+
+  isMember(userId: string): boolean {
+    return this.snapshot.memberIds.includes(userId);
+  }
+
+  /**
+   * Everyone whose balance a change touches must be a current member: that keeps a removed
+   * member's net at zero, and it is what API.md means by `422 not_a_member`.
+   */
+  assertMembers(userIds: readonly string[]): void {
+    const missing = [...new Set(userIds)].filter((id) => !this.isMember(id));
+    if (missing.length > 0) {
+      throw new AppError('not_a_member', 422, `Not a member of this group: ${missing.join(', ')}.`, {
+        errors: missing.map((id) => ({ path: 'userId', message: `${id} is not a member of this group` })),
+      });
+    }
+  }
+
+  /** Stages balance deltas; they reach the database with `commit`. */
+  applyDeltas(deltas: readonly BalanceDelta[]): void {
+    for (const d of deltas) {
+      const key = `${d.currency}\u0000${d.userId}`;
+      const staged = this.deltas.get(key);
+      this.deltas.set(key, { ...d, delta: (staged?.delta ?? 0) + d.delta });
+      const perUser = this.snapshot.nets.get(d.currency) ?? new Map<string, number>();
+      perUser.set(d.userId, (perUser.get(d.userId) ?? 0) + d.delta);
+      this.snapshot.nets.set(d.currency, perUser);
+    }
+  }
+
+  /** Counts a live record in (+1) or out (−1) of a currency. */
+  countRecord(currency: string, by: 1 | -1): void {
+    this.currencyChanges.set(currency, (this.currencyChanges.get(currency) ?? 0) + by);
+    this.snapshot.liveRecords.set(currency, (this.snapshot.liveRecords.get(currency) ?? 0) + by);
+  }
+
+  /** Member-set changes the caller already wrote; keeps the in-memory snapshot in step. */
+  memberAdded(userId: string): void {
+    this.snapshot.memberIds.push(userId);
+  }
+  memberRemoved(userId: string): void {
+    this.snapshot.memberIds = this.snapshot.memberIds.filter((id) => id !== userId);
+  }
+
+  netOf(userId: string): Map<string, number> {
+    const result = new Map<string, number>();
+    for (const [currency, perUser] of this.snapshot.nets) result.set(currency, perUser.get(userId) ?? 0);
+    return result;
+  }
+
+  balances(): CurrencyBalances[] {
+    return balancesOf(this.snapshot);
+  }
+
+  /**
+   * Writes the staged balances and currency counts, bumps the group's `seq` (and `version` when
+   * asked) and appends the event, all in one statement. Money events carry `data.balances`.
+   */
+  async commit(
+    type: EventType,
+    actorId: string,
+    data: Record<string, unknown>,
+    options: { withBalances?: boolean; bumpVersion?: boolean; at?: Date } = {},
+  ): Promise<GroupEvent> {
+    const seq = Number(this.group.last_seq) + 1;
+    const now = options.at ?? new Date();
+    const eventData = options.withBalances ? { ...data, balances: this.balances() } : data;
+    const event: GroupEvent = {
+      id: newId('evt'),
+      seq,
+      type,
+      groupId: this.group.id,
+      actorId,
+      occurredAt: now.toISOString(),
+      data: eventData,
+    };
+    const deltas = [...this.deltas.values()].filter((d) => d.delta !== 0);
+    const currencies = [...this.currencyChanges].filter(([, by]) => by !== 0);
+    const version = options.bumpVersion ? this.group.version + 1 : this.group.version;
+    await this.trx.raw(
+      `with
+         b as (insert into balances (group_id, currency, user_id, net)
+               select ?, x.currency, x.user_id, x.delta
+                 from jsonb_to_recordset(?::jsonb) as x(currency text, user_id text, delta bigint)
+               on conflict (group_id, currency, user_id) do update set net = balances.net + excluded.net),
+         c as (insert into group_currencies (group_id, currency, live_records)
+               select ?, x.currency, x.by from jsonb_to_recordset(?::jsonb) as x(currency text, by integer)
+               on conflict (group_id, currency)
+               do update set live_records = group_currencies.live_records + excluded.live_records),
+         g as (update groups set last_seq = ?, version = ?, updated_at = case when ? then ? else updated_at end
+               where id = ?)
+       insert into events (id, group_id, seq, type, actor_id, occurred_at, data)
+       values (?, ?, ?, ?, ?, ?, ?::jsonb)`,
+      [
+        this.group.id,
+        JSON.stringify(deltas.map((d) => ({ currency: d.currency, user_id: d.userId, delta: d.delta }))),
+        this.group.id,
+        JSON.stringify(currencies.map(([currency, by]) => ({ currency, by }))),
+        seq,
+        version,
+        options.bumpVersion === true,
+        now,
+        this.group.id,
+        event.id,
+        this.group.id,
+        seq,
+        type,
+        actorId,
+        now,
+        JSON.stringify(eventData),
+      ],
+    );
+    this.group.last_seq = seq;
+    this.group.version = version;
+    this.deltas.clear();
+    this.currencyChanges.clear();
+    return event;
+  }
+}
