@@ -41,7 +41,8 @@ type ListQuery = { limit: number; cursor?: string };
 
 const param = (req: Request, name: string): string => {
   const value = req.params[name];
-  if (typeof value !== 'string') throw notFound();
+  // A NUL can never be part of an id (and PostgreSQL text cannot hold it): nothing is found.
+  if (typeof value !== 'string' || value.includes('\u0000')) throw notFound();
   return value;
 };
 

@@ -148,7 +148,6 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
  */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, {
-    lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: 2000,
@@ -156,7 +155,15 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
-  await redis.connect();
+  // Boot does not wait for ever: without Redis the process still serves (readiness says 503,
+  // keyed writes take the PostgreSQL path) and the client keeps reconnecting.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 5000);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   return redis;
 }
 

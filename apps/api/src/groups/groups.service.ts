@@ -215,7 +215,7 @@ export function createGroupsService(deps: { knex: Knex }) {
     async balances(userId: string, groupId: string): Promise<Reply> {
       // One statement, so `asOfSeq` is exactly the sequence the nets reflect.
       const snapshot = await readGroupSnapshot(knex, groupId);
-      if (!snapshot || !snapshot.memberIds.includes(userId)) throw notFound('Group');
+      if (!snapshot?.memberIds.includes(userId)) throw notFound('Group');
       return ok({ groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) });
     },
   };

@@ -13,7 +13,9 @@ export function httpMetrics(registry: Registry): RequestHandler {
   return (req, res, next) => {
     const end = duration.startTimer();
     res.on('finish', () => {
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      // By 'finish' express has unwound the mount path of nested routers: restore the /v1 prefix.
+      const base = req.baseUrl || (req.originalUrl.startsWith('/v1/') ? '/v1' : '');
+      const route = req.route?.path ? `${base}${String(req.route.path)}` : 'unmatched';
       end({ method: req.method, route, status: String(res.statusCode) });
     });
     next();

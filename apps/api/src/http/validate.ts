@@ -7,6 +7,21 @@ const OPTIONS: Joi.ValidationOptions = {
   errors: { wrap: { label: false } },
 };
 
+/** Paths of strings holding U+0000, which PostgreSQL text cannot store. */
+function nulPaths(value: unknown, path: string[] = [], found: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(path.join('.'));
+  } else if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) nulPaths(item, [...path, String(i)], found);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) found.push([...path, key].join('.'));
+      nulPaths(item, [...path, key], found);
+    }
+  }
+  return found;
+}
+
 /** Validates one part of a request against its schema; every failure becomes one entry of `errors`. */
 export function validate<T>(
   schema: Joi.Schema,
@@ -14,6 +29,13 @@ export function validate<T>(
   where: 'body' | 'query' | 'path' = 'body',
 ): T {
   const target = where === 'body' && value === undefined ? undefined : value;
+  const nul = nulPaths(target);
+  if (nul.length > 0) {
+    throw validationFailed(
+      nul.map((path) => ({ path: path || where, message: 'must not contain the NUL character' })),
+      `The request ${where} is not valid.`,
+    );
+  }
   const { value: result, error } = schema.validate(target, OPTIONS);
   if (error) {
     const errors = error.details.map((d) => ({

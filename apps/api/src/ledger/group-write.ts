@@ -96,7 +96,7 @@ export class GroupWrite {
     const group = await trx<GroupRow>('groups').where({ id: groupId }).forUpdate().first();
     // Read after the lock: in READ COMMITTED this statement sees every write committed before it.
     const snapshot = group ? await readGroupSnapshot(trx, groupId) : undefined;
-    if (!group || !snapshot || !snapshot.memberIds.includes(userId)) throw notFound('Group');
+    if (!group || !snapshot?.memberIds.includes(userId)) throw notFound('Group');
     return new GroupWrite(trx, group, snapshot);
   }
 
