@@ -5,12 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
+import { createAccessTokens } from '@tally/http-kit';
 import type { Express } from 'express';
 import type Joi from 'joi';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { createAccessTokens } from '../../apps/api/src/auth/access-tokens';
 import { createApp } from '../../apps/api/src/create-app';
 import { docsPage, escapeHtml } from '../../apps/api/src/openapi/docs-page';
 import {

@@ -1,10 +1,10 @@
+import type { AccessTokens } from '@tally/http-kit';
 import { unavailable } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { AccessTokens } from './auth/access-tokens';
 import { authRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';

@@ -1,3 +1,4 @@
+import { createEventLog } from '@tally/events';
 import { notFound } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
 import { type Request, type Response, Router } from 'express';
@@ -11,7 +12,6 @@ import { jsonBody } from './http/json-body';
 import { keyedWrites } from './http/keyed-writes';
 import { ok, sendReply } from './http/reply';
 import { validate } from './http/validate';
-import { listEvents } from './ledger/event-log';
 import { assertMember } from './ledger/group-access';
 import type { RunWrite, TransactionHook, WriteResult } from './ledger/write-runner';
 import {
@@ -50,6 +50,7 @@ const param = (req: Request, name: string): string => {
 export function ledgerRoutes(deps: LedgerDeps): Router {
   const { runWrite, groups, expenses, settlements } = deps;
   const router = Router();
+  const eventLog = createEventLog({ knex: deps.knex });
   const optionalKey = idempotencyKey({ required: false });
   const moneyKey = idempotencyKey({ required: true });
 
@@ -130,7 +131,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     // `cursor` (from a previous page) wins over `afterSeq`; both mean "events after this seq".
     const cursorSeq = decodeSeqCursor(query.cursor);
     const afterSeq = cursorSeq ?? query.afterSeq ?? 0;
-    const rows = await listEvents(deps.knex, groupId, afterSeq, query.limit + 1);
+    const rows = await eventLog.read(groupId, afterSeq, query.limit + 1);
     const data = rows.slice(0, query.limit);
     const last = data[data.length - 1];
     const nextCursor = rows.length > query.limit && last ? encodeCursor([last.seq]) : null;

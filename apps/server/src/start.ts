@@ -66,9 +66,11 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
   let draining = false;
   const notify = (events: readonly GroupEvent[]) => {
     for (const event of events) {
-      bus.publish({ groupId: event.groupId, seq: event.seq, eventId: event.id }).catch((err: unknown) => {
-        logger.warn({ err, eventId: event.id }, 'event publish failed; the relay will retry');
-      });
+      bus
+        .publish({ kind: 'event', groupId: event.groupId, seq: event.seq, eventId: event.id })
+        .catch((err: unknown) => {
+          logger.warn({ err, eventId: event.id }, 'event publish failed; the relay will retry');
+        });
     }
   };
   const app = createApp({

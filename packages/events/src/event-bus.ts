@@ -1,28 +1,25 @@
-/** A doorbell for committed events: the log in PostgreSQL is the truth, this only says "look". */
-export type EventNotification = { groupId: string; seq: number; eventId: string };
+/**
+ * The doorbell between API and gateway processes. The event log in PostgreSQL is the truth; a
+ * message here only says "group G has an event with seq N" (or "presence in G changed"), and a
+ * lost message is repaired from the log.
+ */
+export type BusMessage =
+  | { kind: 'event'; groupId: string; seq: number; eventId: string }
+  | { kind: 'presence'; groupId: string }
+  | { kind: 'membership'; groupId: string; userId: string };
+
+export type BusListener = (message: BusMessage) => void;
 
 export type EventBus = {
-  publish(notification: EventNotification): Promise<void>;
-  /** Returns an unsubscribe function. */
-  subscribe(listener: (notification: EventNotification) => void): () => void;
+  publish(message: BusMessage): Promise<void>;
+  /**
+   * Listens to one group's messages. Subscriptions are reference-counted per group on the bus's
+   * single subscriber connection. Returns the unsubscribe function.
+   */
+  subscribe(groupId: string, listener: BusListener): () => void;
+  /** Called after the bus (re)connected: messages may have been missed, so callers re-check the log. */
+  onReconnect(listener: () => void): () => void;
   close(): Promise<void>;
 };
 
-/** The in-process bus of the embedded default (ROLE=all without REDIS_URL). */
-export function createInProcessBus(): EventBus {
-  const listeners = new Set<(n: EventNotification) => void>();
-  return {
-    async publish(notification) {
-      for (const listener of listeners) {
-        queueMicrotask(() => listener(notification));
-      }
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    async close() {
-      listeners.clear();
-    },
-  };
-}
+export const channelOf = (groupId: string): string => `tally:group:${groupId}`;

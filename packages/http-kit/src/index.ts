@@ -1,2 +1,3 @@
+export * from './access-tokens';
 export * from './app-error';
 export * from './problem';

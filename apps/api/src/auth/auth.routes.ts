@@ -1,9 +1,9 @@
+import type { AccessTokens } from '@tally/http-kit';
 import { Router } from 'express';
 import { jsonBody } from '../http/json-body';
 import { created, ok, sendReply } from '../http/reply';
 import { validate } from '../http/validate';
 import { loginBody, refreshBody, registerBody } from '../schemas';
-import type { AccessTokens } from './access-tokens';
 import type { AuthService } from './auth.service';
 import { authenticate, userIdOf } from './authenticate';
 

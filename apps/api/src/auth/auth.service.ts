@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { AccessTokens } from '@tally/http-kit';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toIso } from '../db-errors';
 import { newId } from '../ids';
-import type { AccessTokens } from './access-tokens';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
 
 /** Refresh tokens live 30 days; each use rotates it within its family. */

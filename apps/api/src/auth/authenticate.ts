@@ -1,7 +1,7 @@
+import type { AccessTokens } from '@tally/http-kit';
 import { AppError } from '@tally/http-kit';
 import type { RequestHandler } from 'express';
 import { requestContext } from '../http/request-context';
-import type { AccessTokens } from './access-tokens';
 
 const unauthenticated = () =>
   new AppError('unauthenticated', 401, 'A valid bearer access token is required.', {
