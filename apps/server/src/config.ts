@@ -14,6 +14,7 @@ export type Config = Readonly<{
   idempotencyLeaseSeconds: number;
   rateLimitPerMinute: number;
   shutdownTimeoutSeconds: number;
+  wsHeartbeatMs: number;
   logLevel: string;
   nodeEnv: string;
   /** Test-only: the point of a keyed write where the process kills itself (TALLY_TEST_FAULT_POINT). */
@@ -39,6 +40,7 @@ const schema = Joi.object({
   IDEMPOTENCY_LEASE_SECONDS: Joi.number().integer().min(1).max(300).default(30),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(600),
   SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).default(25),
+  WS_HEARTBEAT_MS: Joi.number().integer().min(100).max(300000).default(25000),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   NODE_ENV: Joi.string().default('development'),
   TALLY_TEST_FAULT_POINT: Joi.string().valid('after-claim', 'before-commit', 'after-commit').empty(''),
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     IDEMPOTENCY_LEASE_SECONDS: number;
     RATE_LIMIT_PER_MINUTE: number;
     SHUTDOWN_TIMEOUT_SECONDS: number;
+    WS_HEARTBEAT_MS: number;
     LOG_LEVEL: string;
     NODE_ENV: string;
     TALLY_TEST_FAULT_POINT?: string;
@@ -97,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyLeaseSeconds: v.IDEMPOTENCY_LEASE_SECONDS,
     rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutSeconds: v.SHUTDOWN_TIMEOUT_SECONDS,
+    wsHeartbeatMs: v.WS_HEARTBEAT_MS,
     logLevel: v.LOG_LEVEL,
     nodeEnv: v.NODE_ENV,
     testFaultPoint: v.TALLY_TEST_FAULT_POINT,

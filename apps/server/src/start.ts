@@ -1,8 +1,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAccessTokens, createApp, type GroupEvent } from '@tally/api';
+import { createAccessTokens, createApp } from '@tally/api';
 import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
-import { createInProcessBus, type EventBus } from '@tally/events';
+import {
+  createEventLog,
+  createInProcessBus,
+  createMemoryPresenceStore,
+  createRedisBus,
+  createRedisPresenceStore,
+  createRelay,
+  type EventBus,
+  type GroupEvent,
+} from '@tally/events';
+import { createGateway } from '@tally/gateway';
+import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@tally/http-kit';
 import {
   createDurableRecords,
   createIdempotencyLayer,
@@ -11,6 +22,7 @@ import {
   type FaultPoint,
   type IdempotencyStore,
 } from '@tally/idempotency';
+import express from 'express';
 import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -36,60 +48,63 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const bus: EventBus = createInProcessBus();
   const tokens = createAccessTokens({
     secret: resolveJwtSecret(config.jwtSecret, config.dataDir),
     ttlSeconds: config.accessTokenTtlSeconds,
   });
 
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const memoryStore = redis ? undefined : createMemoryIdempotencyStore();
-  const store: IdempotencyStore = redis
-    ? createRedisIdempotencyStore({ redis })
-    : (memoryStore as IdempotencyStore);
-  const durable = createDurableRecords({ knex });
-  const idempotency = createIdempotencyLayer({
-    store,
-    durable,
-    ttlSeconds: config.idempotencyTtlSeconds,
-    leaseMs: config.idempotencyLeaseSeconds * 1000,
-    registry,
-    logger,
-    faultPoint: config.testFaultPoint ? killAt(config.testFaultPoint as FaultPoint) : undefined,
-  });
-  // Expired durable records count as unseen already; sweeping only keeps the table small.
-  const sweeper = setInterval(() => {
-    durable.sweep().catch((err: unknown) => logger.warn({ err }, 'idempotency sweep failed'));
-  }, 60_000);
-  sweeper.unref();
+  const servesApi = config.role !== 'gateway';
+  const servesWebSockets = config.role !== 'api';
+  // A gateway holds ONE subscriber connection for all its groups; API processes only publish.
+  const subscriber =
+    redis && servesWebSockets ? createSubscriber(config.redisUrl as string, logger) : undefined;
+  const bus: EventBus = redis ? createRedisBus({ publisher: redis, subscriber }) : createInProcessBus();
 
   let draining = false;
-  const notify = (events: readonly GroupEvent[]) => {
-    for (const event of events) {
-      bus
-        .publish({ kind: 'event', groupId: event.groupId, seq: event.seq, eventId: event.id })
-        .catch((err: unknown) => {
-          logger.warn({ err, eventId: event.id }, 'event publish failed; the relay will retry');
-        });
-    }
+  const isReady = async () => {
+    if (draining) return false;
+    await knex.raw('select 1');
+    if (redis) await redis.ping();
+    return true;
   };
-  const app = createApp({
-    knex,
-    tokens,
-    logger,
-    registry,
-    notify,
-    idempotency,
-    isDraining: () => draining,
-    isReady: async () => {
-      if (draining) return false;
-      await knex.raw('select 1');
-      if (redis) await redis.ping();
-      return true;
-    },
-  });
+
+  const api = servesApi ? createApiParts(config, { knex, redis, bus, registry, logger }) : undefined;
+  const app = api
+    ? createApp({
+        knex,
+        tokens,
+        logger,
+        registry,
+        notify: api.notify,
+        idempotency: api.idempotency,
+        isDraining: () => draining,
+        isReady,
+      })
+    : createProbesApp({ registry, logger, isReady });
+
+  const gateway = servesWebSockets
+    ? createGateway({
+        eventLog: createEventLog({ knex }),
+        tokens,
+        bus,
+        presence: redis ? createRedisPresenceStore({ redis }) : createMemoryPresenceStore(),
+        logger,
+        registry,
+        heartbeatMs: config.wsHeartbeatMs,
+        isDraining: () => draining,
+      })
+    : undefined;
 
   const server = http.createServer(app);
+  if (gateway) {
+    server.on('upgrade', (req, socket, head) => {
+      gateway.handleUpgrade(req, socket, head).catch((err: unknown) => {
+        logger.warn({ err }, 'websocket upgrade failed');
+        socket.destroy();
+      });
+    });
+  }
   // In-flight requests, so that a drain waits for them (not merely for their sockets) before the
   // database and Redis connections they use are closed.
   const inFlight = new Set<http.ServerResponse>();
@@ -109,7 +124,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://localhost:${port}`;
-  logger.info({ port, role: config.role, embedded: isEmbedded(knex) }, 'listening');
+  logger.info({ port, role: config.role, embedded: isEmbedded(knex), redis: Boolean(redis) }, 'listening');
 
   let stopping: Promise<void> | undefined;
   return {
@@ -120,6 +135,8 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     stop() {
       stopping ??= (async () => {
         draining = true;
+        // WebSockets close with 1012 (service restart): clients reconnect elsewhere and resume.
+        await gateway?.close();
         // Keep-alive connections close after their current response; idle ones close now.
         for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
         server.close();
@@ -133,9 +150,9 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         );
         await Promise.race([drained, timeout]);
         server.closeAllConnections();
-        clearInterval(sweeper);
-        memoryStore?.close();
+        await api?.stop();
         await bus.close();
+        await subscriber?.quit().catch(() => subscriber.disconnect());
         await redis?.quit().catch(() => redis.disconnect());
         await knex.destroy();
       })();
@@ -174,4 +191,86 @@ function killAt(point: FaultPoint) {
   return (reached: FaultPoint) => {
     if (reached === point) process.kill(process.pid, 'SIGKILL');
   };
+}
+
+/** The API half of a process: idempotency (Redis or in-memory store + durable records), the relay. */
+function createApiParts(
+  config: Config,
+  deps: { knex: Knex; redis: Redis | undefined; bus: EventBus; registry: Registry; logger: Logger },
+) {
+  const { knex, redis, bus, registry, logger } = deps;
+  const memoryStore = redis ? undefined : createMemoryIdempotencyStore();
+  const store: IdempotencyStore = redis
+    ? createRedisIdempotencyStore({ redis })
+    : (memoryStore as IdempotencyStore);
+  const durable = createDurableRecords({ knex });
+  const idempotency = createIdempotencyLayer({
+    store,
+    durable,
+    ttlSeconds: config.idempotencyTtlSeconds,
+    leaseMs: config.idempotencyLeaseSeconds * 1000,
+    registry,
+    logger,
+    faultPoint: config.testFaultPoint ? killAt(config.testFaultPoint as FaultPoint) : undefined,
+  });
+  // Expired durable records count as unseen already; sweeping only keeps the table small.
+  const sweeper = setInterval(() => {
+    durable.sweep().catch((err: unknown) => logger.warn({ err }, 'idempotency sweep failed'));
+  }, 60_000);
+  sweeper.unref();
+  const relay = createRelay({ knex, bus, logger, registry });
+  relay.start();
+
+  /** After commit: ring the doorbell; the relay covers a publish that fails. */
+  const notify = (events: readonly GroupEvent[]) => {
+    for (const event of events) {
+      bus.publish({ kind: 'event', groupId: event.groupId, seq: event.seq, eventId: event.id }).then(
+        () => relay.markPublished(event.id),
+        (err: unknown) =>
+          logger.warn({ err, eventId: event.id }, 'event publish failed; the relay will retry'),
+      );
+    }
+  };
+  return {
+    idempotency,
+    notify,
+    async stop() {
+      clearInterval(sweeper);
+      memoryStore?.close();
+      await relay.stop();
+    },
+  };
+}
+
+/** ROLE=gateway serves no API routes over HTTP: only the probes and metrics. */
+function createProbesApp(deps: { registry: Registry; logger: Logger; isReady: () => Promise<boolean> }) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ready = await deps.isReady().catch(() => false);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(deps.registry.contentType).send(await deps.registry.metrics());
+  });
+  app.use((_req, res) => {
+    res
+      .status(404)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(JSON.stringify(toProblem(new AppError('not_found', 404, 'There is no such route.'), 'gateway')));
+  });
+  return app;
+}
+
+/** The subscriber connection queues (re)subscriptions while disconnected and retries for ever. */
+function createSubscriber(url: string, logger: Logger): Redis {
+  const subscriber = new Redis(url, {
+    maxRetriesPerRequest: null,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  subscriber.on('error', (err) => logger.warn({ err: err.message }, 'redis subscriber error'));
+  return subscriber;
 }

@@ -2,17 +2,17 @@ import type { Redis } from 'ioredis';
 import { type BusListener, type BusMessage, channelOf, type EventBus } from './event-bus';
 
 /**
- * Redis pub/sub bus: `publisher` is a normal connection; `subscriber` is this process's ONE
- * subscriber connection, on which group channels are (un)subscribed as local interest changes.
+ * Redis pub/sub bus: `publisher` is a normal connection; `subscriber` (gateways only) is this
+ * process's ONE subscriber connection, on which group channels are (un)subscribed as local interest changes.
  * Receives its clients; never opens a connection.
  */
-export function createRedisBus(options: { publisher: Redis; subscriber: Redis }): EventBus {
+export function createRedisBus(options: { publisher: Redis; subscriber?: Redis }): EventBus {
   const { publisher, subscriber } = options;
   const listeners = new Map<string, Set<BusListener>>();
   const reconnectListeners = new Set<() => void>();
-  let readyBefore = subscriber.status === 'ready';
+  let readyBefore = subscriber?.status === 'ready';
 
-  subscriber.on('message', (channel: string, raw: string) => {
+  subscriber?.on('message', (channel: string, raw: string) => {
     let message: BusMessage;
     try {
       message = JSON.parse(raw) as BusMessage;
@@ -24,7 +24,7 @@ export function createRedisBus(options: { publisher: Redis; subscriber: Redis })
   });
   // ioredis re-subscribes its channels itself after a reconnect; what was published meanwhile is
   // gone, so listeners are told to re-read the log.
-  subscriber.on('ready', () => {
+  subscriber?.on('ready', () => {
     if (readyBefore) for (const listener of [...reconnectListeners]) listener();
     readyBefore = true;
   });
@@ -34,6 +34,8 @@ export function createRedisBus(options: { publisher: Redis; subscriber: Redis })
       await publisher.publish(channelOf(message.groupId), JSON.stringify(message));
     },
     subscribe(groupId, listener) {
+      if (!subscriber)
+        throw new Error('this bus publishes only: it was created without a subscriber connection');
       let set = listeners.get(groupId);
       if (!set) {
         set = new Set();
@@ -49,7 +51,7 @@ export function createRedisBus(options: { publisher: Redis; subscriber: Redis })
         current.delete(listener);
         if (current.size === 0) {
           listeners.delete(groupId);
-          subscriber.unsubscribe(channelOf(groupId)).catch(() => {});
+          subscriber?.unsubscribe(channelOf(groupId)).catch(() => {});
         }
       };
     },

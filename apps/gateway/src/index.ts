@@ -1,0 +1,2 @@
+export * from './create-gateway';
+export * from './protocol';

@@ -1,0 +1,201 @@
+import { redisUrl } from '../support/test-database';
+import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { eventually, TestSocket, upgradeStatus } from './ws-client';
+
+/** Every row of API.md §8's protocol, against both buses: Redis and in-process (ROLE=all). */
+describe.each([
+  { bus: 'Redis', env: (): Record<string, string> => ({ REDIS_URL: redisUrl(), WS_HEARTBEAT_MS: '300' }) },
+  { bus: 'in-process', env: (): Record<string, string> => ({ WS_HEARTBEAT_MS: '300' }) },
+])('WebSocket protocol with the $bus bus', ({ env }) => {
+  let t: TestServer;
+  let ada: TestUser;
+  let bob: TestUser;
+  let groupId: string;
+  const sockets: TestSocket[] = [];
+  const open = async (user: TestUser | undefined) => {
+    const socket = await TestSocket.open(t.url, user?.accessToken);
+    sockets.push(socket);
+    return socket;
+  };
+  const addExpense = (amount: number, user: TestUser = ada) =>
+    t.request
+      .post('/v1/expenses')
+      .set(user.auth)
+      .set('Idempotency-Key', newKey())
+      .send({
+        groupId,
+        description: 'Snacks',
+        amount,
+        paidBy: user.id,
+        split: { type: 'equal', between: [ada.id, bob.id] },
+      })
+      .expect(201);
+
+  beforeAll(async () => {
+    t = await startTestServer({ env: env() });
+    ada = await t.register('Ada');
+    bob = await t.register('Bob');
+    groupId = await t.createGroup(ada, [bob]);
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await t.stop();
+  });
+
+  it('refuses an upgrade without a valid token with HTTP 401', async () => {
+    expect(await upgradeStatus(t.url, '/v1/ws')).toBe(401);
+    expect(await upgradeStatus(t.url, '/v1/ws', { Authorization: 'Bearer not-a-jwt' })).toBe(401);
+    expect(await upgradeStatus(t.url, '/v1/ws?access_token=garbage')).toBe(401);
+    expect(await upgradeStatus(t.url, `/v1/ws?access_token=${ada.accessToken}`)).toBe(101);
+  });
+
+  it('greets with welcome: connectionId, userId and heartbeatMs', async () => {
+    const socket = await open(ada);
+    const welcome = await socket.next();
+    expect(welcome).toEqual({
+      type: 'welcome',
+      connectionId: expect.any(String),
+      userId: ada.id,
+      heartbeatMs: 300,
+    });
+  });
+
+  it('replays the missed events after afterSeq in order, then confirms with subscribed', async () => {
+    await addExpense(1000);
+    await addExpense(2000);
+    const events = await t.request.get(`/v1/groups/${groupId}/events?limit=100`).set(ada.auth);
+    const last = events.body.data.at(-1).seq as number;
+    const socket = await open(ada);
+    socket.send({ type: 'subscribe', id: 'c1', groupId, afterSeq: 1 });
+    const subscribed = await socket.next((m) => m.type === 'subscribed');
+    expect(subscribed).toEqual({ type: 'subscribed', id: 'c1', groupId, seq: last });
+    expect(socket.seqs(groupId)).toEqual(Array.from({ length: last - 1 }, (_, i) => i + 2));
+    const replayed = socket.all('event', groupId);
+    expect(replayed.at(-1)?.['event']).toEqual(events.body.data.at(-1));
+  });
+
+  it('delivers live events with balances, in seq order, after subscribing without afterSeq', async () => {
+    const socket = await open(bob);
+    socket.send({ type: 'subscribe', id: 's', groupId });
+    const subscribed = await socket.next((m) => m.type === 'subscribed');
+    const from = subscribed['seq'] as number;
+    await addExpense(3000);
+    await addExpense(4000, bob);
+    await eventually(() => socket.seqs(groupId).length === 2);
+    expect(socket.seqs(groupId)).toEqual([from + 1, from + 2]);
+    const event = socket.all('event', groupId)[0]?.['event'] as {
+      type: string;
+      data: { balances: unknown[] };
+    };
+    expect(event.type).toBe('expense.created');
+    expect(event.data.balances).toHaveLength(1);
+  });
+
+  it('answers a non-member subscribe with error not_found', async () => {
+    const carol = await t.register('Carol');
+    const socket = await open(carol);
+    socket.send({ type: 'subscribe', id: 'x1', groupId });
+    expect(await socket.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      id: 'x1',
+      code: 'not_found',
+    });
+    socket.send({ type: 'subscribe', id: 'x2', groupId: 'grp_unknown' });
+    expect(await socket.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      id: 'x2',
+      code: 'not_found',
+    });
+  });
+
+  it('unsubscribes, answers ping with pong, and stops sending the group', async () => {
+    const socket = await open(ada);
+    socket.send({ type: 'subscribe', id: 'a', groupId });
+    await socket.next((m) => m.type === 'subscribed');
+    socket.send({ type: 'unsubscribe', id: 'u1', groupId });
+    expect(await socket.next((m) => m.type === 'unsubscribed')).toEqual({
+      type: 'unsubscribed',
+      id: 'u1',
+      groupId,
+    });
+    socket.send({ type: 'ping', id: 'p1' });
+    expect(await socket.next((m) => m.type === 'pong')).toEqual({ type: 'pong', id: 'p1' });
+    const before = socket.all('event').length;
+    await addExpense(5000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(socket.all('event')).toHaveLength(before);
+  });
+
+  it('answers anything else with error bad_message and keeps the connection open', async () => {
+    const socket = await open(ada);
+    for (const bad of [
+      'not json',
+      '[]',
+      '{"type":"dance"}',
+      '{"type":"subscribe"}',
+      '{"type":"subscribe","groupId":"g","afterSeq":-1}',
+      '42',
+    ]) {
+      socket.send(bad);
+      expect(await socket.next((m) => m.type === 'error')).toEqual({ type: 'error', code: 'bad_message' });
+    }
+    socket.send({ type: 'ping', id: 'still-here' });
+    expect(await socket.next((m) => m.type === 'pong')).toEqual({ type: 'pong', id: 'still-here' });
+  });
+
+  it('closes with 1009 on a frame over 64 KiB', async () => {
+    const socket = await open(ada);
+    socket.send(JSON.stringify({ type: 'ping', id: 'x'.repeat(70 * 1024) }));
+    expect((await socket.closed).code).toBe(1009);
+  });
+
+  it('drops a connection that does not answer pings', async () => {
+    const socket = await TestSocket.open(t.url, ada.accessToken, { autoPong: false });
+    sockets.push(socket);
+    const started = Date.now();
+    const closed = await socket.closed;
+    expect(closed.code).toBe(1006);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('tells subscribers who is online, and unsubscribes a removed member with reason removed', async () => {
+    const carol = await t.register('Carol');
+    await t.request
+      .post(`/v1/groups/${groupId}/members`)
+      .set(ada.auth)
+      .send({ userId: carol.id })
+      .expect(201);
+    const adaSocket = await open(ada);
+    adaSocket.send({ type: 'subscribe', id: 'a', groupId });
+    await adaSocket.next((m) => m.type === 'subscribed');
+    const carolSocket = await open(carol);
+    carolSocket.send({ type: 'subscribe', id: 'c', groupId });
+    await carolSocket.next((m) => m.type === 'subscribed');
+    await adaSocket.next(
+      (m) =>
+        m.type === 'presence' &&
+        (m['online'] as string[]).includes(carol.id) &&
+        (m['online'] as string[]).includes(ada.id),
+    );
+    await t.request.delete(`/v1/groups/${groupId}/members/${carol.id}`).set(ada.auth).expect(204);
+    const removedEvent = await carolSocket.next((m) => m.type === 'event');
+    expect((removedEvent['event'] as { type: string }).type).toBe('member.removed');
+    expect(await carolSocket.next((m) => m.type === 'unsubscribed')).toEqual({
+      type: 'unsubscribed',
+      groupId,
+      reason: 'removed',
+    });
+    await adaSocket.next((m) => m.type === 'presence' && !(m['online'] as string[]).includes(carol.id));
+  });
+});
+
+describe('WebSocket shutdown', () => {
+  it('closes every connection with 1012 when the server stops', async () => {
+    const t = await startTestServer();
+    const ada = await t.register('Ada');
+    const socket = await TestSocket.open(t.url, ada.accessToken);
+    await socket.next((m) => m.type === 'welcome');
+    await t.stop();
+    expect((await socket.closed).code).toBe(1012);
+  });
+});
