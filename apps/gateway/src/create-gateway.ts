@@ -160,7 +160,7 @@ export function createGateway(deps: GatewayDeps) {
 
   /** Reads what the log has beyond `head` (once, for all local subscribers) and pumps them. */
   function refresh(feed: Feed): Promise<void> {
-    if (feed.refreshing) {
+    if (feed.refreshing !== undefined) {
       feed.again = true;
       return feed.refreshing;
     }
@@ -200,7 +200,7 @@ export function createGateway(deps: GatewayDeps) {
 
   /** Sends this subscription everything after its lastSeq, in order; serialised per subscription. */
   function pump(sub: Subscription): Promise<void> {
-    if (sub.running) {
+    if (sub.running !== undefined) {
       sub.again = true;
       return sub.running;
     }
