@@ -124,27 +124,33 @@ function prepare(
   }
 }
 
+/**
+ * JSON with object keys sorted: jsonb hands stored objects back with its own key order
+ * (`{amount, userId}`), so a plain JSON.stringify would never see a stored expense as equal to the
+ * same content sent again, and a repeated PUT or a no-op PATCH would bump the version and log an event.
+ */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
+        )
+      : v,
+  );
+
+const contentOf = (p: Prepared) => [
+  p.description,
+  p.category,
+  p.amount,
+  p.currency,
+  p.paidBy,
+  p.occurredAt,
+  p.split,
+  p.shares,
+];
+
 const sameContent = (a: Prepared, b: Prepared): boolean =>
-  JSON.stringify([
-    a.description,
-    a.category,
-    a.amount,
-    a.currency,
-    a.paidBy,
-    a.occurredAt,
-    a.split,
-    a.shares,
-  ]) ===
-  JSON.stringify([
-    b.description,
-    b.category,
-    b.amount,
-    b.currency,
-    b.paidBy,
-    b.occurredAt,
-    b.split,
-    b.shares,
-  ]);
+  canonical(contentOf(a)) === canonical(contentOf(b));
 
 const partiesOf = (e: Pick<Expense, 'paidBy' | 'split'>): string[] => [
   ...e.paidBy.map((p) => p.userId),
@@ -227,11 +233,22 @@ export function createExpensesService(deps: { knex: Knex }) {
     };
   }
 
-  /** Finds the expense and locks its group; 404 for unknown ids and for non-members alike. */
-  async function lockExpense(trx: Knex.Transaction, userId: string, expenseId: string) {
+  /**
+   * Finds the expense and locks its group; 404 for unknown ids and for non-members alike. A
+   * non-member gets `hidden()`, which must be exactly what the caller answers for an unknown id, so
+   * that not even the problem's detail tells them the id exists (API.md §1).
+   */
+  async function lockExpense(
+    trx: Knex.Transaction,
+    userId: string,
+    expenseId: string,
+    hidden: () => AppError = () => notFound('Expense'),
+  ) {
     const found = await trx<ExpenseRow>('expenses').where({ id: expenseId }).first('group_id');
     if (!found) return undefined;
-    const group = await lockGroupForWrite(trx, found.group_id, userId);
+    const group = await lockGroupForWrite(trx, found.group_id, userId).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === 'not_found' ? hidden() : error;
+    });
     const row = await trx<ExpenseRow>('expenses').where({ id: expenseId }).first();
     if (!row) throw notFound('Expense');
     return { group, row };
@@ -282,7 +299,9 @@ export function createExpensesService(deps: { knex: Knex }) {
       input: ExpenseInput,
       ifMatch: string | undefined,
     ): Promise<WriteResult> {
-      const locked = await lockExpense(trx, userId, expenseId);
+      // For an unknown id PUT creates the expense in `input.groupId`, which a non-member of that
+      // group is told is not found; an existing expense they cannot see answers the same.
+      const locked = await lockExpense(trx, userId, expenseId, () => notFound('Group'));
       if (!locked) {
         if (ifMatch !== undefined) throw preconditionFailed();
         return insert(trx, userId, expenseId, input);
