@@ -97,6 +97,19 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     : undefined;
 
   const server = http.createServer(app);
+  // Requests Node cannot even parse (a malformed Content-Length, a bad request line) still get a
+  // problem+json answer rather than a bare 400.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const problem = toProblem(new AppError('malformed_json', 400, 'The request could not be parsed.'), 'none');
+    const body = JSON.stringify(problem);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   if (gateway) {
     server.on('upgrade', (req, socket, head) => {
       gateway.handleUpgrade(req, socket, head).catch((err: unknown) => {

@@ -27,6 +27,12 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     next();
     return;
   }
+  // Refuse a declared oversize body at once: waiting to read it would hang the client.
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    res.setHeader('Connection', 'close');
+    next(new AppError('payload_too_large', 413, `The request body is over ${MAX_BODY_BYTES} bytes.`));
+    return;
+  }
   if (!isJsonContentType(req.get('content-type'))) {
     next(new AppError('unsupported_media_type', 415, 'Send the request body as application/json.'));
     return;
