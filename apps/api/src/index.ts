@@ -1,4 +1,4 @@
+export type { GroupEvent } from '@tally/events';
 export { type AccessTokens, createAccessTokens } from '@tally/http-kit';
 export { type AppDeps, createApp } from './create-app';
 export { requestContext } from './http/request-context';
-export type { GroupEvent } from './ledger/event-log';

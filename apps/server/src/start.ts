@@ -104,7 +104,10 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
       socket.destroy();
       return;
     }
-    const problem = toProblem(new AppError('malformed_json', 400, 'The request could not be parsed.'), 'none');
+    const problem = toProblem(
+      new AppError('malformed_json', 400, 'The request could not be parsed.'),
+      'none',
+    );
     const body = JSON.stringify(problem);
     socket.end(
       `HTTP/1.1 400 Bad Request\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

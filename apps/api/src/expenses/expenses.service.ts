@@ -10,16 +10,15 @@ import {
   type SplitInput,
   userIdsOf,
 } from '@tally/domain';
+import type { EventType } from '@tally/events';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
-import { adjustCurrencyRecords, applyBalanceDeltas, readBalances } from '../ledger/balances';
-import { appendEvent, type EventType } from '../ledger/event-log';
-import { assertMember, type GroupRow, lockGroupForWrite } from '../ledger/group-access';
-import { assertPartiesAreMembers } from '../ledger/parties';
+import { assertMember, type GroupRow } from '../ledger/group-access';
+import { GroupWrite } from '../ledger/group-write';
 import type { WriteResult } from '../ledger/write-runner';
 
 export type ExpenseInput = {
@@ -176,18 +175,16 @@ export function createExpensesService(deps: { knex: Knex }) {
   const { knex } = deps;
 
   /** Applies a balance change and announces it: the money event carries the balances after it. */
-  async function recordChange(
-    trx: Knex.Transaction,
-    group: GroupRow,
+  function recordChange(
+    write: GroupWrite,
     userId: string,
     type: EventType,
     expense: Expense,
     deltas: BalanceDelta[],
     extra: Record<string, unknown> = {},
   ) {
-    await applyBalanceDeltas(trx, group.id, deltas);
-    const balances = await readBalances(trx, group.id);
-    return appendEvent(trx, group, type, userId, { expense, ...extra, balances });
+    write.applyDeltas(deltas);
+    return write.commit(type, userId, { expense, ...extra }, { withBalances: true });
   }
 
   async function insert(
@@ -196,10 +193,11 @@ export function createExpensesService(deps: { knex: Knex }) {
     id: string,
     input: ExpenseInput,
   ): Promise<WriteResult> {
-    const group = await lockGroupForWrite(trx, input.groupId, userId);
+    const write = await GroupWrite.open(trx, input.groupId, userId);
+    const { group } = write;
     const now = new Date();
     const prepared = prepare(input, group, now.toISOString());
-    await assertPartiesAreMembers(trx, group.id, partiesOf(prepared));
+    write.assertMembers(partiesOf(prepared));
     await trx('expenses').insert({
       id,
       group_id: group.id,
@@ -218,10 +216,9 @@ export function createExpensesService(deps: { knex: Knex }) {
       updatedAt: now.toISOString(),
       version: 1,
     };
-    await adjustCurrencyRecords(trx, group.id, expense.currency, 1);
+    write.countRecord(expense.currency, 1);
     const event = await recordChange(
-      trx,
-      group,
+      write,
       userId,
       'expense.created',
       expense,
@@ -246,43 +243,40 @@ export function createExpensesService(deps: { knex: Knex }) {
   ) {
     const found = await trx<ExpenseRow>('expenses').where({ id: expenseId }).first('group_id');
     if (!found) return undefined;
-    const group = await lockGroupForWrite(trx, found.group_id, userId).catch((error: unknown) => {
+    const write = await GroupWrite.open(trx, found.group_id, userId).catch((error: unknown) => {
       throw error instanceof AppError && error.code === 'not_found' ? hidden() : error;
     });
     const row = await trx<ExpenseRow>('expenses').where({ id: expenseId }).first();
     if (!row) throw notFound('Expense');
-    return { group, row };
+    return { write, row };
   }
 
   async function replace(
-    trx: Knex.Transaction,
+    write: GroupWrite,
     userId: string,
-    group: GroupRow,
     row: ExpenseRow,
     input: Omit<ExpenseInput, 'groupId'>,
   ): Promise<WriteResult> {
     const current = toExpense(row);
-    const next = prepare(input, group, current.occurredAt);
+    const next = prepare(input, write.group, current.occurredAt);
     if (sameContent(current, next)) return { reply: ok(current, headersOf(current)), events: [] };
     const before = expenseBalanceEffect(current);
     const after = expenseBalanceEffect(next);
     const deltas = diffBalanceEffects(before, after);
     const known = new Set(partiesOf(current));
-    await assertPartiesAreMembers(trx, group.id, [
-      ...partiesOf(next).filter((id) => !known.has(id)),
-      ...deltas.map((d) => d.userId),
-    ]);
+    write.assertMembers([...partiesOf(next).filter((id) => !known.has(id)), ...deltas.map((d) => d.userId)]);
     const now = new Date();
     const version = current.version + 1;
-    await trx('expenses')
+    await write
+      .trx('expenses')
       .where({ id: row.id })
       .update({ ...rowColumns(next), updated_at: now, version });
     if (next.currency !== current.currency) {
-      await adjustCurrencyRecords(trx, group.id, current.currency, -1);
-      await adjustCurrencyRecords(trx, group.id, next.currency, 1);
+      write.countRecord(current.currency, -1);
+      write.countRecord(next.currency, 1);
     }
     const expense: Expense = { ...current, ...next, updatedAt: now.toISOString(), version };
-    const event = await recordChange(trx, group, userId, 'expense.updated', expense, deltas);
+    const event = await recordChange(write, userId, 'expense.updated', expense, deltas);
     return { reply: ok(expense, headersOf(expense)), events: [event] };
   }
 
@@ -306,7 +300,7 @@ export function createExpensesService(deps: { knex: Knex }) {
         if (ifMatch !== undefined) throw preconditionFailed();
         return insert(trx, userId, expenseId, input);
       }
-      const { group, row } = locked;
+      const { write, row } = locked;
       if (row.deleted_at) throw notFound('Expense');
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       if (input.groupId !== row.group_id) {
@@ -315,7 +309,7 @@ export function createExpensesService(deps: { knex: Knex }) {
         });
       }
       const { groupId: _groupId, ...rest } = input;
-      return replace(trx, userId, group, row, rest);
+      return replace(write, userId, row, rest);
     },
 
     async patch(
@@ -327,14 +321,14 @@ export function createExpensesService(deps: { knex: Knex }) {
     ): Promise<WriteResult> {
       const locked = await lockExpense(trx, userId, expenseId);
       if (!locked || locked.row.deleted_at) throw notFound('Expense');
-      const { group, row } = locked;
+      const { write, row } = locked;
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
       const onlyPayer = current.paidBy.length === 1 ? current.paidBy[0] : undefined;
       // A single payer keeps paying the whole amount when only the amount changes.
       const paidBy =
         patch.paidBy ?? (patch.amount !== undefined && onlyPayer ? onlyPayer.userId : current.paidBy);
-      return replace(trx, userId, group, row, {
+      return replace(write, userId, row, {
         description: patch.description ?? current.description,
         category: patch.category === undefined ? current.category : patch.category,
         amount: patch.amount ?? current.amount,
@@ -353,22 +347,18 @@ export function createExpensesService(deps: { knex: Knex }) {
     ): Promise<WriteResult> {
       const locked = await lockExpense(trx, userId, expenseId);
       if (!locked) throw notFound('Expense');
-      const { group, row } = locked;
+      const { write, row } = locked;
       if (row.deleted_at) return { reply: noContent(), events: [] };
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
       const deltas = diffBalanceEffects(expenseBalanceEffect(current), []);
-      await assertPartiesAreMembers(
-        trx,
-        group.id,
-        deltas.map((d) => d.userId),
-      );
+      write.assertMembers(deltas.map((d) => d.userId));
       const now = new Date();
       const version = current.version + 1;
       await trx('expenses').where({ id: row.id }).update({ deleted_at: now, updated_at: now, version });
-      await adjustCurrencyRecords(trx, group.id, current.currency, -1);
+      write.countRecord(current.currency, -1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
-      const event = await recordChange(trx, group, userId, 'expense.deleted', expense, deltas, {
+      const event = await recordChange(write, userId, 'expense.deleted', expense, deltas, {
         deletedAt: now.toISOString(),
       });
       return { reply: noContent(), events: [event] };
@@ -377,17 +367,17 @@ export function createExpensesService(deps: { knex: Knex }) {
     async restore(trx: Knex.Transaction, userId: string, expenseId: string): Promise<WriteResult> {
       const locked = await lockExpense(trx, userId, expenseId);
       if (!locked) throw notFound('Expense');
-      const { group, row } = locked;
+      const { write, row } = locked;
       const current = toExpense(row);
       if (!row.deleted_at) return { reply: ok(current, headersOf(current)), events: [] };
       const deltas = expenseBalanceEffect(current);
-      await assertPartiesAreMembers(trx, group.id, partiesOf(current));
+      write.assertMembers(partiesOf(current));
       const now = new Date();
       const version = current.version + 1;
       await trx('expenses').where({ id: row.id }).update({ deleted_at: null, updated_at: now, version });
-      await adjustCurrencyRecords(trx, group.id, current.currency, 1);
+      write.countRecord(current.currency, 1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
-      const event = await recordChange(trx, group, userId, 'expense.created', expense, deltas, {
+      const event = await recordChange(write, userId, 'expense.created', expense, deltas, {
         restored: true,
       });
       return { reply: ok(expense, headersOf(expense)), events: [event] };

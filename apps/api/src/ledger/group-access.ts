@@ -23,28 +23,3 @@ export async function isMember(db: Db, groupId: string, userId: string): Promise
 export async function assertMember(db: Db, groupId: string, userId: string): Promise<void> {
   if (!(await isMember(db, groupId, userId))) throw notFound('Group');
 }
-
-/**
- * Locks the group's row for the rest of the transaction. Every change to a group goes through
- * here first: it serialises writes per group (so balances and `seq` stay consistent) while
- * different groups proceed in parallel.
- */
-export async function lockGroupForWrite(
-  trx: Knex.Transaction,
-  groupId: string,
-  userId: string,
-): Promise<GroupRow> {
-  const group = await trx<GroupRow>('groups').where({ id: groupId }).forUpdate().first();
-  if (!group || !(await isMember(trx, groupId, userId))) throw notFound('Group');
-  return group;
-}
-
-export async function memberIdsOf(db: Db, groupId: string): Promise<string[]> {
-  const rows = await db('group_members')
-    .where({ group_id: groupId })
-    .orderBy([
-      { column: 'joined_at', order: 'asc' },
-      { column: 'user_id', order: 'asc' },
-    ]);
-  return rows.map((r: { user_id: string }) => r.user_id);
-}

@@ -1,12 +1,18 @@
-import { type BalanceDelta, simplifyDebts } from '@tally/domain';
+import { type BalanceDelta, simplifyDebts, type Transfer } from '@tally/domain';
+import type { EventType, GroupEvent } from '@tally/events';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { newId } from '../ids';
-import type { CurrencyBalances } from './balances';
-import type { EventType, GroupEvent } from './event-log';
 import type { GroupRow } from './group-access';
 
 type Db = Knex | Knex.Transaction;
+
+/** One currency of API.md §6's balances. */
+export type CurrencyBalances = {
+  currency: string;
+  members: { userId: string; net: number }[];
+  simplified: Transfer[];
+};
 
 /** Members, nets and live-record counts of one group, as one statement saw them. */
 export type GroupSnapshot = {

@@ -1,6 +1,6 @@
+import type { GroupEvent } from '@tally/events';
 import type { Knex } from 'knex';
 import type { Reply } from '../http/reply';
-import type { GroupEvent } from './event-log';
 
 export type WriteResult = { reply: Reply; events: GroupEvent[] };
 
