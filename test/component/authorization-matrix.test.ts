@@ -5,7 +5,7 @@
  * request changes nothing in the group.
  */
 import type { Response, Test } from 'supertest';
-import { ulid } from 'ulid';
+import { ulid } from '../../apps/api/src/ids';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 
 type Ids = {
