@@ -46,6 +46,7 @@ export async function spawnServer(
       PORT: String(port),
       LOG_LEVEL: 'warn',
       JWT_SECRET: TEST_JWT_SECRET,
+      RATE_LIMIT_PER_MINUTE: '1000000',
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-proc-')),
       ...env,
     },

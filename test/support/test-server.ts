@@ -52,6 +52,8 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     JWT_SECRET: TEST_JWT_SECRET,
+    // Tests drive one user hard; the limiter has its own tests with a small budget.
+    RATE_LIMIT_PER_MINUTE: '1000000',
     ...(db ? { DATABASE_URL: db.url } : {}),
     ...options.env,
   });

@@ -5,7 +5,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { authRoutes } from './auth/auth.routes';
+import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
 import { createExpensesService } from './expenses/expenses.service';
@@ -27,6 +27,10 @@ export type AppDeps = {
   notify: EventNotifier;
   /** True when the database (and Redis, where used) answer and the process is not draining. */
   isReady: () => Promise<boolean>;
+  /** Per-user and per-IP budgets (API.md §9); absent means unlimited. */
+  rateLimits?: { perUser: RequestHandler; perIp: RequestHandler };
+  /** Refuses new work with 503 when this process is saturated. */
+  loadShedder?: RequestHandler;
   /** True once the process drains: new work is refused with 503 so the load balancer moves on. */
   isDraining?: () => boolean;
   /** Exactly-once execution of keyed writes (Redis or in-memory store plus the durable record). */
@@ -44,12 +48,16 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', 'weak');
   app.set('query parser', 'simple');
+  // Behind the load balancer (HAProxy, the ingress controller) the client is in X-Forwarded-For;
+  // only proxies on private networks are believed.
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
 
   const auth = createAuthService({ knex: deps.knex, tokens: deps.tokens });
   const runWrite = createWriteRunner({ knex: deps.knex, notify: deps.notify });
 
   app.use(requestId);
   app.use(httpMetrics(deps.registry));
+  if (deps.loadShedder) app.use(deps.loadShedder);
   app.use((req, _res, next) => {
     if (deps.isDraining?.() && req.path !== '/healthz' && req.path !== '/readyz' && req.path !== '/metrics') {
       throw unavailable('This instance is shutting down; retry.', 1);
@@ -76,8 +84,11 @@ export function createApp(deps: AppDeps): Express {
 
   const v1 = express.Router();
   v1.use(privateNoCache);
-  v1.use(authRoutes({ auth, tokens: deps.tokens }));
+  if (deps.rateLimits) v1.use('/auth', deps.rateLimits.perIp);
+  v1.use(authRoutes({ auth }));
   v1.use(authenticate(deps.tokens));
+  if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
+  v1.use(meRoutes({ auth }));
   v1.use(
     ledgerRoutes({
       knex: deps.knex,

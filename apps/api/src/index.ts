@@ -1,4 +1,6 @@
 export type { GroupEvent } from '@tally/events';
 export { type AccessTokens, createAccessTokens } from '@tally/http-kit';
 export { type AppDeps, createApp } from './create-app';
+export { createLoadShedder } from './http/load-shedding';
+export { createRateLimits } from './http/rate-limit';
 export { requestContext } from './http/request-context';

@@ -15,6 +15,8 @@ export type Config = Readonly<{
   rateLimitPerMinute: number;
   shutdownTimeoutSeconds: number;
   wsHeartbeatMs: number;
+  maxInFlight: number;
+  maxEventLoopDelayMs: number;
   logLevel: string;
   nodeEnv: string;
   /** Test-only: the point of a keyed write where the process kills itself (TALLY_TEST_FAULT_POINT). */
@@ -41,6 +43,8 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(600),
   SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).default(25),
   WS_HEARTBEAT_MS: Joi.number().integer().min(100).max(300000).default(25000),
+  MAX_IN_FLIGHT: Joi.number().integer().min(1).default(512),
+  MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(10).default(1000),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   NODE_ENV: Joi.string().default('development'),
   TALLY_TEST_FAULT_POINT: Joi.string().valid('after-claim', 'before-commit', 'after-commit').empty(''),
@@ -84,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     RATE_LIMIT_PER_MINUTE: number;
     SHUTDOWN_TIMEOUT_SECONDS: number;
     WS_HEARTBEAT_MS: number;
+    MAX_IN_FLIGHT: number;
+    MAX_EVENT_LOOP_DELAY_MS: number;
     LOG_LEVEL: string;
     NODE_ENV: string;
     TALLY_TEST_FAULT_POINT?: string;
@@ -101,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutSeconds: v.SHUTDOWN_TIMEOUT_SECONDS,
     wsHeartbeatMs: v.WS_HEARTBEAT_MS,
+    maxInFlight: v.MAX_IN_FLIGHT,
+    maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
     logLevel: v.LOG_LEVEL,
     nodeEnv: v.NODE_ENV,
     testFaultPoint: v.TALLY_TEST_FAULT_POINT,

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAccessTokens, createApp } from '@tally/api';
+import { createAccessTokens, createApp, createLoadShedder, createRateLimits } from '@tally/api';
 import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
 import {
   createEventLog,
@@ -78,6 +78,8 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         registry,
         notify: api.notify,
         idempotency: api.idempotency,
+        rateLimits: api.rateLimits,
+        loadShedder: api.loadShedder.middleware,
         isDraining: () => draining,
         isReady,
       })
@@ -236,6 +238,12 @@ function createApiParts(
   sweeper.unref();
   const relay = createRelay({ knex, bus, logger, registry });
   relay.start();
+  const rateLimits = createRateLimits({ redis, pointsPerMinute: config.rateLimitPerMinute, registry });
+  const loadShedder = createLoadShedder({
+    maxInFlight: config.maxInFlight,
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    registry,
+  });
 
   /** After commit: ring the doorbell; the relay covers a publish that fails. */
   const notify = (events: readonly GroupEvent[]) => {
@@ -250,7 +258,10 @@ function createApiParts(
   return {
     idempotency,
     notify,
+    rateLimits,
+    loadShedder,
     async stop() {
+      loadShedder.stop();
       clearInterval(sweeper);
       memoryStore?.close();
       await relay.stop();

@@ -1,13 +1,12 @@
-import type { AccessTokens } from '@tally/http-kit';
 import { Router } from 'express';
 import { jsonBody } from '../http/json-body';
 import { created, ok, sendReply } from '../http/reply';
 import { validate } from '../http/validate';
 import { loginBody, refreshBody, registerBody } from '../schemas';
 import type { AuthService } from './auth.service';
-import { authenticate, userIdOf } from './authenticate';
+import { userIdOf } from './authenticate';
 
-export function authRoutes(deps: { auth: AuthService; tokens: AccessTokens }): Router {
+export function authRoutes(deps: { auth: AuthService }): Router {
   const router = Router();
   router.post('/auth/register', jsonBody, async (req, res) => {
     const session = await deps.auth.register(validate(registerBody, req.body));
@@ -20,7 +19,13 @@ export function authRoutes(deps: { auth: AuthService; tokens: AccessTokens }): R
     const { refreshToken } = validate<{ refreshToken: string }>(refreshBody, req.body);
     sendReply(res, ok(await deps.auth.refresh(refreshToken)));
   });
-  router.get('/me', authenticate(deps.tokens), async (_req, res) => {
+  return router;
+}
+
+/** `GET /v1/me`; mounted after authentication and the per-user rate limit. */
+export function meRoutes(deps: { auth: AuthService }): Router {
+  const router = Router();
+  router.get('/me', async (_req, res) => {
     sendReply(res, ok(await deps.auth.me(userIdOf(res))));
   });
   return router;
