@@ -155,9 +155,10 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         draining = true;
         // WebSockets close with 1012 (service restart): clients reconnect elsewhere and resume.
         await gateway?.close();
-        // Keep-alive connections close after their current response; idle ones close now.
+        // Keep-alive connections close after their current response; idle ones close now. The
+        // listener stays open while in-flight work finishes, so probes see /readyz answer 503 and
+        // late requests get a 503 with Retry-After rather than a refused connection.
         for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-        server.close();
         server.closeIdleConnections();
         const drained = new Promise<void>((resolve) => {
           settled = resolve;
@@ -167,6 +168,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
           setTimeout(resolve, config.shutdownTimeoutSeconds * 1000).unref(),
         );
         await Promise.race([drained, timeout]);
+        server.close();
         server.closeAllConnections();
         await api?.stop();
         await bus.close();

@@ -1,0 +1,141 @@
+import http from 'node:http';
+import { registerUser } from '../cross-process/http';
+import { spawnServer } from '../support/server-process';
+import { ensurePostgres } from '../support/services';
+import { createTestDatabase, redisUrl } from '../support/test-database';
+import { newKey, startTestServer } from '../support/test-server';
+
+/** A request on a fresh connection: a pooled keep-alive socket may be the one the drain just closed. */
+function freshGet(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      const req = http.get(url, { agent: false, headers }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+    },
+  );
+}
+
+describe('graceful shutdown of a real process (SIGTERM)', () => {
+  it('turns /readyz 503, answers new work 503 with Retry-After, finishes in-flight requests, exits 0', async () => {
+    const db = await createTestDatabase();
+    const server = await spawnServer({
+      DATABASE_URL: db.url,
+      REDIS_URL: redisUrl(),
+      SHUTDOWN_TIMEOUT_SECONDS: '10',
+    });
+    try {
+      const ada = await registerUser(server.url, 'Ada');
+      const headers = { ...ada.headers, 'Content-Type': 'application/json' };
+      const group = (await (
+        await fetch(`${server.url}/v1/groups`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: 'Drain' }),
+        })
+      ).json()) as { id: string };
+      // Hold the group's row lock so that a write stays in flight across the SIGTERM.
+      const trx = await db.knex.transaction();
+      try {
+        await trx('groups').where({ id: group.id }).forUpdate().first();
+        const inFlight = fetch(`${server.url}/v1/expenses`, {
+          method: 'POST',
+          headers: { ...headers, 'Idempotency-Key': newKey() },
+          body: JSON.stringify({
+            groupId: group.id,
+            description: 'Last order',
+            amount: 700,
+            paidBy: ada.id,
+            split: { type: 'equal', between: [ada.id] },
+          }),
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const sentAt = Date.now();
+        server.child.kill('SIGTERM');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+
+        const ready = await freshGet(`${server.url}/readyz`);
+        expect(ready.status).toBe(503);
+        const late = await freshGet(`${server.url}/v1/groups`, headers);
+        expect(late.status).toBe(503);
+        expect((JSON.parse(late.body) as { code: string }).code).toBe('unavailable');
+        expect(Number(late.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(late.headers.connection).toBe('close');
+
+        await trx.commit();
+        const finished = await inFlight;
+        expect(finished.status).toBe(201);
+        const exit = await server.exited;
+        expect(exit).toEqual({ code: 0, signal: null });
+        expect(Date.now() - sentAt).toBeLessThan(10_000);
+        expect(await db.knex('expenses').where({ group_id: group.id })).toHaveLength(1);
+      } finally {
+        if (!trx.isCompleted()) await trx.rollback();
+      }
+    } finally {
+      await server.kill('SIGKILL');
+      await db.drop();
+    }
+  });
+});
+
+describe('load shedding', () => {
+  it('answers 503 unavailable with Retry-After when too many requests are in flight, but not probes', async () => {
+    const t = await startTestServer({ env: { MAX_IN_FLIGHT: '1' } });
+    try {
+      const ada = await t.register('Ada');
+      const groupId = await t.createGroup(ada);
+      const trx = await t.db!.knex.transaction();
+      await trx('groups').where({ id: groupId }).forUpdate().first();
+      const held = t.request
+        .post('/v1/expenses')
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({
+          groupId,
+          description: 'Held',
+          amount: 100,
+          paidBy: ada.id,
+          split: { type: 'equal', between: [ada.id] },
+        })
+        .then((r) => r);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const shed = await t.request.get('/v1/groups').set(ada.auth);
+      expect(shed.status).toBe(503);
+      expect(shed.body.code).toBe('unavailable');
+      expect(shed.headers['retry-after']).toBe('1');
+      expect((await t.request.get('/healthz')).status).toBe(200);
+      await trx.commit();
+      expect((await held).status).toBe(201);
+      expect((await t.request.get('/v1/groups').set(ada.auth)).status).toBe(200);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+describe('when PostgreSQL goes away', () => {
+  it('answers 503 unavailable quickly, never a 500 or a hang, and readiness fails', async () => {
+    const pg = await ensurePostgres({ ephemeral: true });
+    const t = await startTestServer({ env: { DATABASE_URL: pg.url } });
+    try {
+      const ada = await t.register('Ada');
+      await pg.stop();
+      const started = Date.now();
+      const res = await t.request.get('/v1/groups').set(ada.auth);
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('unavailable');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|select|stack/i);
+      expect(Date.now() - started).toBeLessThan(12_000);
+      expect((await t.request.get('/readyz')).status).toBe(503);
+    } finally {
+      await t.stop().catch(() => {});
+    }
+  });
+});
