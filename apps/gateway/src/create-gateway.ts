@@ -54,6 +54,8 @@ type Feed = {
   /** The highest seq read from the log; `cache` holds the newest events up to it, contiguous. */
   head: number;
   cache: GroupEvent[];
+  /** The `event` message of each cached event, serialised once for every local subscriber. */
+  frames: Map<number, string>;
   ready: Promise<void>;
   refreshing: Promise<void> | undefined;
   again: boolean;
@@ -107,6 +109,10 @@ export function createGateway(deps: GatewayDeps) {
   const presenceTtlMs = deps.heartbeatMs * 2;
 
   function send(conn: Connection, message: Record<string, unknown> & { type: string }): boolean {
+    return sendText(conn, JSON.stringify(message), message.type);
+  }
+
+  function sendText(conn: Connection, text: string, type: string): boolean {
     if (conn.closed || conn.ws.readyState !== WebSocket.OPEN) return false;
     if (conn.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       metrics.slowConsumerCloses.inc();
@@ -114,8 +120,8 @@ export function createGateway(deps: GatewayDeps) {
       closeConnection(conn);
       return false;
     }
-    conn.ws.send(JSON.stringify(message));
-    metrics.messagesSent.inc({ type: message.type });
+    conn.ws.send(text);
+    metrics.messagesSent.inc({ type });
     return true;
   }
 
@@ -128,6 +134,7 @@ export function createGateway(deps: GatewayDeps) {
       subs: new Set(),
       head: 0,
       cache: [],
+      frames: new Map(),
       ready: Promise.resolve(),
       refreshing: undefined,
       again: false,
@@ -172,11 +179,18 @@ export function createGateway(deps: GatewayDeps) {
           for (;;) {
             const events = await eventLog.read(feed.groupId, feed.head, PAGE);
             for (const event of events) {
-              if (event.seq !== feed.head + 1 && feed.cache.length > 0) feed.cache = [];
+              if (event.seq !== feed.head + 1 && feed.cache.length > 0) {
+                feed.cache = [];
+                feed.frames.clear();
+              }
               feed.cache.push(event);
               feed.head = event.seq;
             }
-            if (feed.cache.length > CACHE_SIZE) feed.cache = feed.cache.slice(-CACHE_SIZE);
+            if (feed.cache.length > CACHE_SIZE) {
+              feed.cache = feed.cache.slice(-CACHE_SIZE);
+              const oldest = feed.cache[0]?.seq ?? 0;
+              for (const seq of feed.frames.keys()) if (seq < oldest) feed.frames.delete(seq);
+            }
             if (events.length < PAGE) break;
           }
           for (const sub of feed.subs) void pump(sub);
@@ -188,6 +202,15 @@ export function createGateway(deps: GatewayDeps) {
       }
     })();
     return feed.refreshing;
+  }
+
+  function frameOf(feed: Feed, event: GroupEvent): string {
+    const cached = feed.frames.get(event.seq);
+    if (cached !== undefined && feed.cache.length > 0) return cached;
+    const text = JSON.stringify({ type: 'event', groupId: event.groupId, seq: event.seq, event });
+    const first = feed.cache[0];
+    if (first && event.seq >= first.seq && event.seq <= feed.head) feed.frames.set(event.seq, text);
+    return text;
   }
 
   /** Events after `seq`: from the feed's cache when it covers them, else from the log (catch-up). */
@@ -216,7 +239,7 @@ export function createGateway(deps: GatewayDeps) {
               if (!sub.active) return;
               if (event.seq <= sub.lastSeq) continue;
               if (event.seq !== sub.lastSeq + 1) break;
-              if (!send(sub.conn, { type: 'event', groupId: event.groupId, seq: event.seq, event })) return;
+              if (!sendText(sub.conn, frameOf(sub.feed, event), 'event')) return;
               sub.lastSeq = event.seq;
               if (sub.ready) metrics.fanoutLag.observe((Date.now() - Date.parse(event.occurredAt)) / 1000);
               if (event.type === 'member.removed' && event.data['userId'] === sub.conn.userId) {
@@ -297,8 +320,8 @@ export function createGateway(deps: GatewayDeps) {
     conn.subs.set(groupId, sub);
     feed.subs.add(sub);
     metrics.subscriptions.inc();
-    // The log may be ahead of what this feed has read (e.g. a notification still in flight).
-    await refresh(feed);
+    // No read of the log here beyond the catch-up: the feed learnt where the log stood when it
+    // was created, and every later event reaches it by notification, gap repair or the heartbeat poll.
     await pump(sub);
     if (!sub.active) return;
     send(conn, { type: 'subscribed', id, groupId, seq: sub.lastSeq });
