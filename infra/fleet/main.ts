@@ -1,0 +1,64 @@
+/**
+ * `npm run fleet -- --api 3 --gateways 2 [--port 8080] [--rolling-restart]`: a local fleet behind
+ * HAProxy. PostgreSQL and Redis are found on localhost or started; the fleet uses a database
+ * `tally_fleet` of its own. Ctrl-C stops everything.
+ */
+import { Client } from 'pg';
+import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { startFleet } from './fleet';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`);
+  return value;
+}
+
+async function main() {
+  const api = arg('api', 3);
+  const gateways = arg('gateways', 2);
+  const port = arg('port', 8080);
+  const pg = await ensurePostgres();
+  const redis = await ensureRedis();
+  const admin = new Client({ connectionString: pg.url });
+  await admin.connect();
+  const exists = await admin.query("select 1 from pg_database where datname = 'tally_fleet'");
+  if (exists.rowCount === 0) await admin.query('create database tally_fleet');
+  await admin.end();
+  const dbUrl = new URL(pg.url);
+  dbUrl.pathname = '/tally_fleet';
+
+  const fleet = await startFleet({
+    api,
+    gateways,
+    port,
+    databaseUrl: dbUrl.toString(),
+    redisUrl: redis.url,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  process.stdout.write(
+    `\nTally fleet on ${fleet.url}: ${fleet.members.map((m) => `${m.name}:${m.port}`).join(', ')}\n` +
+      `Try: npm run loadtest -- --url ${fleet.url}   (Ctrl-C stops the fleet)\n\n`,
+  );
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('stopping the fleet…\n');
+    await fleet.stop();
+    await redis.stop();
+    await pg.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  if (process.argv.includes('--rolling-restart')) {
+    await fleet.rollingRestart();
+    process.stdout.write('rolling restart done\n');
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`fleet failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
