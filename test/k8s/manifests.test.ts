@@ -7,12 +7,18 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type IDeployment, Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import {
+  HorizontalPodAutoscaler,
+  type IHorizontalPodAutoscaler,
+} from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { type IJob, Job } from 'kubernetes-models/batch/v1/Job';
 import { type IIngress, Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { type INetworkPolicy, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
-import { type IPodDisruptionBudget, PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import {
+  type IPodDisruptionBudget,
+  PodDisruptionBudget,
+} from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap, type IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
@@ -22,11 +28,11 @@ import { type IService, Service } from 'kubernetes-models/v1/Service';
 import { parseAllDocuments } from 'yaml';
 import { type Config, loadConfig } from '../../apps/server/src/config';
 import {
+  type Json,
   type K8sObject,
   KustomizeError,
   objectId,
   parseImage,
-  readYamlDocuments,
   renderKustomization,
   strategicMerge,
 } from './render-kustomize';
@@ -53,9 +59,11 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 
 /** The environment variables config.ts reads: its Joi schema's keys, taken from the source. */
 const KNOWN_ENV = new Set(
-  [...readFileSync(path.join(ROOT, 'apps/server/src/config.ts'), 'utf8').matchAll(/^ {2}([A-Z][A-Z0-9_]*): Joi\./gm)].map(
-    (m) => m[1] as string,
-  ),
+  [
+    ...readFileSync(path.join(ROOT, 'apps/server/src/config.ts'), 'utf8').matchAll(
+      /^ {2}([A-Z][A-Z0-9_]*): Joi\./gm,
+    ),
+  ].map((m) => m[1] as string),
 );
 
 /** The Secret the prod overlay expects an external secret manager to create: stand-in values. */
@@ -65,9 +73,11 @@ const SECRET_STAND_INS: Record<string, string> = {
   JWT_SECRET: 'a-stand-in-secret-of-at-least-32-characters',
 };
 
-const ROOT_SCRIPTS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  scripts: Record<string, string>;
-}).scripts;
+const ROOT_SCRIPTS = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts;
 const scriptArgv = (name: string) => (ROOT_SCRIPTS[name] ?? '').split(/\s+/).filter(Boolean);
 
 // ---------------------------------------------------------------------------------------------------
@@ -223,7 +233,14 @@ function portNumbers(ports: { port?: number | string }[] | undefined): (number |
 
 describe('the server settings the manifests rely on', () => {
   it('are read from config.ts', () => {
-    for (const name of ['PORT', 'ROLE', 'DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'SHUTDOWN_TIMEOUT_SECONDS']) {
+    for (const name of [
+      'PORT',
+      'ROLE',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'JWT_SECRET',
+      'SHUTDOWN_TIMEOUT_SECONDS',
+    ]) {
       expect(KNOWN_ENV).toContain(name);
     }
     expect(KNOWN_ENV).toContain('WS_HEARTBEAT_MS');
@@ -269,7 +286,8 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     expect(namespaces).toHaveLength(1);
     const namespace = namespaces[0]?.metadata.name;
     for (const obj of objects) {
-      if (obj.kind !== 'Namespace') expect([objectId(obj), obj.metadata.namespace]).toEqual([objectId(obj), namespace]);
+      if (obj.kind !== 'Namespace')
+        expect([objectId(obj), obj.metadata.namespace]).toEqual([objectId(obj), namespace]);
     }
     const ids = objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
     const expected = [
@@ -295,11 +313,13 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
 
   it('sets only environment variables that config.ts knows', () => {
     const names = new Set<string>();
-    for (const cm of ofKind<IConfigMap>(objects, 'ConfigMap')) for (const k of Object.keys(cm.data ?? {})) names.add(k);
+    for (const cm of ofKind<IConfigMap>(objects, 'ConfigMap'))
+      for (const k of Object.keys(cm.data ?? {})) names.add(k);
     for (const s of ofKind<ISecret>(objects, 'Secret')) {
       for (const k of Object.keys({ ...s.data, ...s.stringData })) names.add(k);
     }
-    for (const w of workloads(objects)) for (const c of w.spec.containers) for (const e of c.env ?? []) names.add(e.name);
+    for (const w of workloads(objects))
+      for (const c of w.spec.containers) for (const e of c.env ?? []) names.add(e.name);
     expect([...names].filter((n) => !KNOWN_ENV.has(n))).toEqual([]);
     // ROLE belongs to each Deployment, not to the shared ConfigMap.
     expect(named(ofKind<IConfigMap>(objects, 'ConfigMap'), 'tally-config').data).not.toHaveProperty('ROLE');
@@ -350,7 +370,9 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       expect(command).toEqual(['sleep', expect.stringMatching(/^\d+$/)]);
       const preStopSeconds = Number(command[1]);
       expect(preStopSeconds).toBeGreaterThan(0);
-      expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(config.shutdownTimeoutSeconds + preStopSeconds);
+      expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(
+        config.shutdownTimeoutSeconds + preStopSeconds,
+      );
     }
   });
 
@@ -376,19 +398,21 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       const emptyDirs = new Set((w.spec.volumes ?? []).filter((v) => v.emptyDir).map((v) => v.name));
       for (const c of w.spec.containers) {
         const sc = c.securityContext;
-        expect([w.name, sc?.allowPrivilegeEscalation, sc?.readOnlyRootFilesystem, sc?.capabilities?.drop]).toEqual([
+        expect([
           w.name,
-          false,
-          true,
-          ['ALL'],
-        ]);
+          sc?.allowPrivilegeEscalation,
+          sc?.readOnlyRootFilesystem,
+          sc?.capabilities?.drop,
+        ]).toEqual([w.name, false, true, ['ALL']]);
         expect(sc?.runAsNonRoot).not.toBe(false);
         expect(sc?.runAsUser ?? 1000).not.toBe(0);
         expect(sc?.privileged).not.toBe(true);
         const config = containerConfig(objects, c);
         const writable = (c.volumeMounts ?? []).filter((m) => emptyDirs.has(m.name)).map((m) => m.mountPath);
         // Relative DATA_DIR is relative to the image's WORKDIR.
-        expect(writable).toEqual(expect.arrayContaining(['/tmp', path.posix.resolve(dockerWorkdir(), config.dataDir)]));
+        expect(writable).toEqual(
+          expect.arrayContaining(['/tmp', path.posix.resolve(dockerWorkdir(), config.dataDir)]),
+        );
       }
     }
   });
@@ -437,11 +461,15 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       expect(annotationSeconds(ingress, timeout) * 1000).toBeGreaterThan(gatewayConfig.wsHeartbeatMs);
     }
     // Everything in that Ingress goes to the gateway; the gateway's Service selects the gateway pods.
-    expect(routes(objects).filter((r) => r.ingress === ingress).map((r) => r.service)).toEqual(['tally-gateway']);
+    expect(
+      routes(objects)
+        .filter((r) => r.ingress === ingress)
+        .map((r) => r.service),
+    ).toEqual(['tally-gateway']);
     const service = named(ofKind<IService>(objects, 'Service'), 'tally-gateway');
-    expect(matchesSelector({ matchLabels: service.spec?.selector }, gateway.spec?.template.metadata?.labels ?? {})).toBe(
-      true,
-    );
+    expect(
+      matchesSelector({ matchLabels: service.spec?.selector }, gateway.spec?.template.metadata?.labels ?? {}),
+    ).toBe(true);
   });
 
   it('routes the API to the api Service without affinity, and keeps /metrics and the probes internal', () => {
@@ -509,7 +537,9 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
   it('lets only the ingress controller in (on PORT) and only DNS, PostgreSQL and Redis out', () => {
     const policies = ofKind<INetworkPolicy>(objects, 'NetworkPolicy');
     const selecting = (w: Workload, type: 'Ingress' | 'Egress') =>
-      policies.filter((p) => (p.spec?.policyTypes ?? []).includes(type) && matchesSelector(p.spec?.podSelector, w.labels));
+      policies.filter(
+        (p) => (p.spec?.policyTypes ?? []).includes(type) && matchesSelector(p.spec?.podSelector, w.labels),
+      );
     const all = workloads(objects);
     const servers = all.filter((w) => w.kind === 'Deployment');
     expect(servers.map((w) => w.name).sort()).toEqual(['tally-api', 'tally-gateway']);
@@ -583,10 +613,14 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
 
   it('takes DATABASE_URL, REDIS_URL and JWT_SECRET from the Secret tally-secrets', () => {
     const refs = workloads(objects).flatMap((w) =>
-      w.spec.containers.flatMap((c) => (c.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef] as const)),
+      w.spec.containers.flatMap((c) =>
+        (c.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef] as const),
+      ),
     );
     const secretRefs = refs.filter(([, ref]) => ref);
-    expect(new Set(secretRefs.map(([name]) => name))).toEqual(new Set(['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET']));
+    expect(new Set(secretRefs.map(([name]) => name))).toEqual(
+      new Set(['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET']),
+    );
     for (const [name, ref] of secretRefs) expect(ref).toEqual({ name: 'tally-secrets', key: name });
     // Nothing else in the workloads reads a Secret, and the ConfigMap holds no secret.
     expect(JSON.stringify(objects.filter((o) => o.kind !== 'Secret'))).not.toMatch(/secretRef"/);
@@ -633,11 +667,12 @@ describe('overlays compared', () => {
     for (const name of ['tally-api', 'tally-gateway']) {
       const request = (objects: K8sObject[], resource: string) =>
         quantity(
-          named(ofKind<IDeployment>(objects as K8sObject[], 'Deployment'), name).spec?.template.spec?.containers[0]
-            ?.resources?.requests?.[resource],
+          named(ofKind<IDeployment>(objects as K8sObject[], 'Deployment'), name).spec?.template.spec
+            ?.containers[0]?.resources?.requests?.[resource],
         );
       const maxReplicas = (objects: K8sObject[]) =>
-        named(ofKind<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler'), name).spec?.maxReplicas ?? 0;
+        named(ofKind<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler'), name).spec?.maxReplicas ??
+        0;
       for (const resource of ['cpu', 'memory']) {
         expect(request(prod as K8sObject[], resource)).toBeGreaterThan(request(dev as K8sObject[], resource));
       }
@@ -649,33 +684,55 @@ describe('overlays compared', () => {
 // ---------------------------------------------------------------------------------------------------
 // The renderer itself
 
-const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8', timeout: 20_000 });
 const itWithKubectl = kubectl.status === 0 ? it : it.skip;
 
 describe('render-kustomize', () => {
-  itWithKubectl.each(OVERLAYS)('renders %s exactly as `kubectl kustomize` does (when kubectl is installed)', (overlay) => {
-    const result = spawnSync('kubectl', ['kustomize', overlayDir(overlay)], { encoding: 'utf8' });
-    expect(result.stderr).toBe('');
-    expect(result.status).toBe(0);
-    const theirs = parseAllDocuments(result.stdout).map((d) => d.toJS() as K8sObject);
-    const ours = renderKustomization(overlayDir(overlay));
-    const byId = (list: K8sObject[]) => Object.fromEntries(list.map((o) => [objectId(o), o]));
-    expect(byId(ours)).toEqual(byId(theirs));
-  });
+  itWithKubectl.each(OVERLAYS)(
+    'renders %s exactly as `kubectl kustomize` does (when kubectl is installed)',
+    (overlay) => {
+      const result = spawnSync('kubectl', ['kustomize', overlayDir(overlay)], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      if (result.status !== 0) throw new Error(`kubectl kustomize failed: ${result.stderr}`);
+      const theirs = parseAllDocuments(result.stdout).map((d) => d.toJS() as K8sObject);
+      const ours = renderKustomization(overlayDir(overlay));
+      const byId = (list: K8sObject[]) => Object.fromEntries(list.map((o) => [objectId(o), o]));
+      expect(byId(ours)).toEqual(byId(theirs));
+    },
+  );
 
   it('merges keyed lists patch-first, maps key by key, and replaces unkeyed lists', () => {
-    const original = {
+    const original: Json = {
       spec: {
         containers: [
-          { name: 'a', image: 'x', env: [{ name: 'X', value: '1' }, { name: 'Z', value: '3' }], command: ['p', 'q'] },
+          {
+            name: 'a',
+            image: 'x',
+            env: [
+              { name: 'X', value: '1' },
+              { name: 'Z', value: '3' },
+            ],
+            command: ['p', 'q'],
+          },
           { name: 'b', image: 'y' },
         ],
         resources: { requests: { cpu: '1', memory: '1Gi' } },
       },
     };
-    const patch = {
+    const patch: Json = {
       spec: {
-        containers: [{ name: 'a', env: [{ name: 'Y', value: '2' }, { name: 'Z', value: '9' }], command: ['r'] }],
+        containers: [
+          {
+            name: 'a',
+            env: [
+              { name: 'Y', value: '2' },
+              { name: 'Z', value: '9' },
+            ],
+            command: ['r'],
+          },
+        ],
         resources: { requests: { cpu: '2' } },
       },
     };
@@ -702,10 +759,12 @@ describe('render-kustomize', () => {
 
   it('refuses what it does not implement instead of rendering it wrongly', () => {
     expect(() => strategicMerge({ spec: {} }, { spec: { $patch: 'replace' } }, [])).toThrow(KustomizeError);
-    expect(() => strategicMerge({ tolerations: [] }, { tolerations: [{ key: 'a' }] }, [])).toThrow(KustomizeError);
-    expect(() => strategicMerge({ containers: [{ name: 'a' }] }, { containers: [{ image: 'x' }] }, [])).toThrow(
+    expect(() => strategicMerge({ tolerations: [] }, { tolerations: [{ key: 'a' }] }, [])).toThrow(
       KustomizeError,
     );
+    expect(() =>
+      strategicMerge({ containers: [{ name: 'a' }] }, { containers: [{ image: 'x' }] }, []),
+    ).toThrow(KustomizeError);
   });
 
   it('parses image references', () => {
@@ -785,7 +844,9 @@ describe('Dockerfile', () => {
     const copies = ops(runtime, 'COPY').filter((c) => /node_modules/.test(c));
     expect(copies).toEqual([expect.stringMatching(new RegExp(`^--from=${production[0]?.name} `))]);
     expect(runs(runtime)).not.toMatch(/\bnpm (ci|install|i)\b/);
-    expect(ops(runtime, 'COPY').join('\n')).not.toMatch(new RegExp(`^--from=${full[0]?.name} \\S*node_modules`, 'm'));
+    expect(ops(runtime, 'COPY').join('\n')).not.toMatch(
+      new RegExp(`^--from=${full[0]?.name} \\S*node_modules`, 'm'),
+    );
   });
 
   it('runs as the non-root user node, in production mode, on the default PORT', () => {
@@ -808,7 +869,8 @@ describe('Dockerfile', () => {
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));
-    for (const required of ['.git', 'test', 'coverage', 'bench-results']) expect(patterns).toContain(required);
+    for (const required of ['.git', 'test', 'coverage', 'bench-results'])
+      expect(patterns).toContain(required);
     expect(patterns.some((p) => /(^|\/)node_modules$/.test(p))).toBe(true);
     expect(patterns.some((p) => /^\/?data$/.test(p))).toBe(true);
     for (const kept of ['package.json', 'package-lock.json', 'tsconfig.json', 'apps', 'packages']) {

@@ -31,7 +31,7 @@ export type K8sObject = {
   [key: string]: unknown;
 };
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -272,7 +272,9 @@ function applyNamespace(objects: K8sObject[], namespace: Json | undefined, file:
     if (CLUSTER_SCOPED.has(obj.kind)) {
       // kustomize renames a Namespace object to the namespace: k8s/ avoids relying on that.
       if (obj.kind === 'Namespace' && obj.metadata.name !== namespace) {
-        throw new KustomizeError(`${file}: Namespace ${obj.metadata.name} differs from namespace ${namespace}`);
+        throw new KustomizeError(
+          `${file}: Namespace ${obj.metadata.name} differs from namespace ${namespace}`,
+        );
       }
       return obj;
     }

@@ -1,0 +1,56 @@
+# syntax=docker/dockerfile:1
+#
+# Tally's one image for every role: ROLE=api | gateway | all comes from the environment (k8s/base).
+#
+# NOTE: this Dockerfile has NOT been built with `docker build`: the development machine has no Docker
+# engine. Its steps were reproduced by hand there (npm ci and the type check on the filtered context,
+# npm ci --omit=dev, then the server, the migration and both roles started as uid 1000 from the result),
+# and test/k8s/manifests.test.ts checks its structure (stages, production-only install, non-root user,
+# command). Build it where a daemon runs:  docker build -t tally .
+#
+# No HEALTHCHECK: Kubernetes probes /healthz and /readyz (k8s/base/api.yaml).
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# Only the package manifests of the root and of every workspace, so that the npm ci layers below are
+# rebuilt when dependencies change, not on every source change.
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /app
+COPY apps apps
+COPY packages packages
+RUN find apps packages -mindepth 2 -maxdepth 2 ! -name package.json -exec rm -rf {} +
+
+# Stage 1: every dependency, and a type check of the sources that the image will run.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
+COPY package.json package-lock.json ./
+COPY --from=manifests /app ./
+RUN --mount=type=cache,target=/root/.npm npm ci
+COPY tsconfig.json ./
+COPY apps apps
+COPY packages packages
+RUN npx tsc -p tsconfig.json --noEmit
+
+# Stage 2: production dependencies only. tsx is one of them: the service runs its TypeScript through
+# `node --import tsx`, so no compiled output is needed.
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
+COPY package.json package-lock.json ./
+COPY --from=manifests /app ./
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
+
+# The runtime: production node_modules and the type-checked sources, owned by root and read-only to
+# the process, which runs as the unprivileged `node` user (uid 1000).
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/package.json /app/package-lock.json /app/tsconfig.json ./
+COPY --from=build /app/apps ./apps
+COPY --from=build /app/packages ./packages
+USER node
+EXPOSE 3000
+# node is PID 1 and handles SIGTERM itself (drain, then exit 0).
+CMD ["node", "--import", "tsx", "apps/server/src/main.ts"]
