@@ -6,7 +6,7 @@ const transform = {
   ],
 };
 const moduleNameMapper = {
-  '^@tally/(domain|db|idempotency|events|http-kit)$': '<rootDir>/packages/$1/src/index.ts',
+  '^@tally/(domain|db|idempotency|events|http-kit|client)$': '<rootDir>/packages/$1/src/index.ts',
   '^@tally/(api|gateway|server)$': '<rootDir>/apps/$1/src/index.ts',
 };
 const common = { transform, moduleNameMapper, testEnvironment: 'node' };

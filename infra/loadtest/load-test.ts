@@ -5,7 +5,6 @@
  * the promises: no duplicate effect, no lost acknowledged write, every event delivered in order.
  */
 import { randomUUID } from 'node:crypto';
-import WebSocket from 'ws';
 import {
   type Expense,
   type ExpenseRequest,
@@ -15,7 +14,8 @@ import {
   RetryExhaustedError,
   TallyClient,
   type WebSocketConstructor,
-} from '../../packages/client/src';
+} from '@tally/client';
+import WebSocket from 'ws';
 
 export type LoadTestOptions = {
   url: string;

@@ -1,6 +1,6 @@
 import type { LoadTestResult } from './load-test';
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
@@ -38,21 +38,21 @@ export function renderReport(result: LoadTestResult, title: string): string {
   const rows = Object.entries(result.operations)
     .map(
       ([name, s]) =>
-        `<tr><td>${escape(name)}</td><td>${s.count}</td><td>${s.errors}</td><td>${s.p50.toFixed(1)}</td><td>${s.p95.toFixed(1)}</td><td>${s.p99.toFixed(1)}</td></tr>`,
+        `<tr><td>${escapeHtml(name)}</td><td>${s.count}</td><td>${s.errors}</td><td>${s.p50.toFixed(1)}</td><td>${s.p95.toFixed(1)}</td><td>${s.p99.toFixed(1)}</td></tr>`,
     )
     .join('\n');
   const charts = Object.entries(result.operations)
-    .map(([name, s]) => `<section><h3>${escape(name)}</h3>${percentileChart(s.latencies)}</section>`)
+    .map(([name, s]) => `<section><h3>${escapeHtml(name)}</h3>${percentileChart(s.latencies)}</section>`)
     .join('\n');
   const errors = Object.entries(result.errorsByCode)
-    .map(([code, n]) => `<li>${escape(code)}: ${n}</li>`)
+    .map(([code, n]) => `<li>${escapeHtml(code)}: ${n}</li>`)
     .join('');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem;max-width:70rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.ok{color:#276749}.bad{color:#c53030}section{display:inline-block;margin:0 1rem 1rem 0}</style>
 </head><body>
-<h1>${escape(title)}</h1>
-<p class="${result.passed ? 'ok' : 'bad'}"><strong>${result.passed ? 'PASSED' : `FAILED: ${escape(result.failures.join('; '))}`}</strong></p>
+<h1>${escapeHtml(title)}</h1>
+<p class="${result.passed ? 'ok' : 'bad'}"><strong>${result.passed ? 'PASSED' : `FAILED: ${escapeHtml(result.failures.join('; '))}`}</strong></p>
 <ul>
 <li>duration ${result.durationSeconds.toFixed(1)} s, throughput ${result.throughput.toFixed(1)} operations/s</li>
 <li>duplicates created: ${result.duplicatesCreated} (must be 0)</li>

@@ -73,7 +73,12 @@ describe('auth: token store and single-flight refresh', () => {
 
   const signedIn = (options: { onSessionExpired?: () => void } = {}) => {
     const store = new MemoryTokenStore({ accessToken: 'access-1', refreshToken: 'refresh-1' });
-    const tally = new TallyClient({ baseUrl: server.url, tokenStore: store, sleep: async () => {}, ...options });
+    const tally = new TallyClient({
+      baseUrl: server.url,
+      tokenStore: store,
+      sleep: async () => {},
+      ...options,
+    });
     return { store, tally };
   };
 
@@ -81,7 +86,11 @@ describe('auth: token store and single-flight refresh', () => {
     valid = 'access-1';
     const store = new MemoryTokenStore();
     const sessions: Session[] = [];
-    const tally = new TallyClient({ baseUrl: server.url, tokenStore: store, onSession: (s) => sessions.push(s) });
+    const tally = new TallyClient({
+      baseUrl: server.url,
+      tokenStore: store,
+      onSession: (s) => sessions.push(s),
+    });
     expect(await tally.auth.isSignedIn()).toBe(false);
     const s = await tally.auth.login({ email: 'ada@example.com', password: 'correct horse' });
     expect(s.user).toEqual(user);

@@ -8,8 +8,8 @@ import {
   PreconditionFailedError,
   ProblemError,
   RequestAbortedError,
-  type RetryInfo,
   RetryExhaustedError,
+  type RetryInfo,
   TallyClient,
   TallyError,
   TimeoutError,
@@ -125,7 +125,11 @@ describe('HTTP client retries', () => {
         server.reset();
         server.reply({ status: 502, headers: { 'Content-Type': 'text/html' }, raw: '<h1>Bad gateway</h1>' });
         server.reply(method === 'DELETE' ? { status: 204 } : json(200, { method }));
-        const res = await http.request({ method, path: '/v1/expenses/exp_1', ...(method === 'PUT' ? { body: {} } : {}) });
+        const res = await http.request({
+          method,
+          path: '/v1/expenses/exp_1',
+          ...(method === 'PUT' ? { body: {} } : {}),
+        });
         expect(server.requests.map((r) => r.method)).toEqual([method, method]);
         expect(res.attempts).toBe(2);
       }
@@ -138,7 +142,11 @@ describe('HTTP client retries', () => {
         problem(409, 'idempotency_key_in_progress', { 'Retry-After': '1' }),
         json(201, { id: 'exp_1' }, { 'Idempotent-Replayed': 'true' }),
       );
-      const res = await client({ random: () => 0.1 }).request({ method: 'POST', path: '/v1/expenses', body: { a: 1 } });
+      const res = await client({ random: () => 0.1 }).request({
+        method: 'POST',
+        path: '/v1/expenses',
+        body: { a: 1 },
+      });
       expect(res.status).toBe(201);
       expect(res.replayed).toBe(true);
       expect(sleeps).toEqual([1000, 1000]);
@@ -173,7 +181,12 @@ describe('HTTP client retries', () => {
       const http = client();
       await http.request({ method: 'POST', path: '/v1/expenses', body: { n: 1 } });
       await http.request({ method: 'POST', path: '/v1/expenses', body: { n: 1 } });
-      await http.request({ method: 'POST', path: '/v1/expenses', body: { n: 1 }, idempotencyKey: 'my-own-key-1' });
+      await http.request({
+        method: 'POST',
+        path: '/v1/expenses',
+        body: { n: 1 },
+        idempotencyKey: 'my-own-key-1',
+      });
       const [a, b, c] = keysOf();
       expect(a).not.toBe(b);
       expect(c).toBe('my-own-key-1');
@@ -188,7 +201,13 @@ describe('HTTP client retries', () => {
       server.reply(problem(503, 'unavailable'), { action: 'destroy' }, json(201, { id: 'exp_9' }));
       const tally = new TallyClient({ baseUrl: server.url, sleep: async () => {}, random: () => 0 });
       const expense = await tally.expenses.create(
-        { groupId: 'grp_1', description: 'x', amount: 1, paidBy: 'usr_1', split: { type: 'equal', between: ['usr_1'] } },
+        {
+          groupId: 'grp_1',
+          description: 'x',
+          amount: 1,
+          paidBy: 'usr_1',
+          split: { type: 'equal', between: ['usr_1'] },
+        },
         { idempotencyKey: 'offline-op-42' },
       );
       expect(expense.id).toBe('exp_9');
@@ -208,12 +227,16 @@ describe('HTTP client retries', () => {
 
       server.reply({ action: 'destroy' });
       expect(
-        await rejection(http.request({ method: 'POST', path: '/v1/things', body: {}, idempotencyKey: false })),
+        await rejection(
+          http.request({ method: 'POST', path: '/v1/things', body: {}, idempotencyKey: false }),
+        ),
       ).toBeInstanceOf(NetworkError);
 
       server.reply({ action: 'hang' });
       expect(
-        await rejection(http.request({ method: 'POST', path: '/v1/things', body: {}, idempotencyKey: false })),
+        await rejection(
+          http.request({ method: 'POST', path: '/v1/things', body: {}, idempotencyKey: false }),
+        ),
       ).toBeInstanceOf(TimeoutError);
 
       expect(server.requests).toHaveLength(3);
@@ -221,7 +244,7 @@ describe('HTTP client retries', () => {
       expect(sleeps).toEqual([]);
     });
 
-    it('never retries login, register or refresh (auth POSTs carry no key)', async () => {
+    it('never retries login or register (auth POSTs carry no key; refresh: see auth.test.ts)', async () => {
       const tally = new TallyClient({ baseUrl: server.url, sleep: async (ms) => void sleeps.push(ms) });
       server.reply(problem(503, 'unavailable'));
       expect(await rejection(tally.auth.login({ email: 'a@example.com', password: 'x' }))).toBeInstanceOf(
@@ -286,7 +309,9 @@ describe('HTTP client retries', () => {
 
       server.reset();
       server.otherwise(() => problem(500, 'internal_error'));
-      const once = await rejection(client().request({ method: 'GET', path: '/v1/groups', retry: { maxAttempts: 1 } }));
+      const once = await rejection(
+        client().request({ method: 'GET', path: '/v1/groups', retry: { maxAttempts: 1 } }),
+      );
       expect((once as RetryExhaustedError).attempts).toBe(1);
       expect(server.requests).toHaveLength(1);
     });
@@ -296,7 +321,9 @@ describe('HTTP client retries', () => {
     it('rejects without sending when the signal has already fired', async () => {
       const controller = new AbortController();
       controller.abort();
-      const error = await rejection(client().request({ method: 'GET', path: '/v1/groups', signal: controller.signal }));
+      const error = await rejection(
+        client().request({ method: 'GET', path: '/v1/groups', signal: controller.signal }),
+      );
       expect(error).toBeInstanceOf(RequestAbortedError);
       expect(server.requests).toHaveLength(0);
     });
@@ -304,7 +331,9 @@ describe('HTTP client retries', () => {
     it('aborts an attempt in flight', async () => {
       server.otherwise(() => ({ action: 'hang' }));
       const controller = new AbortController();
-      const pending = rejection(client().request({ method: 'GET', path: '/v1/groups', signal: controller.signal }));
+      const pending = rejection(
+        client().request({ method: 'GET', path: '/v1/groups', signal: controller.signal }),
+      );
       while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       controller.abort(new Error('user left the screen'));
       const error = (await pending) as RequestAbortedError;
@@ -317,9 +346,18 @@ describe('HTTP client retries', () => {
       server.otherwise(() => problem(503, 'unavailable'));
       const controller = new AbortController();
       // The real sleep, with a long backoff: only the abort can end the wait.
-      const http = new HttpClient({ baseUrl: server.url, retry: { baseDelayMs: 60_000 }, random: () => 0.99 });
+      const http = new HttpClient({
+        baseUrl: server.url,
+        retry: { baseDelayMs: 60_000 },
+        random: () => 0.99,
+      });
       const pending = rejection(
-        http.request({ method: 'GET', path: '/v1/groups', signal: controller.signal, retry: { baseDelayMs: 60_000 } }),
+        http.request({
+          method: 'GET',
+          path: '/v1/groups',
+          signal: controller.signal,
+          retry: { baseDelayMs: 60_000 },
+        }),
       );
       while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       await new Promise((resolve) => setTimeout(resolve, 20));

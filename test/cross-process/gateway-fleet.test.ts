@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { eventually, TestSocket } from '../gateway/ws-client';
-import { spawnServer, type ServerProcess } from '../support/server-process';
+import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, redisUrl, type TestDatabase } from '../support/test-database';
 import { newKey } from '../support/test-server';
 import { type ProcessUser, registerUser } from './http';
@@ -44,7 +44,8 @@ describe('a fleet of two API and two gateway processes', () => {
       if (res.status !== 409) throw new Error(`write failed: ${res.status} ${await res.text()}`);
     }
   };
-  const lastSeq = async () => Number((await db.knex('groups').where({ id: groupId }).first('last_seq')).last_seq);
+  const lastSeq = async () =>
+    Number((await db.knex('groups').where({ id: groupId }).first('last_seq')).last_seq);
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -88,7 +89,8 @@ describe('a fleet of two API and two gateway processes', () => {
     // Five concurrent writers, alternating between the two API processes.
     await Promise.all(
       [0, 1, 2, 3, 4].map(async (writer) => {
-        for (let i = 0; i < 8; i++) await post(writer % 2 === 0 ? apiA : apiB, writer % 2 ? bob : ada, 100 + i);
+        for (let i = 0; i < 8; i++)
+          await post(writer % 2 === 0 ? apiA : apiB, writer % 2 ? bob : ada, 100 + i);
       }),
     );
     const to = await lastSeq();
@@ -158,7 +160,12 @@ describe('a fleet of two API and two gateway processes', () => {
 
   it('delivers an event whose writer died between commit and publish, through the relay', async () => {
     // A gateway whose heartbeat (and so its safety poll of the log) is too slow to matter here.
-    const quiet = await spawnServer({ DATABASE_URL: db.url, REDIS_URL: redisUrl(), ROLE: 'gateway', WS_HEARTBEAT_MS: '60000' });
+    const quiet = await spawnServer({
+      DATABASE_URL: db.url,
+      REDIS_URL: redisUrl(),
+      ROLE: 'gateway',
+      WS_HEARTBEAT_MS: '60000',
+    });
     gateways.push(quiet);
     const socket = await open(quiet, ada);
     socket.send({ type: 'subscribe', id: 's', groupId });
@@ -173,7 +180,10 @@ describe('a fleet of two API and two gateway processes', () => {
     await post(doomed, ada, 999).catch(() => undefined);
     await doomed.exited;
     expect(await lastSeq()).toBe(from + 1);
-    const unpublished = await db.knex('events').where({ group_id: groupId, seq: from + 1 }).first('published_at');
+    const unpublished = await db
+      .knex('events')
+      .where({ group_id: groupId, seq: from + 1 })
+      .first('published_at');
     expect(unpublished.published_at).toBeNull();
     const started = Date.now();
     await eventually(() => socket.seqs(groupId).length === 1, 8_000);
@@ -182,7 +192,10 @@ describe('a fleet of two API and two gateway processes', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     // The relay marks what it republished (its transaction commits just after the publish).
     await eventually(async () => {
-      const relayed = await db.knex('events').where({ group_id: groupId, seq: from + 1 }).first('published_at');
+      const relayed = await db
+        .knex('events')
+        .where({ group_id: groupId, seq: from + 1 })
+        .first('published_at');
       return relayed.published_at !== null;
     }, 3_000);
   });
@@ -203,7 +216,10 @@ describe('a fleet of two API and two gateway processes', () => {
 
     await gatewayB.kill('SIGKILL');
     const killedAt = Date.now();
-    await watcher.next((m) => m.type === 'presence' && JSON.stringify(m['online']) === JSON.stringify([ada.id]), 5_000);
+    await watcher.next(
+      (m) => m.type === 'presence' && JSON.stringify(m['online']) === JSON.stringify([ada.id]),
+      5_000,
+    );
     // Heartbeat 500 ms: entries expire after two, noticed on the next tick.
     expect(Date.now() - killedAt).toBeLessThan(2_500);
   });

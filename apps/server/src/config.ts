@@ -39,7 +39,7 @@ const schema = Joi.object({
   }),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(1).default(900),
   IDEMPOTENCY_TTL_SECONDS: Joi.number().integer().min(1).default(86400),
-  IDEMPOTENCY_LEASE_SECONDS: Joi.number().integer().min(1).max(300).default(30),
+  IDEMPOTENCY_LEASE_SECONDS: Joi.number().integer().min(1).max(300).default(10),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(600),
   SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).default(25),
   WS_HEARTBEAT_MS: Joi.number().integer().min(100).max(300000).default(25000),

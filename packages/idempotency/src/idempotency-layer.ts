@@ -23,7 +23,7 @@ export type IdempotencyLayerOptions = {
   store: IdempotencyStore;
   durable: DurableRecords;
   ttlSeconds: number;
-  /** In-flight lease; renewed every third of it while the operation still runs. @default 30000 */
+  /** In-flight lease; renewed every third of it while the operation still runs. @default 10000 */
   leaseMs?: number;
   registry?: Registry;
   logger?: Logger;
@@ -68,7 +68,7 @@ function fromStored(stored: StoredResponse): Reply {
  */
 export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
   const { store, durable, logger } = options;
-  const leaseMs = options.leaseMs ?? 30_000;
+  const leaseMs = options.leaseMs ?? 10_000;
   const ttlMs = options.ttlSeconds * 1000;
   const outcomes = new Counter({
     name: 'idempotency_outcomes_total',

@@ -1,0 +1,71 @@
+import type { TokenManager } from './auth';
+import type { CallOptions, HttpClient } from './http-client';
+import type { LoginRequest, RegisterRequest, Session, User } from './types';
+
+/** `/v1/auth/*` and `/v1/me` (API.md §2). */
+export class AuthApi {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly tokens: TokenManager,
+  ) {}
+
+  /**
+   * `POST /v1/auth/register`; stores the session's tokens. Not retried (it carries no
+   * Idempotency-Key: the server ignores keys on auth endpoints).
+   */
+  async register(body: RegisterRequest, options: CallOptions = {}): Promise<Session> {
+    const res = await this.http.request<Session>({
+      ...options,
+      method: 'POST',
+      path: '/v1/auth/register',
+      body,
+      idempotencyKey: false,
+      authenticated: false,
+    });
+    await this.tokens.setSession(res.data);
+    return res.data;
+  }
+
+  /** `POST /v1/auth/login`; stores the session's tokens. Not retried. */
+  async login(body: LoginRequest, options: CallOptions = {}): Promise<Session> {
+    const res = await this.http.request<Session>({
+      ...options,
+      method: 'POST',
+      path: '/v1/auth/login',
+      body,
+      idempotencyKey: false,
+      authenticated: false,
+    });
+    await this.tokens.setSession(res.data);
+    return res.data;
+  }
+
+  /**
+   * Rotates the stored refresh token now (`POST /v1/auth/refresh`), sharing a refresh already in
+   * flight. Resolves with the new session, or undefined when signed out or the server refused the
+   * token (the tokens are then cleared). Requests refresh by themselves on 401; this is rarely needed.
+   */
+  refresh(): Promise<Session | undefined> {
+    return this.tokens.refresh();
+  }
+
+  /** `GET /v1/me`: the signed-in user. */
+  async me(options: CallOptions = {}): Promise<User> {
+    return (await this.http.request<User>({ ...options, method: 'GET', path: '/v1/me' })).data;
+  }
+
+  /** Restores a session kept elsewhere (e.g. from the previous app start). */
+  setSession(session: Session): Promise<void> {
+    return this.tokens.setSession(session);
+  }
+
+  /** Forgets the tokens on this device (there is no server-side sign-out in v1). */
+  logout(): Promise<void> {
+    return this.tokens.clear();
+  }
+
+  /** Whether tokens are stored. */
+  async isSignedIn(): Promise<boolean> {
+    return (await this.tokens.tokens()) !== undefined;
+  }
+}

@@ -1,0 +1,261 @@
+import type { FieldError, Problem, ProblemCode } from './types';
+
+/** Base class of every error the client throws. */
+export class TallyError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TallyError';
+  }
+}
+
+/**
+ * The server answered with a problem (RFC 9457). Subclasses exist for every `code` of API.md §1, so
+ * callers can `catch (e) { if (e instanceof SplitMismatchError) … }` or switch on `e.code`.
+ */
+export class ProblemError extends TallyError {
+  readonly problem: Problem;
+  readonly status: number;
+  readonly code: Problem['code'];
+  /** `Retry-After` of the response in milliseconds, when it carried one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(problem: Problem, options: { retryAfterMs?: number } = {}) {
+    super(`${problem.status} ${problem.code}: ${problem.detail || problem.title}`);
+    this.name = 'ProblemError';
+    this.problem = problem;
+    this.status = problem.status;
+    this.code = problem.code;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  get requestId(): string | undefined {
+    return this.problem.requestId;
+  }
+
+  /** Per-field failures (on `validation_failed`, sometimes `not_a_member`/`split_mismatch`). */
+  get errors(): FieldError[] {
+    return this.problem.errors ?? [];
+  }
+}
+
+/** 400 `malformed_json`. */
+export class MalformedJsonError extends ProblemError {
+  declare readonly code: 'malformed_json';
+  override name = 'MalformedJsonError';
+}
+
+/** 400 `idempotency_key_missing`. */
+export class IdempotencyKeyMissingError extends ProblemError {
+  declare readonly code: 'idempotency_key_missing';
+  override name = 'IdempotencyKeyMissingError';
+}
+
+/** 400 `idempotency_key_invalid`. */
+export class IdempotencyKeyInvalidError extends ProblemError {
+  declare readonly code: 'idempotency_key_invalid';
+  override name = 'IdempotencyKeyInvalidError';
+}
+
+/** 401 `unauthenticated`: no, invalid or expired token (after the one automatic refresh). */
+export class UnauthenticatedError extends ProblemError {
+  declare readonly code: 'unauthenticated';
+  override name = 'UnauthenticatedError';
+}
+
+/** 401 `invalid_credentials`: wrong email or password at login. */
+export class InvalidCredentialsError extends ProblemError {
+  declare readonly code: 'invalid_credentials';
+  override name = 'InvalidCredentialsError';
+}
+
+/** 404 `not_found`: does not exist, or the caller may not see it. */
+export class NotFoundError extends ProblemError {
+  declare readonly code: 'not_found';
+  override name = 'NotFoundError';
+}
+
+/** 409 `idempotency_key_reused`: the key was used for a different request. */
+export class IdempotencyKeyReusedError extends ProblemError {
+  declare readonly code: 'idempotency_key_reused';
+  override name = 'IdempotencyKeyReusedError';
+}
+
+/** 409 `idempotency_key_in_progress`: retried automatically; thrown only inside `RetryExhaustedError`. */
+export class IdempotencyKeyInProgressError extends ProblemError {
+  declare readonly code: 'idempotency_key_in_progress';
+  override name = 'IdempotencyKeyInProgressError';
+}
+
+/** 409 `email_taken`. */
+export class EmailTakenError extends ProblemError {
+  declare readonly code: 'email_taken';
+  override name = 'EmailTakenError';
+}
+
+/** 409 `member_has_balance`: settle up before removing the member. */
+export class MemberHasBalanceError extends ProblemError {
+  declare readonly code: 'member_has_balance';
+  override name = 'MemberHasBalanceError';
+}
+
+/** 412 `precondition_failed`: `If-Match` does not match the current ETag. */
+export class PreconditionFailedError extends ProblemError {
+  declare readonly code: 'precondition_failed';
+  override name = 'PreconditionFailedError';
+}
+
+/** 413 `payload_too_large`. */
+export class PayloadTooLargeError extends ProblemError {
+  declare readonly code: 'payload_too_large';
+  override name = 'PayloadTooLargeError';
+}
+
+/** 415 `unsupported_media_type`. */
+export class UnsupportedMediaTypeError extends ProblemError {
+  declare readonly code: 'unsupported_media_type';
+  override name = 'UnsupportedMediaTypeError';
+}
+
+/** 422 `validation_failed` (see `errors`). */
+export class ValidationFailedError extends ProblemError {
+  declare readonly code: 'validation_failed';
+  override name = 'ValidationFailedError';
+}
+
+/** 422 `not_a_member`. */
+export class NotAMemberError extends ProblemError {
+  declare readonly code: 'not_a_member';
+  override name = 'NotAMemberError';
+}
+
+/** 422 `split_mismatch`. */
+export class SplitMismatchError extends ProblemError {
+  declare readonly code: 'split_mismatch';
+  override name = 'SplitMismatchError';
+}
+
+/** 429 `rate_limited`: retried automatically (honouring `Retry-After`) until the attempt cap. */
+export class RateLimitedError extends ProblemError {
+  declare readonly code: 'rate_limited';
+  override name = 'RateLimitedError';
+}
+
+/** 503 `unavailable`: retried automatically until the attempt cap. */
+export class UnavailableError extends ProblemError {
+  declare readonly code: 'unavailable';
+  override name = 'UnavailableError';
+}
+
+/** 500 `internal_error`. */
+export class InternalServerError extends ProblemError {
+  declare readonly code: 'internal_error';
+  override name = 'InternalServerError';
+}
+
+/** A response that is not a Tally problem (e.g. a proxy's HTML 502); `code` is `http_error`. */
+export class HttpError extends ProblemError {
+  constructor(problem: Problem, options?: { retryAfterMs?: number }) {
+    super(problem, options);
+    this.name = 'HttpError';
+  }
+}
+
+type ProblemErrorClass = new (problem: Problem, options?: { retryAfterMs?: number }) => ProblemError;
+
+/** The error class of every problem code. */
+export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = {
+  malformed_json: MalformedJsonError,
+  idempotency_key_missing: IdempotencyKeyMissingError,
+  idempotency_key_invalid: IdempotencyKeyInvalidError,
+  unauthenticated: UnauthenticatedError,
+  invalid_credentials: InvalidCredentialsError,
+  not_found: NotFoundError,
+  idempotency_key_reused: IdempotencyKeyReusedError,
+  idempotency_key_in_progress: IdempotencyKeyInProgressError,
+  email_taken: EmailTakenError,
+  member_has_balance: MemberHasBalanceError,
+  precondition_failed: PreconditionFailedError,
+  payload_too_large: PayloadTooLargeError,
+  unsupported_media_type: UnsupportedMediaTypeError,
+  validation_failed: ValidationFailedError,
+  not_a_member: NotAMemberError,
+  split_mismatch: SplitMismatchError,
+  rate_limited: RateLimitedError,
+  unavailable: UnavailableError,
+  internal_error: InternalServerError,
+};
+
+/** The typed error for a problem: the class of its code, or `HttpError` for anything else. */
+export function problemErrorOf(problem: Problem, options?: { retryAfterMs?: number }): ProblemError {
+  const Class = Object.hasOwn(PROBLEM_ERRORS, problem.code)
+    ? PROBLEM_ERRORS[problem.code as ProblemCode]
+    : HttpError;
+  return new Class(problem, options);
+}
+
+/** The request never got an HTTP response (connection refused or reset, DNS failure, …). */
+export class NetworkError extends TallyError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NetworkError';
+  }
+}
+
+/** One attempt took longer than the per-attempt timeout. */
+export class TimeoutError extends TallyError {
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number) {
+    super(`no response within ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's `AbortSignal` fired; `cause` is the signal's reason. */
+export class RequestAbortedError extends TallyError {
+  constructor(options?: { cause?: unknown }) {
+    super('the request was aborted', options);
+    this.name = 'RequestAbortedError';
+  }
+}
+
+/** A success response whose body is not the JSON the endpoint promises. */
+export class UnexpectedResponseError extends TallyError {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'UnexpectedResponseError';
+    this.status = status;
+  }
+}
+
+/**
+ * Every attempt of an operation failed in a retryable way (timeout, network error, 409
+ * `idempotency_key_in_progress`, 429, 5xx) and the attempt cap was reached. For a keyed write the
+ * operation may or may not have taken effect: retry it later with the same `idempotencyKey` to find out.
+ */
+export class RetryExhaustedError extends TallyError {
+  readonly attempts: number;
+  /** The problem of the last attempt that got one (undefined when none got a response). */
+  readonly lastProblem: Problem | undefined;
+  /** The failure of the last attempt: a `ProblemError`, `NetworkError` or `TimeoutError`. */
+  readonly lastError: TallyError;
+  /** The key every attempt carried, for a later retry of the same operation. */
+  readonly idempotencyKey: string | undefined;
+
+  constructor(options: {
+    attempts: number;
+    lastError: TallyError;
+    lastProblem: Problem | undefined;
+    idempotencyKey: string | undefined;
+  }) {
+    super(`gave up after ${options.attempts} attempts: ${options.lastError.message}`, {
+      cause: options.lastError,
+    });
+    this.name = 'RetryExhaustedError';
+    this.attempts = options.attempts;
+    this.lastError = options.lastError;
+    this.lastProblem = options.lastProblem;
+    this.idempotencyKey = options.idempotencyKey;
+  }
+}

@@ -1,0 +1,130 @@
+import type { CallOptions, HttpClient, WriteOptions } from './http-client';
+import { paginate } from './pages';
+import type { Expense, ExpensePatch, ExpenseRequest, ListOptions, Page } from './types';
+
+const expensePath = (expenseId: string) => `/v1/expenses/${encodeURIComponent(expenseId)}`;
+const ifMatchHeader = (headers: Record<string, string> | undefined, ifMatch: string | undefined) => ({
+  ...headers,
+  ...(ifMatch ? { 'If-Match': ifMatch } : {}),
+});
+
+/** `If-Match` for conditional writes: the ETag you read (see `etagOf`), or `*`. */
+export type ConditionalWriteOptions = WriteOptions & { ifMatch?: string };
+
+/**
+ * Expenses (API.md §4). Every write is a money write: it carries an `Idempotency-Key` (one per call,
+ * reused by its retries), so a retry after a lost response never records a second expense.
+ */
+export class ExpensesApi {
+  constructor(private readonly http: HttpClient) {}
+
+  /** `POST /v1/expenses`. */
+  async create(body: ExpenseRequest, options: WriteOptions = {}): Promise<Expense> {
+    return (await this.http.request<Expense>({ ...options, method: 'POST', path: '/v1/expenses', body }))
+      .data;
+  }
+
+  /** `GET /v1/expenses/{expenseId}`; `NotFoundError` once deleted. */
+  async get(expenseId: string, options: CallOptions = {}): Promise<Expense> {
+    return (await this.http.request<Expense>({ ...options, method: 'GET', path: expensePath(expenseId) }))
+      .data;
+  }
+
+  /**
+   * `GET /v1/expenses/{expenseId}` with `If-None-Match: etag`: null when it has not changed (304),
+   * else the current expense.
+   */
+  async getIfChanged(expenseId: string, etag: string, options: CallOptions = {}): Promise<Expense | null> {
+    const res = await this.http.request<Expense>({
+      ...options,
+      method: 'GET',
+      path: expensePath(expenseId),
+      // An explicit Cache-Control: fetch would add `no-cache` to a conditional request, and the
+      // server then never answers 304.
+      headers: { ...options.headers, 'If-None-Match': etag, 'Cache-Control': 'max-age=0' },
+    });
+    return res.status === 304 ? null : res.data;
+  }
+
+  /** `GET /v1/groups/{groupId}/expenses`: one page, newest first. */
+  async list(groupId: string, options: ListOptions & CallOptions = {}): Promise<Page<Expense>> {
+    const { limit, cursor, ...call } = options;
+    return (
+      await this.http.request<Page<Expense>>({
+        ...call,
+        method: 'GET',
+        path: `/v1/groups/${encodeURIComponent(groupId)}/expenses`,
+        query: { limit, cursor },
+      })
+    ).data;
+  }
+
+  /** Every live expense of a group, newest first. */
+  listAll(
+    groupId: string,
+    options: Omit<ListOptions, 'cursor'> & CallOptions = {},
+  ): AsyncGenerator<Expense, void, undefined> {
+    return paginate((cursor) => this.list(groupId, { ...options, cursor }));
+  }
+
+  /**
+   * `PUT /v1/expenses/{expenseId}`: replaces the expense, or creates it with that id (8–64 of
+   * `A-Za-z0-9_-`) — offline-first clients choose ids this way.
+   */
+  async put(
+    expenseId: string,
+    body: ExpenseRequest,
+    options: ConditionalWriteOptions = {},
+  ): Promise<Expense> {
+    const { ifMatch, ...call } = options;
+    return (
+      await this.http.request<Expense>({
+        ...call,
+        method: 'PUT',
+        path: expensePath(expenseId),
+        body,
+        headers: ifMatchHeader(call.headers, ifMatch),
+      })
+    ).data;
+  }
+
+  /** `PATCH /v1/expenses/{expenseId}`: some fields; the result is validated as a whole. */
+  async patch(
+    expenseId: string,
+    patch: ExpensePatch,
+    options: ConditionalWriteOptions = {},
+  ): Promise<Expense> {
+    const { ifMatch, ...call } = options;
+    return (
+      await this.http.request<Expense>({
+        ...call,
+        method: 'PATCH',
+        path: expensePath(expenseId),
+        body: patch,
+        headers: ifMatchHeader(call.headers, ifMatch),
+      })
+    ).data;
+  }
+
+  /** `DELETE /v1/expenses/{expenseId}`; deleting a deleted expense succeeds again. */
+  async delete(expenseId: string, options: ConditionalWriteOptions = {}): Promise<void> {
+    const { ifMatch, ...call } = options;
+    await this.http.request<undefined>({
+      ...call,
+      method: 'DELETE',
+      path: expensePath(expenseId),
+      headers: ifMatchHeader(call.headers, ifMatch),
+    });
+  }
+
+  /** `POST /v1/expenses/{expenseId}/restore`: undoes a delete (a no-op when not deleted). */
+  async restore(expenseId: string, options: WriteOptions = {}): Promise<Expense> {
+    return (
+      await this.http.request<Expense>({
+        ...options,
+        method: 'POST',
+        path: `${expensePath(expenseId)}/restore`,
+      })
+    ).data;
+  }
+}

@@ -1,0 +1,116 @@
+import type { CallOptions, HttpClient, WriteOptions } from './http-client';
+import { paginate } from './pages';
+import type {
+  AddMemberRequest,
+  Balances,
+  CreateGroupRequest,
+  EventsOptions,
+  Group,
+  GroupEvent,
+  ListOptions,
+  Member,
+  Page,
+  UpdateGroupRequest,
+} from './types';
+
+const groupPath = (groupId: string) => `/v1/groups/${encodeURIComponent(groupId)}`;
+
+/** Groups, members, balances and the event log (API.md §3, §6, §8). */
+export class GroupsApi {
+  constructor(private readonly http: HttpClient) {}
+
+  /** `POST /v1/groups`: the caller becomes the first member. Keyed, so retries never make two groups. */
+  async create(body: CreateGroupRequest, options: WriteOptions = {}): Promise<Group> {
+    return (await this.http.request<Group>({ ...options, method: 'POST', path: '/v1/groups', body })).data;
+  }
+
+  /** `GET /v1/groups`: one page of the caller's groups, most recently joined first. */
+  async list(options: ListOptions & CallOptions = {}): Promise<Page<Group>> {
+    const { limit, cursor, ...call } = options;
+    return (
+      await this.http.request<Page<Group>>({
+        ...call,
+        method: 'GET',
+        path: '/v1/groups',
+        query: { limit, cursor },
+      })
+    ).data;
+  }
+
+  /** Every group of the caller, fetching pages of `limit` as needed. */
+  listAll(options: Omit<ListOptions, 'cursor'> & CallOptions = {}): AsyncGenerator<Group, void, undefined> {
+    return paginate((cursor) => this.list({ ...options, cursor }));
+  }
+
+  /** `GET /v1/groups/{groupId}`. */
+  async get(groupId: string, options: CallOptions = {}): Promise<Group> {
+    return (await this.http.request<Group>({ ...options, method: 'GET', path: groupPath(groupId) })).data;
+  }
+
+  /** `PATCH /v1/groups/{groupId}`; `ifMatch` (see `etagOf`) makes it fail with 412 if the group changed. */
+  async update(
+    groupId: string,
+    body: UpdateGroupRequest,
+    options: WriteOptions & { ifMatch?: string } = {},
+  ): Promise<Group> {
+    const { ifMatch, ...call } = options;
+    return (
+      await this.http.request<Group>({
+        ...call,
+        method: 'PATCH',
+        path: groupPath(groupId),
+        body,
+        headers: { ...call.headers, ...(ifMatch ? { 'If-Match': ifMatch } : {}) },
+      })
+    ).data;
+  }
+
+  /** `POST /v1/groups/{groupId}/members` by `userId` or `email`; answers the member (also when already one). */
+  async addMember(groupId: string, body: AddMemberRequest, options: WriteOptions = {}): Promise<Member> {
+    return (
+      await this.http.request<Member>({
+        ...options,
+        method: 'POST',
+        path: `${groupPath(groupId)}/members`,
+        body,
+      })
+    ).data;
+  }
+
+  /** `DELETE /v1/groups/{groupId}/members/{userId}`; `MemberHasBalanceError` while their net is not zero. */
+  async removeMember(groupId: string, userId: string, options: WriteOptions = {}): Promise<void> {
+    await this.http.request<undefined>({
+      ...options,
+      method: 'DELETE',
+      path: `${groupPath(groupId)}/members/${encodeURIComponent(userId)}`,
+    });
+  }
+
+  /** `GET /v1/groups/{groupId}/balances`. */
+  async balances(groupId: string, options: CallOptions = {}): Promise<Balances> {
+    return (
+      await this.http.request<Balances>({ ...options, method: 'GET', path: `${groupPath(groupId)}/balances` })
+    ).data;
+  }
+
+  /** `GET /v1/groups/{groupId}/events`: one page of the log, oldest first. */
+  async events(groupId: string, options: EventsOptions & CallOptions = {}): Promise<Page<GroupEvent>> {
+    const { limit, cursor, afterSeq, ...call } = options;
+    return (
+      await this.http.request<Page<GroupEvent>>({
+        ...call,
+        method: 'GET',
+        path: `${groupPath(groupId)}/events`,
+        query: { limit, cursor, afterSeq },
+      })
+    ).data;
+  }
+
+  /** Every event of the log after `afterSeq` (default: from the start), oldest first. */
+  allEvents(
+    groupId: string,
+    options: Omit<EventsOptions, 'cursor'> & CallOptions = {},
+  ): AsyncGenerator<GroupEvent, void, undefined> {
+    return paginate((cursor) => this.events(groupId, { ...options, cursor }));
+  }
+}

@@ -1,0 +1,55 @@
+export {
+  MemoryTokenStore,
+  type StoredTokens,
+  TokenManager,
+  type TokenManagerOptions,
+  type TokenStore,
+} from './auth';
+export { AuthApi } from './auth-api';
+export * from './errors';
+export { etagOf } from './etag';
+export { type ConditionalWriteOptions, ExpensesApi } from './expenses-api';
+export { GroupsApi } from './groups-api';
+export {
+  type CallOptions,
+  defaultSleep,
+  type FetchInit,
+  type FetchLike,
+  type FetchResponse,
+  HttpClient,
+  type HttpClientOptions,
+  type HttpRequest,
+  type HttpResponse,
+  type RetryInfo,
+  type Sleep,
+  type WriteOptions,
+} from './http-client';
+export { randomIdempotencyKey } from './idempotency-key';
+export { paginate } from './pages';
+export {
+  type BalancesUpdate,
+  type ConnectionState,
+  type PresenceUpdate,
+  RealtimeClient,
+  type RealtimeError,
+  type RealtimeListeners,
+  type RealtimeOptions,
+  type RealtimeStats,
+  type SubscribeOptions,
+  type SubscriptionHandlers,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './realtime';
+export {
+  type AttemptOutcome,
+  backoffDelay,
+  DEFAULT_RETRY_POLICY,
+  isRetryableOutcome,
+  isRetryableRequest,
+  parseRetryAfter,
+  type RetryPolicy,
+  retryDelay,
+} from './retry-policy';
+export { SettlementsApi } from './settlements-api';
+export { TallyClient, type TallyClientOptions } from './tally-client';
+export type * from './types';

@@ -1,0 +1,85 @@
+import { MemoryTokenStore, TokenManager, type TokenStore } from './auth';
+import { AuthApi } from './auth-api';
+import { ExpensesApi } from './expenses-api';
+import { GroupsApi } from './groups-api';
+import { HttpClient, type HttpClientOptions } from './http-client';
+import { RealtimeClient, type RealtimeOptions } from './realtime';
+import { SettlementsApi } from './settlements-api';
+import type { Session } from './types';
+
+export type TallyClientOptions = Omit<HttpClientOptions, 'tokens'> & {
+  /**
+   * Where tokens are kept between requests (and app starts, if it persists them).
+   * @default a new MemoryTokenStore
+   */
+  tokenStore?: TokenStore;
+  /** Called when the server refuses the refresh token: the user must sign in again. */
+  onSessionExpired?: () => void;
+  /** Called with every new session (register, login, refresh). */
+  onSession?: (session: Session) => void;
+};
+
+/**
+ * The Tally API client: typed methods for every endpoint of API.md, retries that never duplicate a
+ * money write, one shared token refresh on 401, and a realtime client for the WebSocket.
+ *
+ *   const tally = new TallyClient({ baseUrl: 'https://api.example.com' });
+ *   await tally.auth.login({ email, password });
+ *   const group = await tally.groups.create({ name: 'Goa trip' });
+ *   await tally.expenses.create({ groupId: group.id, description: 'Dinner', amount: 120000,
+ *     paidBy: me.id, split: { type: 'equal', between: [me.id, friend.id] } });
+ */
+export class TallyClient {
+  readonly http: HttpClient;
+  readonly tokens: TokenManager;
+  readonly auth: AuthApi;
+  readonly groups: GroupsApi;
+  readonly expenses: ExpensesApi;
+  readonly settlements: SettlementsApi;
+  private readonly now: (() => number) | undefined;
+
+  constructor(options: TallyClientOptions) {
+    const { tokenStore, onSessionExpired, onSession, ...httpOptions } = options;
+    this.now = httpOptions.now;
+    let http: HttpClient | undefined;
+    this.tokens = new TokenManager({
+      store: tokenStore ?? new MemoryTokenStore(),
+      ...(httpOptions.now ? { now: httpOptions.now } : {}),
+      ...(onSessionExpired ? { onSessionExpired } : {}),
+      ...(onSession ? { onSession } : {}),
+      refresh: async (refreshToken) => {
+        // Never retried: a refresh token works once, and a lost answer cannot be replayed.
+        const res = await http!.request<Session>({
+          method: 'POST',
+          path: '/v1/auth/refresh',
+          body: { refreshToken },
+          idempotencyKey: false,
+          authenticated: false,
+        });
+        return res.data;
+      },
+    });
+    http = new HttpClient({ ...httpOptions, tokens: this.tokens });
+    this.http = http;
+    this.auth = new AuthApi(http, this.tokens);
+    this.groups = new GroupsApi(http);
+    this.expenses = new ExpensesApi(http);
+    this.settlements = new SettlementsApi(http);
+  }
+
+  /**
+   * A realtime client on this server, authenticated with this client's tokens (refreshed first when
+   * known to be expired, and after an upgrade refused with 401). Call `connect()` or `subscribe()`.
+   */
+  realtime(options: Omit<RealtimeOptions, 'url' | 'getAccessToken'> & { url?: string } = {}): RealtimeClient {
+    return new RealtimeClient({
+      url: this.http.baseUrl,
+      ...(this.now ? { now: this.now } : {}),
+      ...options,
+      getAccessToken: ({ rejectedToken }) =>
+        rejectedToken !== undefined
+          ? this.tokens.refreshAfter(rejectedToken)
+          : this.tokens.freshAccessToken(),
+    });
+  }
+}

@@ -1,0 +1,384 @@
+import net from 'node:net';
+import WebSocket from 'ws';
+import {
+  type BalancesUpdate,
+  type ClientMessage,
+  type GroupEvent,
+  MemoryTokenStore,
+  type PresenceUpdate,
+  RealtimeClient,
+  TallyClient,
+} from '../../packages/client/src';
+import { startTestServer, type TestServer, type TestUser } from '../support/test-server';
+
+/** Polls until `check` holds. */
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A scripted stand-in for a WebSocket: the test plays the server. */
+class FakeSocket {
+  static instances: FakeSocket[] = [];
+  readyState = 0;
+  readonly sent: ClientMessage[] = [];
+  closedWith: number | undefined;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+
+  constructor(readonly url: string) {
+    FakeSocket.instances.push(this);
+  }
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as ClientMessage);
+  }
+  close(code?: number): void {
+    this.readyState = 3;
+    this.closedWith = code;
+  }
+  welcome(heartbeatMs = 60_000): void {
+    this.readyState = 1;
+    this.receive({ type: 'welcome', connectionId: 'c', userId: 'usr_1', heartbeatMs });
+  }
+  receive(message: unknown): void {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+  event(groupId: string, seq: number): void {
+    const event = {
+      id: `evt_${seq}`,
+      seq,
+      type: 'expense.created',
+      groupId,
+      actorId: 'usr_1',
+      occurredAt: '2026-11-25T10:00:00.000Z',
+      data: { expense: { id: `exp_${seq}` }, balances: [{ currency: 'INR', members: [], simplified: [] }] },
+    };
+    this.receive({ type: 'event', groupId, seq, event });
+  }
+  serverClose(code: number): void {
+    this.readyState = 3;
+    this.onclose?.({ code, reason: '' });
+  }
+}
+
+describe('realtime client, scripted socket', () => {
+  beforeEach(() => {
+    FakeSocket.instances = [];
+  });
+
+  const newClient = () =>
+    new RealtimeClient({
+      url: 'https://api.example.com',
+      getAccessToken: () => 'tok en',
+      WebSocket: FakeSocket,
+      random: () => 0,
+    });
+  const latest = () => FakeSocket.instances.at(-1) as FakeSocket;
+
+  it('connects to /v1/ws with the token, subscribes after the welcome, and delivers in seq order', async () => {
+    const rt = newClient();
+    const seen: number[] = [];
+    const balances: BalancesUpdate[] = [];
+    rt.subscribe('grp_1', {
+      afterSeq: 0,
+      onEvent: (e) => seen.push(e.seq),
+      onBalances: (b) => balances.push(b),
+    });
+    await until(() => FakeSocket.instances.length === 1);
+    expect(latest().url).toBe('wss://api.example.com/v1/ws?access_token=tok%20en');
+    expect(latest().sent).toEqual([]);
+    latest().welcome();
+    expect(latest().sent).toEqual([
+      { type: 'subscribe', id: expect.any(String), groupId: 'grp_1', afterSeq: 0 },
+    ]);
+    latest().event('grp_1', 1);
+    latest().event('grp_1', 2);
+    expect(seen).toEqual([1, 2]);
+    expect(balances.map((b) => b.seq)).toEqual([1, 2]);
+    expect(balances[0]?.currencies[0]?.currency).toBe('INR');
+    rt.close();
+  });
+
+  it('drops duplicates by seq and, after a gap, resubscribes from the last delivered seq instead of skipping ahead', async () => {
+    const rt = newClient();
+    const seen: number[] = [];
+    rt.on('event', (e) => seen.push(e.seq));
+    rt.subscribe('grp_1', { afterSeq: 0 });
+    await until(() => FakeSocket.instances.length === 1);
+    const socket = latest();
+    socket.welcome();
+    socket.event('grp_1', 1);
+    socket.event('grp_1', 2);
+    socket.event('grp_1', 2);
+    socket.event('grp_1', 1);
+    socket.event('grp_1', 4); // 3 is missing
+    socket.event('grp_1', 5);
+    expect(seen).toEqual([1, 2]);
+    const resubscribe = socket.sent.at(-1);
+    expect(resubscribe).toMatchObject({ type: 'subscribe', groupId: 'grp_1', afterSeq: 2 });
+    // The server answers the resubscription with what came after 2.
+    socket.event('grp_1', 3);
+    socket.event('grp_1', 4);
+    socket.event('grp_1', 5);
+    socket.receive({ type: 'subscribed', id: (resubscribe as { id: string }).id, groupId: 'grp_1', seq: 5 });
+    socket.event('grp_1', 6);
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(rt.stats()).toMatchObject({ delivered: 6, duplicatesDropped: 2, gapsRepaired: 1 });
+    rt.close();
+  });
+
+  it('reconnects after the server closes and resubscribes every group with afterSeq = the last seq delivered', async () => {
+    const rt = newClient();
+    const seen: string[] = [];
+    const states: string[] = [];
+    rt.on('state', (s) => states.push(s));
+    rt.on('event', (e) => seen.push(`${e.groupId}:${e.seq}`));
+    rt.subscribe('grp_a', { afterSeq: 0 });
+    rt.subscribe('grp_b'); // live only: the server says where it starts
+    await until(() => FakeSocket.instances.length === 1);
+    const first = latest();
+    first.welcome();
+    first.event('grp_a', 1);
+    first.event('grp_a', 2);
+    first.receive({ type: 'subscribed', groupId: 'grp_b', seq: 40 });
+    first.event('grp_b', 41);
+    first.serverClose(1012);
+
+    await until(() => FakeSocket.instances.length === 2);
+    const second = latest();
+    second.welcome();
+    expect(second.sent).toEqual([
+      { type: 'subscribe', id: expect.any(String), groupId: 'grp_a', afterSeq: 2 },
+      { type: 'subscribe', id: expect.any(String), groupId: 'grp_b', afterSeq: 41 },
+    ]);
+    // A replay of something already delivered is dropped.
+    second.event('grp_a', 2);
+    second.event('grp_a', 3);
+    expect(seen).toEqual(['grp_a:1', 'grp_a:2', 'grp_b:41', 'grp_a:3']);
+    expect(states).toEqual(['connecting', 'open', 'reconnecting', 'open']);
+    expect(rt.lastSeq('grp_a')).toBe(3);
+    rt.close();
+    expect(second.closedWith).toBe(1000);
+    expect(rt.state).toBe('closed');
+  });
+
+  it('backs off in growing full-jitter windows while connections fail before the welcome, and resets after one', async () => {
+    const delays: number[] = [];
+    const rt = new RealtimeClient({
+      url: 'http://localhost:1',
+      getAccessToken: () => 't',
+      WebSocket: FakeSocket,
+      reconnectBaseDelayMs: 1,
+      maxReconnectDelayMs: 8,
+      random: () => 0.999,
+    });
+    rt.on('reconnecting', (info) => delays.push(info.delayMs));
+    rt.connect();
+    for (let i = 1; i <= 5; i++) {
+      await until(() => FakeSocket.instances.length === i);
+      latest().serverClose(1006);
+    }
+    await until(() => FakeSocket.instances.length === 6);
+    // Windows 1, 2, 4, 8, 8 ms (capped) scaled by the jitter draw 0.999.
+    expect(delays).toEqual([0, 1, 3, 7, 7]);
+    latest().welcome();
+    latest().serverClose(1012);
+    await until(() => FakeSocket.instances.length === 7);
+    expect(delays.at(-1)).toBe(0); // a welcomed connection resets the backoff
+    rt.close();
+  });
+
+  it('ends a subscription when the member is removed or the group is not visible', async () => {
+    const rt = newClient();
+    const ended: string[] = [];
+    rt.subscribe('grp_gone', { onEnded: (reason) => ended.push(`gone:${reason}`) });
+    rt.subscribe('grp_secret', { onEnded: (reason) => ended.push(`secret:${reason}`) });
+    await until(() => FakeSocket.instances.length === 1);
+    const socket = latest();
+    socket.welcome();
+    const secret = socket.sent.find((m) => m.type === 'subscribe' && m.groupId === 'grp_secret');
+    socket.receive({ type: 'unsubscribed', groupId: 'grp_gone', reason: 'removed' });
+    socket.receive({ type: 'error', id: secret?.id, code: 'not_found' });
+    expect(ended).toEqual(['gone:removed', 'secret:not_found']);
+    expect(rt.lastSeq('grp_gone')).toBeUndefined();
+    socket.serverClose(1012);
+    await until(() => FakeSocket.instances.length === 2);
+    latest().welcome();
+    expect(latest().sent).toEqual([]);
+    rt.close();
+  });
+
+  it('drops a silent connection after two heartbeat intervals and reconnects', async () => {
+    const rt = new RealtimeClient({
+      url: 'http://x',
+      getAccessToken: () => 't',
+      WebSocket: FakeSocket,
+      random: () => 0,
+      heartbeatMs: 20,
+    });
+    rt.subscribe('grp_1', { afterSeq: 0 });
+    await until(() => FakeSocket.instances.length === 1);
+    latest().welcome();
+    await until(() => latest().sent.some((m) => m.type === 'ping'));
+    // No pong, nothing at all: the client gives up on this socket and opens another.
+    await until(() => FakeSocket.instances.length === 2);
+    expect(FakeSocket.instances[0]?.closedWith).toBe(4000);
+    rt.close();
+  });
+});
+
+describe('realtime client against the real server', () => {
+  let t: TestServer;
+  let ada: TestUser;
+  let bob: TestUser;
+  let groupId: string;
+  const clients: RealtimeClient[] = [];
+
+  const tally = (user: TestUser) =>
+    new TallyClient({
+      baseUrl: t.url,
+      tokenStore: new MemoryTokenStore({ accessToken: user.accessToken, refreshToken: user.refreshToken }),
+    });
+  const track = (rt: RealtimeClient) => {
+    clients.push(rt);
+    return rt;
+  };
+  const addExpense = (client: TallyClient, user: TestUser, amount: number) =>
+    client.expenses.create({
+      groupId,
+      description: 'Chai',
+      amount,
+      paidBy: user.id,
+      split: { type: 'equal', between: [ada.id, bob.id] },
+    });
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    ada = await t.register('Ada');
+    bob = await t.register('Bob');
+    groupId = await t.createGroup(ada, [bob]);
+  });
+  afterAll(async () => {
+    for (const rt of clients) rt.close();
+    await t.stop();
+  });
+
+  it('delivers the log from afterSeq 0, then live events, balances and presence, with the ws package', async () => {
+    const client = tally(ada);
+    await addExpense(client, ada, 1000);
+    const rt = track(client.realtime({ WebSocket }));
+    const events: GroupEvent[] = [];
+    const balances: BalancesUpdate[] = [];
+    const presence: PresenceUpdate[] = [];
+    rt.subscribe(groupId, {
+      afterSeq: 0,
+      onEvent: (e) => events.push(e),
+      onBalances: (b) => balances.push(b),
+      onPresence: (p) => presence.push(p),
+    });
+    await until(() => events.length === 3); // member.added ×2, expense.created
+    expect(events.map((e) => [e.seq, e.type])).toEqual([
+      [1, 'member.added'],
+      [2, 'member.added'],
+      [3, 'expense.created'],
+    ]);
+    await addExpense(client, ada, 2000);
+    await until(() => events.length === 4);
+    const last = events[3];
+    expect(last?.type).toBe('expense.created');
+    if (last?.type === 'expense.created') expect(last.data.expense.amount).toBe(2000);
+    expect(balances.map((b) => b.seq)).toEqual([3, 4]);
+    expect(balances[1]?.currencies[0]?.members).toEqual(
+      expect.arrayContaining([{ userId: bob.id, net: -1500 }]),
+    );
+    await until(() => presence.some((p) => p.online.includes(ada.id)));
+
+    // Bob comes online: Ada sees him in the group's presence.
+    const bobRt = track(tally(bob).realtime({ WebSocket, tokenIn: 'header' }));
+    bobRt.subscribe(groupId);
+    await until(() => presence.some((p) => p.online.includes(bob.id) && p.online.includes(ada.id)));
+  });
+
+  it('abandons a connection attempt that is never welcomed (connect timeout) and tries again', async () => {
+    // A TCP server that accepts and never answers the upgrade.
+    const held: net.Socket[] = [];
+    const blackhole = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => blackhole.listen(0, '127.0.0.1', resolve));
+    const { port } = blackhole.address() as net.AddressInfo;
+    const rt = track(
+      new RealtimeClient({
+        url: `http://127.0.0.1:${port}`,
+        getAccessToken: () => 't',
+        WebSocket,
+        connectTimeoutMs: 100,
+        reconnectBaseDelayMs: 10,
+      }),
+    );
+    const reconnects: number[] = [];
+    rt.on('reconnecting', (info) => reconnects.push(info.failures));
+    rt.connect();
+    try {
+      await until(() => reconnects.length >= 2 && held.length >= 2);
+      expect(reconnects.slice(0, 2)).toEqual([1, 2]);
+    } finally {
+      rt.close();
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => blackhole.close(() => resolve()));
+    }
+  });
+
+  it('uses a global WebSocket where one exists', async () => {
+    const global = globalThis as { WebSocket?: unknown };
+    const previous = global.WebSocket;
+    global.WebSocket = WebSocket;
+    try {
+      const rt = track(tally(ada).realtime());
+      const subscribed: number[] = [];
+      rt.on('subscribed', (s) => subscribed.push(s.seq));
+      rt.subscribe(groupId);
+      await until(() => subscribed.length === 1);
+      expect(rt.state).toBe('open');
+    } finally {
+      global.WebSocket = previous;
+    }
+  });
+
+  it('refreshes the token when the upgrade is refused with 401, then connects', async () => {
+    const store = new MemoryTokenStore({ accessToken: 'garbage', refreshToken: ada.refreshToken });
+    const client = new TallyClient({ baseUrl: t.url, tokenStore: store });
+    const rt = track(client.realtime({ WebSocket, reconnectBaseDelayMs: 10 }));
+    const subscribed: number[] = [];
+    rt.on('subscribed', (s) => subscribed.push(s.seq));
+    rt.subscribe(groupId);
+    await until(() => subscribed.length === 1);
+    expect(store.get()?.accessToken).not.toBe('garbage');
+    expect(rt.stats().connections).toBe(1);
+  });
+
+  it('resumes without gaps or duplicates when its connection is cut mid-stream', async () => {
+    const sockets: WebSocket[] = [];
+    class Tracked extends WebSocket {
+      constructor(url: string, protocols?: string | string[], options?: WebSocket.ClientOptions) {
+        super(url, protocols, options);
+        sockets.push(this);
+      }
+    }
+    const client = tally(bob);
+    const rt = track(client.realtime({ WebSocket: Tracked, reconnectBaseDelayMs: 20 }));
+    const seqs: number[] = [];
+    rt.subscribe(groupId, { afterSeq: 0, onEvent: (e) => seqs.push(e.seq) });
+    for (let i = 0; i < 30; i++) {
+      await addExpense(client, bob, 100 + i);
+      if (i % 10 === 5) sockets.at(-1)?.terminate();
+    }
+    const last = (await client.groups.balances(groupId)).asOfSeq;
+    await until(() => seqs.length === last);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seqs).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    expect(rt.stats().connections).toBeGreaterThanOrEqual(4);
+  });
+});
