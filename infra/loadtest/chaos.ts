@@ -6,8 +6,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Client } from 'pg';
+import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
-import { freePort, startFleet } from '../fleet/fleet';
+import { startFleet } from '../fleet/fleet';
 import { type LoadTestResult, runLoadTest } from './load-test';
 import { progressLine, renderReport, renderSummary } from './report';
 

@@ -12,6 +12,7 @@ import { createExpensesService } from './expenses/expenses.service';
 import { createGroupsService } from './groups/groups.service';
 import { errorHandler, routeNotFound } from './http/error-handler';
 import { httpMetrics } from './http/http-metrics';
+import { probeRoutes } from './http/probe-routes';
 import { requestId } from './http/request-id';
 import { createWriteRunner, type EventNotifier } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
@@ -65,16 +66,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const ready = await deps.isReady().catch(() => false);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.type(deps.registry.contentType).send(await deps.registry.metrics());
-  });
+  app.use(probeRoutes(deps));
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });

@@ -1,6 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAccessTokens, createApp, createLoadShedder, createRateLimits } from '@tally/api';
+import {
+  createAccessTokens,
+  createApp,
+  createLoadShedder,
+  createProbesApp,
+  createRateLimits,
+} from '@tally/api';
 import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
 import {
   createEventLog,
@@ -22,7 +28,6 @@ import {
   type FaultPoint,
   type IdempotencyStore,
 } from '@tally/idempotency';
-import express from 'express';
 import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -269,29 +274,6 @@ function createApiParts(
       await relay.stop();
     },
   };
-}
-
-/** ROLE=gateway serves no API routes over HTTP: only the probes and metrics. */
-function createProbesApp(deps: { registry: Registry; logger: Logger; isReady: () => Promise<boolean> }) {
-  const app = express();
-  app.disable('x-powered-by');
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const ready = await deps.isReady().catch(() => false);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.type(deps.registry.contentType).send(await deps.registry.metrics());
-  });
-  app.use((_req, res) => {
-    res
-      .status(404)
-      .type(PROBLEM_CONTENT_TYPE)
-      .send(JSON.stringify(toProblem(new AppError('not_found', 404, 'There is no such route.'), 'gateway')));
-  });
-  return app;
 }
 
 /** The subscriber connection queues (re)subscriptions while disconnected and retries for ever. */
