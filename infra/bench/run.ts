@@ -337,7 +337,11 @@ async function main() {
     );
     writeFileSync(
       file,
-      JSON.stringify({ durationSeconds: DURATION, connections: CONNECTIONS, results, summary }, null, 2),
+      JSON.stringify(
+        { durationSeconds: DURATION, connections: CONNECTIONS, results, summary, websockets: wsResults },
+        null,
+        2,
+      ),
     );
     process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
   } finally {
