@@ -158,6 +158,20 @@ describe.each([
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it('tells a new subscriber who is online exactly once', async () => {
+    const first = await open(bob);
+    first.send({ type: 'subscribe', id: 'b1', groupId });
+    await first.next((m) => m.type === 'subscribed');
+    // The same user again: the online set does not change, and the newcomer still learns it, once.
+    const second = await open(bob);
+    second.send({ type: 'subscribe', id: 'b2', groupId });
+    await second.next((m) => m.type === 'subscribed');
+    const presence = await second.next((m) => m.type === 'presence');
+    expect(presence['online']).toContain(bob.id);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(second.all('presence', groupId)).toHaveLength(1);
+  });
+
   it('tells subscribers who is online, and unsubscribes a removed member with reason removed', async () => {
     const carol = await t.register('Carol');
     await t.request

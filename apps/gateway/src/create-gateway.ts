@@ -260,24 +260,28 @@ export function createGateway(deps: GatewayDeps) {
   }
 
   // ---- presence ---------------------------------------------------------------------------------
-  async function updatePresence(feed: Feed): Promise<void> {
+  /** Sends the group's online set to its local subscribers when it changed; true if it did. */
+  async function updatePresence(feed: Feed): Promise<boolean> {
     try {
       const online = await presence.online(feed.groupId);
       const key = JSON.stringify(online);
-      if (key === feed.lastPresence) return;
+      if (key === feed.lastPresence) return false;
       feed.lastPresence = key;
       for (const sub of feed.subs) {
         if (sub.ready) send(sub.conn, { type: 'presence', groupId: feed.groupId, online });
       }
+      return true;
     } catch (err) {
       logger.warn({ err, groupId: feed.groupId }, 'presence update failed');
+      return false;
     }
   }
 
-  async function announcePresence(groupId: string): Promise<void> {
+  /** Tells every gateway (this one included) that the group's presence may have changed. */
+  async function announcePresence(groupId: string): Promise<boolean> {
     await bus.publish({ kind: 'presence', groupId }).catch(() => {});
     const feed = feeds.get(groupId);
-    if (feed) await updatePresence(feed);
+    return feed ? updatePresence(feed) : false;
   }
 
   // ---- subscriptions ------------------------------------------------------------------------------
@@ -327,9 +331,11 @@ export function createGateway(deps: GatewayDeps) {
     send(conn, { type: 'subscribed', id, groupId, seq: sub.lastSeq });
     sub.ready = true;
     await presence.touch(groupId, conn.id, conn.userId, presenceTtlMs).catch(() => {});
-    const online = await presence.online(groupId).catch(() => [] as string[]);
-    send(conn, { type: 'presence', groupId, online });
-    await announcePresence(groupId);
+    // A new subscriber learns who is online once: with everyone, if its arrival changed the set,
+    // or on its own if it did not (e.g. the same user was already connected).
+    if (!(await announcePresence(groupId)) && feed.lastPresence !== '') {
+      send(conn, { type: 'presence', groupId, online: JSON.parse(feed.lastPresence) as string[] });
+    }
   }
 
   async function onMessage(conn: Connection, data: RawData, isBinary: boolean): Promise<void> {
