@@ -12,9 +12,10 @@ import {
 } from '@tally/domain';
 import type { EventType } from '@tally/events';
 import { AppError, notFound } from '@tally/http-kit';
+import { canonicalJson } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
-import { decodeCursor, pageOf } from '../http/cursor';
+import { afterTimeIdCursor, pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
 import { assertMember, type GroupRow } from '../ledger/group-access';
@@ -123,20 +124,6 @@ function prepare(
   }
 }
 
-/**
- * JSON with object keys sorted: jsonb hands stored objects back with its own key order
- * (`{amount, userId}`), so a plain JSON.stringify would never see a stored expense as equal to the
- * same content sent again, and a repeated PUT or a no-op PATCH would bump the version and log an event.
- */
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
-        )
-      : v,
-  );
-
 const contentOf = (p: Prepared) => [
   p.description,
   p.category,
@@ -149,7 +136,7 @@ const contentOf = (p: Prepared) => [
 ];
 
 const sameContent = (a: Prepared, b: Prepared): boolean =>
-  canonical(contentOf(a)) === canonical(contentOf(b));
+  canonicalJson(contentOf(a)) === canonicalJson(contentOf(b));
 
 const partiesOf = (e: Pick<Expense, 'paidBy' | 'split'>): string[] => [
   ...e.paidBy.map((p) => p.userId),
@@ -395,7 +382,6 @@ export function createExpensesService(deps: { knex: Knex }) {
 
     async list(userId: string, groupId: string, query: { limit: number; cursor?: string }) {
       await assertMember(knex, groupId, userId);
-      const after = decodeCursor(query.cursor, 2);
       const q = knex<ExpenseRow>('expenses')
         .where({ group_id: groupId })
         .whereNull('deleted_at')
@@ -404,14 +390,7 @@ export function createExpensesService(deps: { knex: Knex }) {
           { column: 'id', order: 'desc' },
         ])
         .limit(query.limit + 1);
-      if (after) {
-        const at = new Date(String(after[0]));
-        q.andWhere((w) =>
-          w
-            .where('occurred_at', '<', at)
-            .orWhere((x) => x.where('occurred_at', '=', at).andWhere('id', '<', String(after[1]))),
-        );
-      }
+      afterTimeIdCursor(q, query.cursor, 'occurred_at', 'id');
       const page = pageOf((await q).map(toExpense), query.limit, (e) => [e.occurredAt, e.id]);
       return page;
     },

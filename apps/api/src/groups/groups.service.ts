@@ -1,7 +1,7 @@
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
-import { decodeTimeIdCursor, pageOf } from '../http/cursor';
+import { afterTimeIdCursor, pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
 import { assertMember, type GroupRow } from '../ledger/group-access';
@@ -93,7 +93,6 @@ export function createGroupsService(deps: { knex: Knex }) {
     },
 
     async list(userId: string, query: { limit: number; cursor?: string }) {
-      const after = decodeTimeIdCursor(query.cursor);
       const q = knex('group_members as m')
         .join('groups as g', 'g.id', 'm.group_id')
         .where('m.user_id', userId)
@@ -103,13 +102,7 @@ export function createGroupsService(deps: { knex: Knex }) {
         ])
         .limit(query.limit + 1)
         .select('g.*', 'm.joined_at as member_since');
-      if (after) {
-        q.andWhere((w) =>
-          w
-            .where('m.joined_at', '<', after.at)
-            .orWhere((x) => x.where('m.joined_at', '=', after.at).andWhere('g.id', '<', after.id)),
-        );
-      }
+      afterTimeIdCursor(q, query.cursor, 'm.joined_at', 'g.id');
       const rows = (await q) as (GroupRow & { member_since: Date })[];
       const page = pageOf(rows, query.limit, (r) => [toIso(r.member_since), r.id]);
       return { data: await Promise.all(page.data.map((r) => toGroup(knex, r))), nextCursor: page.nextCursor };

@@ -1,4 +1,5 @@
 import { validationFailed } from '@tally/http-kit';
+import type { Knex } from 'knex';
 
 /** Cursors are opaque to clients: base64url JSON of the last row's sort key. */
 export function encodeCursor(key: readonly (string | number)[]): string {
@@ -56,4 +57,25 @@ export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => (string |
   const data = hasMore ? rows.slice(0, limit) : rows;
   const last = data[data.length - 1];
   return { data, nextCursor: hasMore && last !== undefined ? encodeCursor(keyOf(last)) : null };
+}
+
+/**
+ * Keyset pagination, newest first: narrows `query` to the rows strictly after the cursor's
+ * (time, id) in `time desc, id desc` order. A cursor this API did not issue is a 422.
+ */
+export function afterTimeIdCursor<Q extends Knex.QueryBuilder>(
+  query: Q,
+  cursor: string | undefined,
+  timeColumn: string,
+  idColumn: string,
+): Q {
+  const after = decodeTimeIdCursor(cursor);
+  if (after) {
+    query.andWhere((w) =>
+      w
+        .where(timeColumn, '<', after.at)
+        .orWhere((x) => x.where(timeColumn, '=', after.at).andWhere(idColumn, '<', after.id)),
+    );
+  }
+  return query;
 }

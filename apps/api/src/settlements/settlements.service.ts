@@ -2,7 +2,7 @@ import { diffBalanceEffects, settlementBalanceEffect } from '@tally/domain';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
-import { decodeTimeIdCursor, pageOf } from '../http/cursor';
+import { afterTimeIdCursor, pageOf } from '../http/cursor';
 import { created, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
 import { assertMember } from '../ledger/group-access';
@@ -144,7 +144,6 @@ export function createSettlementsService(deps: { knex: Knex }) {
 
     async list(userId: string, groupId: string, query: { limit: number; cursor?: string }) {
       await assertMember(knex, groupId, userId);
-      const after = decodeTimeIdCursor(query.cursor);
       const q = knex<SettlementRow>('settlements')
         .where({ group_id: groupId })
         .whereNull('deleted_at')
@@ -153,14 +152,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
           { column: 'id', order: 'desc' },
         ])
         .limit(query.limit + 1);
-      if (after) {
-        const { at, id } = after;
-        q.andWhere((w) =>
-          w
-            .where('created_at', '<', at)
-            .orWhere((x) => x.where('created_at', '=', at).andWhere('id', '<', id)),
-        );
-      }
+      afterTimeIdCursor(q, query.cursor, 'created_at', 'id');
       return pageOf((await q).map(toSettlement), query.limit, (s) => [s.createdAt, s.id]);
     },
   };
