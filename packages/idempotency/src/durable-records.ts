@@ -34,7 +34,8 @@ type Row = {
 export function createDurableRecords(deps: { knex: Knex }) {
   const { knex } = deps;
 
-  const insertRow = async (db: Knex | Knex.Transaction, record: DurableRecord): Promise<boolean> => {
+  /** Insert, or take the place of an expired record; returns a row only when it did. */
+  const insertQuery = (db: Knex | Knex.Transaction, record: DurableRecord) => {
     const row = {
       user_id: record.userId,
       key: record.key,
@@ -46,19 +47,26 @@ export function createDurableRecords(deps: { knex: Knex }) {
       created_at: new Date(),
       expires_at: record.expiresAt,
     };
-    const inserted = await db('idempotency_records')
+    return db('idempotency_records')
       .insert(row)
       .onConflict(['user_id', 'key', 'path'])
       .merge()
       .where('idempotency_records.expires_at', '<=', new Date())
       .returning('user_id');
-    return inserted.length > 0;
   };
+  const insertRow = async (db: Knex | Knex.Transaction, record: DurableRecord): Promise<boolean> =>
+    (await insertQuery(db, record)).length > 0;
 
   return {
     /** In the write's own transaction. @throws DurableRecordExists when a live record holds the key */
     async insertInTransaction(trx: Knex.Transaction, record: DurableRecord): Promise<void> {
       if (!(await insertRow(trx, record))) throw new DurableRecordExists();
+    },
+
+    /** The same insert as a fragment, for a writer that folds it into its own statement. */
+    insertStatement(record: DurableRecord): { sql: string; bindings: readonly unknown[] } {
+      const { sql, bindings } = insertQuery(knex, record).toSQL();
+      return { sql, bindings };
     },
 
     /** For outcomes that changed nothing (4xx): false when a live record already holds the key. */

@@ -9,8 +9,20 @@ import type { IdempotencyStore, StoredResponse } from './idempotency-store';
 /** A response as data, before it is sent. */
 export type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 
-/** Runs inside the write's transaction, just before commit. */
-export type TransactionHook = (trx: Knex.Transaction, reply: Reply) => Promise<void>;
+/** A SQL statement with `?` placeholders, for a writer to fold into its own statement. */
+export type SqlFragment = { sql: string; bindings: readonly unknown[] };
+
+/**
+ * How the durable idempotency record joins the write's transaction, just before commit: as a
+ * statement of its own (`insert`), or folded into the writer's last statement (`statement`, an
+ * `insert … returning` that returns no row when a live record already holds the key; the writer
+ * then throws `DurableRecordExists`). `written` runs once the record is in (a test fault point).
+ */
+export type TransactionHook = {
+  insert(trx: Knex.Transaction, reply: Reply): Promise<void>;
+  statement(reply: Reply): SqlFragment;
+  written(): void;
+};
 
 export type KeyedRequest = { userId: string; key: string; method: string; path: string; body: unknown };
 
@@ -157,9 +169,10 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
       let replayed = false;
       try {
         try {
-          reply = await operation(async (trx, result) => {
-            await durable.insertInTransaction(trx, record(result));
-            fault('before-commit');
+          reply = await operation({
+            insert: (trx, result) => durable.insertInTransaction(trx, record(result)),
+            statement: (result) => durable.insertStatement(record(result)),
+            written: () => fault('before-commit'),
           });
           fault('after-commit');
           outcomes.inc({ outcome: 'executed' });

@@ -185,15 +185,17 @@ export function createExpensesService(deps: { knex: Knex }) {
     const now = new Date();
     const prepared = prepare(input, group, now.toISOString());
     write.assertMembers(partiesOf(prepared));
-    await trx('expenses').insert({
-      id,
-      group_id: group.id,
-      ...rowColumns(prepared),
-      created_by: userId,
-      created_at: now,
-      updated_at: now,
-      version: 1,
-    });
+    write.stage(
+      trx('expenses').insert({
+        id,
+        group_id: group.id,
+        ...rowColumns(prepared),
+        created_by: userId,
+        created_at: now,
+        updated_at: now,
+        version: 1,
+      }),
+    );
     const expense: Expense = {
       id,
       groupId: group.id,
@@ -254,10 +256,12 @@ export function createExpensesService(deps: { knex: Knex }) {
     write.assertMembers([...partiesOf(next).filter((id) => !known.has(id)), ...deltas.map((d) => d.userId)]);
     const now = new Date();
     const version = current.version + 1;
-    await write
-      .trx('expenses')
-      .where({ id: row.id })
-      .update({ ...rowColumns(next), updated_at: now, version });
+    write.stage(
+      write
+        .trx('expenses')
+        .where({ id: row.id })
+        .update({ ...rowColumns(next), updated_at: now, version }),
+    );
     if (next.currency !== current.currency) {
       write.countRecord(current.currency, -1);
       write.countRecord(next.currency, 1);
@@ -342,7 +346,9 @@ export function createExpensesService(deps: { knex: Knex }) {
       write.assertMembers(deltas.map((d) => d.userId));
       const now = new Date();
       const version = current.version + 1;
-      await trx('expenses').where({ id: row.id }).update({ deleted_at: now, updated_at: now, version });
+      write.stage(
+        trx('expenses').where({ id: row.id }).update({ deleted_at: now, updated_at: now, version }),
+      );
       write.countRecord(current.currency, -1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
       const event = await recordChange(write, userId, 'expense.deleted', expense, deltas, {
@@ -361,7 +367,9 @@ export function createExpensesService(deps: { knex: Knex }) {
       write.assertMembers(partiesOf(current));
       const now = new Date();
       const version = current.version + 1;
-      await trx('expenses').where({ id: row.id }).update({ deleted_at: null, updated_at: now, version });
+      write.stage(
+        trx('expenses').where({ id: row.id }).update({ deleted_at: null, updated_at: now, version }),
+      );
       write.countRecord(current.currency, 1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
       const event = await recordChange(write, userId, 'expense.created', expense, deltas, {

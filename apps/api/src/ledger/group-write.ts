@@ -1,6 +1,7 @@
 import { type BalanceDelta, simplifyDebts, type Transfer } from '@tally/domain';
 import type { EventType, GroupEvent } from '@tally/events';
 import { AppError, notFound } from '@tally/http-kit';
+import { DurableRecordExists, type SqlFragment } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import { newId } from '../ids';
 import type { GroupRow } from './group-access';
@@ -87,9 +88,31 @@ export function balancesOf(snapshot: GroupSnapshot): CurrencyBalances[] {
  * builds on. Balance changes are staged in memory and written, with the group's next event, by
  * `commit` in a single statement: few round trips while the lock is held.
  */
+/** The GroupWrite of each open transaction, so the write runner can flush what it staged. */
+const openWrites = new WeakMap<Knex.Transaction, GroupWrite>();
+
+/**
+ * Runs what the transaction's GroupWrite staged, with `durable()` (the durable idempotency record's
+ * insert, when the request is keyed) folded into the same statement. False when nothing was staged.
+ * @throws DurableRecordExists when a live durable record already holds the key (roll back, replay)
+ */
+export async function flushGroupWrite(
+  trx: Knex.Transaction,
+  durable: () => SqlFragment | undefined,
+): Promise<boolean> {
+  const write = openWrites.get(trx);
+  openWrites.delete(trx);
+  return write ? write.flush(durable) : false;
+}
+
+type Staged = { sql: string; bindings: readonly unknown[] };
+
 export class GroupWrite {
   private readonly deltas = new Map<string, BalanceDelta>();
   private readonly currencyChanges = new Map<string, number>();
+  /** Domain row writes, run as CTEs of the final statement. */
+  private readonly staged: Staged[] = [];
+  private final: Staged | undefined;
 
   private constructor(
     readonly trx: Knex.Transaction,
@@ -103,7 +126,18 @@ export class GroupWrite {
     // Read after the lock: in READ COMMITTED this statement sees every write committed before it.
     const snapshot = group ? await readGroupSnapshot(trx, groupId) : undefined;
     if (!group || !snapshot?.memberIds.includes(userId)) throw notFound('Group');
-    return new GroupWrite(trx, group, snapshot);
+    const write = new GroupWrite(trx, group, snapshot);
+    openWrites.set(trx, write);
+    return write;
+  }
+
+  /**
+   * Stages an insert or update of a domain row (an expense, a settlement): it runs with the
+   * balances and the event in the final statement. It must not depend on another staged write.
+   */
+  stage(query: Knex.QueryBuilder): void {
+    const { sql, bindings } = query.toSQL();
+    this.staged.push({ sql, bindings });
   }
 
   isMember(userId: string): boolean {
@@ -184,9 +218,8 @@ export class GroupWrite {
     const deltas = [...this.deltas.values()].filter((d) => d.delta !== 0);
     const currencies = [...this.currencyChanges].filter(([, by]) => by !== 0);
     const version = options.bumpVersion ? this.group.version + 1 : this.group.version;
-    await this.trx.raw(
-      `with
-         b as (insert into balances (group_id, currency, user_id, net)
+    this.final = {
+      sql: `b as (insert into balances (group_id, currency, user_id, net)
                select ?, x.currency, x.user_id, x.delta
                  from jsonb_to_recordset(?::jsonb) as x(currency text, user_id text, delta bigint)
                on conflict (group_id, currency, user_id) do update set net = balances.net + excluded.net),
@@ -198,7 +231,7 @@ export class GroupWrite {
                where id = ?)
        insert into events (id, group_id, seq, type, actor_id, occurred_at, data)
        values (?, ?, ?, ?, ?, ?, ?::jsonb)`,
-      [
+      bindings: [
         this.group.id,
         JSON.stringify(deltas.map((d) => ({ currency: d.currency, user_id: d.userId, delta: d.delta }))),
         this.group.id,
@@ -216,11 +249,35 @@ export class GroupWrite {
         now,
         JSON.stringify(eventData),
       ],
-    );
+    };
     this.group.last_seq = seq;
     this.group.version = version;
     this.deltas.clear();
     this.currencyChanges.clear();
     return event;
+  }
+
+  /** Runs the staged writes and the event (and the durable record) as one statement. */
+  async flush(durable: () => SqlFragment | undefined): Promise<boolean> {
+    if (this.staged.length === 0 && !this.final) return false;
+    const record = durable();
+    const ctes = this.staged.map((w, i) => ({ sql: `d${i} as (${w.sql})`, bindings: w.bindings }));
+    if (record) ctes.push({ sql: `r as (${record.sql})`, bindings: record.bindings });
+    const recorded = record ? '(select count(*) from r)' : '1';
+    const final = this.final
+      ? { sql: `${this.final.sql} returning ${recorded} as recorded`, bindings: this.final.bindings }
+      : { sql: `select ${recorded} as recorded`, bindings: [] };
+    // The final statement's own CTEs (b, c, g) follow the staged ones in one WITH list.
+    const head = ctes.map((c) => c.sql).join(',\n');
+    const sql = this.final
+      ? `with ${head}${head ? ',\n' : ''}${final.sql}`
+      : `${head ? `with ${head}\n` : ''}${final.sql}`;
+    const bindings = [...ctes.flatMap((c) => c.bindings), ...final.bindings] as Knex.RawBinding[];
+    const result = await this.trx.raw(sql, bindings);
+    this.staged.length = 0;
+    this.final = undefined;
+    const row = (result as { rows: { recorded: number | string }[] }).rows[0];
+    if (record && Number(row?.recorded ?? 0) === 0) throw new DurableRecordExists();
+    return true;
   }
 }

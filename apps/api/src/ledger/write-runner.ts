@@ -1,11 +1,12 @@
 import type { GroupEvent } from '@tally/events';
+import type { TransactionHook } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import type { Reply } from '../http/reply';
+import { flushGroupWrite } from './group-write';
 
 export type WriteResult = { reply: Reply; events: GroupEvent[] };
 
-/** Where a durable idempotency record joins the write's transaction (see packages/idempotency). */
-export type TransactionHook = (trx: Knex.Transaction, reply: Reply) => Promise<void>;
+export type { TransactionHook } from '@tally/idempotency';
 
 /** Told about every event after its transaction committed; a failure here never fails the write. */
 export type EventNotifier = (events: readonly GroupEvent[]) => void;
@@ -22,7 +23,11 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier }) {
   ): Promise<Reply> {
     const result = await deps.knex.transaction(async (trx) => {
       const outcome = await work(trx);
-      if (beforeCommit) await beforeCommit(trx, outcome.reply);
+      // A GroupWrite stages its last statement; it runs now that the reply is known, with the
+      // durable idempotency record folded in: one round trip for both.
+      const flushed = await flushGroupWrite(trx, () => beforeCommit?.statement(outcome.reply));
+      if (!flushed && beforeCommit) await beforeCommit.insert(trx, outcome.reply);
+      beforeCommit?.written();
       return outcome;
     });
     if (result.events.length > 0) deps.notify(result.events);

@@ -88,17 +88,19 @@ export function createSettlementsService(deps: { knex: Knex }) {
         createdBy: userId,
         createdAt: now.toISOString(),
       };
-      await trx('settlements').insert({
-        id: settlement.id,
-        group_id: group.id,
-        from_user_id: settlement.fromUserId,
-        to_user_id: settlement.toUserId,
-        amount: settlement.amount,
-        currency: settlement.currency,
-        note: settlement.note,
-        created_by: userId,
-        created_at: now,
-      });
+      write.stage(
+        trx('settlements').insert({
+          id: settlement.id,
+          group_id: group.id,
+          from_user_id: settlement.fromUserId,
+          to_user_id: settlement.toUserId,
+          amount: settlement.amount,
+          currency: settlement.currency,
+          note: settlement.note,
+          created_by: userId,
+          created_at: now,
+        }),
+      );
       write.applyDeltas(settlementBalanceEffect(settlement));
       write.countRecord(settlement.currency, 1);
       const event = await write.commit('settlement.created', userId, { settlement }, { withBalances: true });
@@ -120,7 +122,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
       const deltas = diffBalanceEffects(settlementBalanceEffect(settlement), []);
       write.assertMembers([settlement.fromUserId, settlement.toUserId]);
       const now = new Date();
-      await trx('settlements').where({ id: settlementId }).update({ deleted_at: now });
+      write.stage(trx('settlements').where({ id: settlementId }).update({ deleted_at: now }));
       write.applyDeltas(deltas);
       write.countRecord(settlement.currency, -1);
       const event = await write.commit(
