@@ -206,13 +206,7 @@ export function createExpensesService(deps: { knex: Knex }) {
       version: 1,
     };
     write.countRecord(expense.currency, 1);
-    const event = await recordChange(
-      write,
-      userId,
-      'expense.created',
-      expense,
-      expenseBalanceEffect(expense),
-    );
+    const event = recordChange(write, userId, 'expense.created', expense, expenseBalanceEffect(expense));
     return {
       reply: created(expense, { ...headersOf(expense), Location: `/v1/expenses/${id}` }),
       events: [event],
@@ -267,7 +261,7 @@ export function createExpensesService(deps: { knex: Knex }) {
       write.countRecord(next.currency, 1);
     }
     const expense: Expense = { ...current, ...next, updatedAt: now.toISOString(), version };
-    const event = await recordChange(write, userId, 'expense.updated', expense, deltas);
+    const event = recordChange(write, userId, 'expense.updated', expense, deltas);
     return { reply: ok(expense, headersOf(expense)), events: [event] };
   }
 
@@ -351,7 +345,7 @@ export function createExpensesService(deps: { knex: Knex }) {
       );
       write.countRecord(current.currency, -1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
-      const event = await recordChange(write, userId, 'expense.deleted', expense, deltas, {
+      const event = recordChange(write, userId, 'expense.deleted', expense, deltas, {
         deletedAt: now.toISOString(),
       });
       return { reply: noContent(), events: [event] };
@@ -372,7 +366,7 @@ export function createExpensesService(deps: { knex: Knex }) {
       );
       write.countRecord(current.currency, 1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
-      const event = await recordChange(write, userId, 'expense.created', expense, deltas, {
+      const event = recordChange(write, userId, 'expense.created', expense, deltas, {
         restored: true,
       });
       return { reply: ok(expense, headersOf(expense)), events: [event] };

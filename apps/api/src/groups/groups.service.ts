@@ -85,7 +85,7 @@ export function createGroupsService(deps: { knex: Knex }) {
       const write = await GroupWrite.open(trx, row.id, userId);
       const group = await toGroup(trx, write.group);
       const member = group.members[0];
-      const event = await write.commit('member.added', userId, { member });
+      const event = write.commit('member.added', userId, { member });
       return {
         reply: created(group, { ...groupHeaders(group), Location: `/v1/groups/${group.id}` }),
         events: [event],
@@ -144,7 +144,7 @@ export function createGroupsService(deps: { knex: Knex }) {
         updated_at: updatedAt,
       });
       const { members: _members, ...withoutMembers } = group;
-      const event = await write.commit(
+      const event = write.commit(
         'group.updated',
         userId,
         { group: withoutMembers },
@@ -175,12 +175,7 @@ export function createGroupsService(deps: { knex: Knex }) {
       await trx('group_members').insert({ group_id: groupId, user_id: user.id, joined_at: joinedAt });
       write.memberAdded(user.id);
       const member: Member = { userId: user.id, name: user.name, joinedAt: joinedAt.toISOString() };
-      const event = await write.commit(
-        'member.added',
-        userId,
-        { member },
-        { bumpVersion: true, at: joinedAt },
-      );
+      const event = write.commit('member.added', userId, { member }, { bumpVersion: true, at: joinedAt });
       return { reply: created(member), events: [event] };
     },
 
@@ -201,7 +196,7 @@ export function createGroupsService(deps: { knex: Knex }) {
       }
       await trx('group_members').where({ group_id: groupId, user_id: memberId }).delete();
       write.memberRemoved(memberId);
-      const event = await write.commit('member.removed', userId, { userId: memberId }, { bumpVersion: true });
+      const event = write.commit('member.removed', userId, { userId: memberId }, { bumpVersion: true });
       return { reply: noContent(), events: [event] };
     },
 

@@ -194,15 +194,16 @@ export class GroupWrite {
   }
 
   /**
-   * Writes the staged balances and currency counts, bumps the group's `seq` (and `version` when
-   * asked) and appends the event, all in one statement. Money events carry `data.balances`.
+   * Builds the group's next event and stages the statement that writes the balances and currency
+   * counts, bumps `seq` (and `version` when asked) and appends the event; `flushGroupWrite` runs it.
+   * Money events carry `data.balances`.
    */
-  async commit(
+  commit(
     type: EventType,
     actorId: string,
     data: Record<string, unknown>,
     options: { withBalances?: boolean; bumpVersion?: boolean; at?: Date } = {},
-  ): Promise<GroupEvent> {
+  ): GroupEvent {
     const seq = Number(this.group.last_seq) + 1;
     const now = options.at ?? new Date();
     const eventData = options.withBalances ? { ...data, balances: this.balances() } : data;

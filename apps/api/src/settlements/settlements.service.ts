@@ -103,7 +103,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
       );
       write.applyDeltas(settlementBalanceEffect(settlement));
       write.countRecord(settlement.currency, 1);
-      const event = await write.commit('settlement.created', userId, { settlement }, { withBalances: true });
+      const event = write.commit('settlement.created', userId, { settlement }, { withBalances: true });
       return {
         reply: created(settlement, { Location: `/v1/settlements/${settlement.id}` }),
         events: [event],
@@ -125,7 +125,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
       write.stage(trx('settlements').where({ id: settlementId }).update({ deleted_at: now }));
       write.applyDeltas(deltas);
       write.countRecord(settlement.currency, -1);
-      const event = await write.commit(
+      const event = write.commit(
         'settlement.deleted',
         userId,
         { settlement, deletedAt: now.toISOString() },
