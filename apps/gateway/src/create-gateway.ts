@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { EventBus, EventLog, GroupEvent, PresenceStore } from '@tally/events';
-import type { AccessTokens } from '@tally/http-kit';
+import { type AccessTokens, AppError, problemResponseText, unavailable } from '@tally/http-kit';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
@@ -63,23 +63,9 @@ type Feed = {
   lastPresence: string;
 };
 
-function rejectUpgrade(socket: Duplex, status: number, reason: string, code: string, detail: string): void {
-  const body = JSON.stringify({
-    type: `/problems/${code.replace(/_/g, '-')}`,
-    title: reason,
-    status,
-    code,
-    detail,
-  });
-  const headers = [
-    `HTTP/1.1 ${status} ${reason}`,
-    'Content-Type: application/problem+json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    ...(status === 401 ? ['WWW-Authenticate: Bearer realm="tally"'] : []),
-    ...(status === 503 ? ['Retry-After: 1'] : []),
-  ];
-  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
+/** Refuses an upgrade with a problem+json HTTP response; the socket never becomes a WebSocket. */
+function rejectUpgrade(socket: Duplex, error: AppError): void {
+  socket.end(problemResponseText(error, randomUUID()));
   socket.destroy();
 }
 
@@ -419,11 +405,11 @@ export function createGateway(deps: GatewayDeps) {
       socket.on('error', () => socket.destroy());
       const url = new URL(req.url ?? '/', 'http://gateway');
       if (url.pathname !== '/v1/ws') {
-        rejectUpgrade(socket, 404, 'Not Found', 'not_found', 'There is no such route.');
+        rejectUpgrade(socket, new AppError('not_found', 404, 'There is no such route.'));
         return;
       }
       if (deps.isDraining?.()) {
-        rejectUpgrade(socket, 503, 'Service Unavailable', 'unavailable', 'This gateway is shutting down.');
+        rejectUpgrade(socket, unavailable('This gateway is shutting down.', 1));
         return;
       }
       const token = tokenOf(req, url);
@@ -431,10 +417,9 @@ export function createGateway(deps: GatewayDeps) {
       if (!userId) {
         rejectUpgrade(
           socket,
-          401,
-          'Unauthorized',
-          'unauthenticated',
-          'A valid bearer access token is required.',
+          new AppError('unauthenticated', 401, 'A valid bearer access token is required.', {
+            headers: { 'WWW-Authenticate': 'Bearer realm="tally"' },
+          }),
         );
         return;
       }

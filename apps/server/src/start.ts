@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -19,7 +20,7 @@ import {
   type GroupEvent,
 } from '@tally/events';
 import { createGateway } from '@tally/gateway';
-import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@tally/http-kit';
+import { AppError, problemResponseText } from '@tally/http-kit';
 import {
   createDurableRecords,
   createIdempotencyLayer,
@@ -111,13 +112,11 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
       socket.destroy();
       return;
     }
-    const problem = toProblem(
-      new AppError('malformed_json', 400, 'The request could not be parsed.'),
-      'none',
-    );
-    const body = JSON.stringify(problem);
     socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      problemResponseText(
+        new AppError('malformed_json', 400, 'The request could not be parsed.'),
+        randomUUID(),
+      ),
     );
   });
   if (gateway) {

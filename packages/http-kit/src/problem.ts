@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { AppError } from './app-error';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -24,4 +25,21 @@ export function toProblem(error: AppError, requestId: string): Problem {
   };
   if (error.errors) problem.errors = error.errors;
   return problem;
+}
+
+/**
+ * A whole HTTP/1.1 response carrying the problem, for the places below express: a refused
+ * WebSocket upgrade, a request Node could not parse. The connection closes after it.
+ */
+export function problemResponseText(error: AppError, requestId: string): string {
+  const body = JSON.stringify(toProblem(error, requestId));
+  const headers = [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
+    `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    `X-Request-Id: ${requestId}`,
+    ...Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return `${headers.join('\r\n')}\r\n\r\n${body}`;
 }
