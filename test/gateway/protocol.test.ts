@@ -170,6 +170,18 @@ describe.each([
     expect(presence['online']).toContain(bob.id);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(second.all('presence', groupId)).toHaveLength(1);
+    expect(first.all('presence', groupId)).toHaveLength(1);
+  });
+
+  it('sends a subscriber whose arrival changes the online set that set once, not twice', async () => {
+    const dora = await t.register('Dora');
+    await t.request.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ userId: dora.id }).expect(201);
+    const socket = await open(dora);
+    socket.send({ type: 'subscribe', id: 'd', groupId });
+    await socket.next((m) => m.type === 'subscribed');
+    await socket.next((m) => m.type === 'presence' && (m['online'] as string[]).includes(dora.id));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(socket.all('presence', groupId)).toHaveLength(1);
   });
 
   it('tells subscribers who is online, and unsubscribes a removed member with reason removed', async () => {

@@ -43,6 +43,8 @@ type Subscription = {
   /** The last seq delivered on this connection: the next one sent is exactly lastSeq + 1. */
   lastSeq: number;
   ready: boolean;
+  /** Whether this subscription has been told the online set yet. */
+  toldPresence: boolean;
   active: boolean;
   running: Promise<void> | undefined;
   again: boolean;
@@ -61,6 +63,7 @@ type Feed = {
   again: boolean;
   off: () => void;
   lastPresence: string;
+  presenceQueue: Promise<void>;
 };
 
 /** Refuses an upgrade with a problem+json HTTP response; the socket never becomes a WebSocket. */
@@ -126,6 +129,7 @@ export function createGateway(deps: GatewayDeps) {
       again: false,
       off: () => {},
       lastPresence: '',
+      presenceQueue: Promise.resolve(),
     };
     // Listen first, then read where the log stands: nothing committed in between is missed.
     feed.off = bus.subscribe(groupId, (message) => {
@@ -246,15 +250,28 @@ export function createGateway(deps: GatewayDeps) {
   }
 
   // ---- presence ---------------------------------------------------------------------------------
-  /** Sends the group's online set to its local subscribers when it changed; true if it did. */
-  async function updatePresence(feed: Feed): Promise<boolean> {
+  /**
+   * Sends the group's online set to its local subscribers when it changed; true if it did.
+   * Serialised per feed, so two triggers at once (a local change and its own echo on the bus)
+   * cannot both see the same change and send it twice.
+   */
+  function updatePresence(feed: Feed): Promise<boolean> {
+    const next = feed.presenceQueue.then(() => sendPresenceIfChanged(feed));
+    feed.presenceQueue = next.then(() => undefined);
+    return next;
+  }
+
+  async function sendPresenceIfChanged(feed: Feed): Promise<boolean> {
     try {
       const online = await presence.online(feed.groupId);
       const key = JSON.stringify(online);
       if (key === feed.lastPresence) return false;
       feed.lastPresence = key;
       for (const sub of feed.subs) {
-        if (sub.ready) send(sub.conn, { type: 'presence', groupId: feed.groupId, online });
+        if (sub.ready) {
+          send(sub.conn, { type: 'presence', groupId: feed.groupId, online });
+          sub.toldPresence = true;
+        }
       }
       return true;
     } catch (err) {
@@ -264,10 +281,10 @@ export function createGateway(deps: GatewayDeps) {
   }
 
   /** Tells every gateway (this one included) that the group's presence may have changed. */
-  async function announcePresence(groupId: string): Promise<boolean> {
+  async function announcePresence(groupId: string): Promise<void> {
     await bus.publish({ kind: 'presence', groupId }).catch(() => {});
     const feed = feeds.get(groupId);
-    return feed ? updatePresence(feed) : false;
+    if (feed) await updatePresence(feed);
   }
 
   // ---- subscriptions ------------------------------------------------------------------------------
@@ -303,6 +320,7 @@ export function createGateway(deps: GatewayDeps) {
       feed,
       lastSeq: afterSeq ?? feed.head,
       ready: false,
+      toldPresence: false,
       active: true,
       running: undefined,
       again: false,
@@ -319,8 +337,10 @@ export function createGateway(deps: GatewayDeps) {
     await presence.touch(groupId, conn.id, conn.userId, presenceTtlMs).catch(() => {});
     // A new subscriber learns who is online once: with everyone, if its arrival changed the set,
     // or on its own if it did not (e.g. the same user was already connected).
-    if (!(await announcePresence(groupId)) && feed.lastPresence !== '') {
+    await announcePresence(groupId);
+    if (!sub.toldPresence && sub.active && feed.lastPresence !== '') {
       send(conn, { type: 'presence', groupId, online: JSON.parse(feed.lastPresence) as string[] });
+      sub.toldPresence = true;
     }
   }
 
