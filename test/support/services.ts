@@ -410,31 +410,44 @@ async function startEphemeralPostgres(): Promise<RunningService> {
 
 const noop = async () => {};
 
-export async function ensurePostgres(options: EnsureOptions = {}): Promise<RunningService> {
-  if (!forceEphemeral(options)) {
-    const explicitName = process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL' : 'DATABASE_URL';
-    const explicit = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-    if (explicit) {
-      try {
-        await probePostgres(explicit, 5000);
-      } catch (error) {
-        throw new Error(
-          `${explicitName}=${redactUrl(explicit)} does not answer: ${errorMessage(error)}. ` +
-            `Start that server, or unset ${explicitName} to let the tests find or start one.`,
-        );
-      }
-      return { url: explicit, ephemeral: false, stop: noop };
+/**
+ * A server that already runs: the one named by the first set variable of `envNames` (which must
+ * answer), else the first of `defaults` that answers; undefined when none does.
+ */
+async function findRunning(
+  envNames: [string, string],
+  defaults: readonly string[],
+  probe: (url: string, timeoutMs: number) => Promise<void>,
+): Promise<RunningService | undefined> {
+  const explicitName = envNames.find((name) => process.env[name]) ?? envNames[1];
+  const explicit = process.env[explicitName];
+  if (explicit) {
+    try {
+      await probe(explicit, 5000);
+    } catch (error) {
+      throw new Error(
+        `${explicitName}=${redactUrl(explicit)} does not answer: ${errorMessage(error)}. ` +
+          `Start that server, or unset ${explicitName} to let the tests find or start one.`,
+      );
     }
-    for (const url of DEFAULT_POSTGRES_URLS) {
-      try {
-        await probePostgres(url, 2000);
-        return { url, ephemeral: false, stop: noop };
-      } catch {
-        // try the next one
-      }
+    return { url: explicit, ephemeral: false, stop: noop };
+  }
+  for (const url of defaults) {
+    try {
+      await probe(url, 2000);
+      return { url, ephemeral: false, stop: noop };
+    } catch {
+      // try the next one
     }
   }
-  return startEphemeralPostgres();
+  return undefined;
+}
+
+export async function ensurePostgres(options: EnsureOptions = {}): Promise<RunningService> {
+  const running = forceEphemeral(options)
+    ? undefined
+    : await findRunning(['TEST_DATABASE_URL', 'DATABASE_URL'], DEFAULT_POSTGRES_URLS, probePostgres);
+  return running ?? startEphemeralPostgres();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -533,26 +546,8 @@ async function startEphemeralRedis(): Promise<RunningService> {
 }
 
 export async function ensureRedis(options: EnsureOptions = {}): Promise<RunningService> {
-  if (!forceEphemeral(options)) {
-    const explicitName = process.env.TEST_REDIS_URL ? 'TEST_REDIS_URL' : 'REDIS_URL';
-    const explicit = process.env.TEST_REDIS_URL || process.env.REDIS_URL;
-    if (explicit) {
-      try {
-        await probeRedis(explicit, 5000);
-      } catch (error) {
-        throw new Error(
-          `${explicitName}=${redactUrl(explicit)} does not answer: ${errorMessage(error)}. ` +
-            `Start that server, or unset ${explicitName} to let the tests find or start one.`,
-        );
-      }
-      return { url: explicit, ephemeral: false, stop: noop };
-    }
-    try {
-      await probeRedis(DEFAULT_REDIS_URL, 2000);
-      return { url: DEFAULT_REDIS_URL, ephemeral: false, stop: noop };
-    } catch {
-      // start our own
-    }
-  }
-  return startEphemeralRedis();
+  const running = forceEphemeral(options)
+    ? undefined
+    : await findRunning(['TEST_REDIS_URL', 'REDIS_URL'], [DEFAULT_REDIS_URL], probeRedis);
+  return running ?? startEphemeralRedis();
 }
