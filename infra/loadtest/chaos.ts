@@ -68,6 +68,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       usersPerGroup: 3,
       wsPerGroup: 2,
       durationSeconds: options.durationSeconds,
+      // However slow restarts are, the load lasts until at least two kills and the rolling restart.
+      keepGoingUntil: () => kills.length >= 2 && rollingRestarts >= 1,
       onProgress: options.onProgress,
     });
     running = false;

@@ -24,6 +24,11 @@ export type LoadTestOptions = {
   /** Realtime clients per group (each a member). */
   wsPerGroup: number;
   durationSeconds: number;
+  /**
+   * Keep the load on past `durationSeconds` until this holds (e.g. a chaos script has done its
+   * part), so what runs under load does not depend on timing. @default always true
+   */
+  keepGoingUntil?: () => boolean;
   /** Pause between one virtual user's operations. @default 0 */
   thinkMs?: number;
   onProgress?: (p: Progress) => void;
@@ -175,7 +180,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
   });
 
   const virtualUser = async (group: Group, user: User) => {
-    while (Date.now() - started < durationMs) {
+    while (Date.now() - started < durationMs || !(options.keepGoingUntil?.() ?? true)) {
       const roll = Math.random();
       const live = [...group.created.values()].filter((c) => !group.deleted.has(c.id));
       if (roll < 0.45 || live.length === 0) {
