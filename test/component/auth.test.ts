@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
 import {
   startTestServer,
@@ -169,10 +170,18 @@ describe('authentication (API.md §2)', () => {
       expect(again.status).toBe(200);
     });
 
-    it('treats a used refresh token as dead (401 unauthenticated)', async () => {
+    /** Moves a used token's rotation back in time, past the reuse grace window (10 s by default). */
+    const ageRotation = (refreshToken: string, seconds = 11) =>
+      t.server
+        .knex('refresh_tokens')
+        .where({ token_hash: createHash('sha256').update(refreshToken).digest('hex') })
+        .update({ used_at: t.server.knex.raw(`used_at - interval '${seconds} seconds'`) });
+
+    it('treats a used refresh token as dead once the grace window has passed (401 unauthenticated)', async () => {
       const user = await t.register('Dead');
       const rotated = await refresh(user.refreshToken);
       expect(rotated.status).toBe(200);
+      expect(await ageRotation(user.refreshToken)).toBe(1);
       const reused = await refresh(user.refreshToken);
       expectProblem(reused, 401, 'unauthenticated');
       expect(reused.headers['www-authenticate']).toMatch(/^Bearer/);
@@ -183,6 +192,7 @@ describe('authentication (API.md §2)', () => {
       const second = await refresh(user.refreshToken);
       const third = await refresh(second.body.refreshToken);
       expect(third.status).toBe(200);
+      await ageRotation(user.refreshToken);
 
       expectProblem(await refresh(user.refreshToken), 401, 'unauthenticated');
       expectProblem(await refresh(third.body.refreshToken), 401, 'unauthenticated');
@@ -193,10 +203,60 @@ describe('authentication (API.md §2)', () => {
       const otherDevice = await login(user.email, PASSWORD);
       expect(otherDevice.status).toBe(200);
       await refresh(user.refreshToken);
+      await ageRotation(user.refreshToken);
       expectProblem(await refresh(user.refreshToken), 401, 'unauthenticated');
       const res = await refresh(otherDevice.body.refreshToken);
       expect(res.status).toBe(200);
       expect(res.body.user.id).toBe(user.id);
+    });
+
+    it('refreshes again when a just-rotated token is retried (lost answer), and every token issued keeps working', async () => {
+      const user = await t.register('Retry');
+      const first = await refresh(user.refreshToken);
+      expect(first.status).toBe(200);
+      // The answer was lost: the app presents the same token again, within the grace window.
+      const retried = await refresh(user.refreshToken);
+      expect(retried.status).toBe(200);
+      expectSession(retried.body, user.email, user.name);
+      expect(retried.body.refreshToken).not.toBe(first.body.refreshToken);
+      for (const session of [first.body, retried.body]) {
+        expect((await me(session.accessToken)).status).toBe(200);
+      }
+      // Both branches of the family refresh normally (each once).
+      expect((await refresh(first.body.refreshToken)).status).toBe(200);
+      expect((await refresh(retried.body.refreshToken)).status).toBe(200);
+    });
+
+    it('gives one answer per concurrent retry of one token, all 200 and none revoking the family', async () => {
+      const user = await t.register('Burst');
+      const answers = await Promise.all(Array.from({ length: 5 }, () => refresh(user.refreshToken)));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(new Set(answers.map((a) => a.body.refreshToken)).size).toBe(5);
+      for (const a of answers) expect((await refresh(a.body.refreshToken)).status).toBe(200);
+    });
+
+    it('does not revive a revoked family within the grace window', async () => {
+      const user = await t.register('Revoked');
+      const second = await refresh(user.refreshToken);
+      await refresh(second.body.refreshToken);
+      await ageRotation(user.refreshToken);
+      // Reuse of the aged token revokes the family, including the second token still in its window.
+      expectProblem(await refresh(user.refreshToken), 401, 'unauthenticated');
+      expectProblem(await refresh(second.body.refreshToken), 401, 'unauthenticated');
+    });
+
+    it('with REFRESH_REUSE_GRACE_SECONDS=0 keeps strict rotation: an immediate retry revokes the family', async () => {
+      const strict = await startTestServer({ env: { REFRESH_REUSE_GRACE_SECONDS: '0' } });
+      try {
+        const user = await strict.register('Strict');
+        const post = (token: string) => strict.request.post('/v1/auth/refresh').send({ refreshToken: token });
+        const rotated = await post(user.refreshToken);
+        expect(rotated.status).toBe(200);
+        expectProblem(await post(user.refreshToken), 401, 'unauthenticated');
+        expectProblem(await post(rotated.body.refreshToken), 401, 'unauthenticated');
+      } finally {
+        await strict.stop();
+      }
     });
 
     it('rejects an unknown refresh token with 401 and an empty one with 422', async () => {
@@ -229,6 +289,28 @@ describe('authentication (API.md §2)', () => {
       expectProblem(res, 401, 'unauthenticated');
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     }
+
+    it('during a rotation accepts tokens of JWT_SECRET_PREVIOUS and signs new ones with JWT_SECRET', async () => {
+      const NEW_SECRET = 'the-new-secret-the-new-secret-0123456789';
+      const rotated = await startTestServer({
+        env: { JWT_SECRET: NEW_SECRET, JWT_SECRET_PREVIOUS: TEST_JWT_SECRET },
+      });
+      try {
+        const groups = (server: TestServer, token: string) =>
+          server.request.get('/v1/groups').set('Authorization', `Bearer ${token}`);
+        // A token signed before the rotation (old secret) still verifies on the rotated server.
+        expect((await groups(rotated, user.accessToken)).status).toBe(200);
+        // The rotated server signs with the new secret only: an old-secret server refuses its tokens.
+        const fresh = await rotated.register('Rotated');
+        expect((await groups(rotated, fresh.accessToken)).status).toBe(200);
+        expectUnauthenticated(await groups(t, fresh.accessToken));
+        // A third secret is refused.
+        const foreign = await signToken(user.id, { key: new TextEncoder().encode('x'.repeat(40)) });
+        expectUnauthenticated(await groups(rotated, foreign));
+      } finally {
+        await rotated.stop();
+      }
+    });
 
     it('accepts a token it could have issued itself (the forging below is otherwise sound)', async () => {
       const res = await me(await signToken(user.id));

@@ -350,6 +350,45 @@ describe('API conventions (API.md §1)', () => {
       expect(res.text ?? '').toBe('');
     });
 
+    it("answers 304 whatever the request's Cache-Control (fetch adds no-cache to conditional requests)", async () => {
+      const first = await t.request.get(`/v1/groups/${groupId}`).set(ada.auth);
+      const etag = first.headers['etag'] as string;
+      for (const cacheControl of ['no-cache', 'max-age=0', 'no-store']) {
+        const res = await t.request
+          .get(`/v1/groups/${groupId}`)
+          .set(ada.auth)
+          .set('Cache-Control', cacheControl)
+          .set('If-None-Match', etag);
+        expect({ cacheControl, status: res.status, body: res.text ?? '' }).toEqual({
+          cacheControl,
+          status: 304,
+          body: '',
+        });
+      }
+      // A weak validator of the same tag and a list that contains it match too (weak comparison).
+      const weak = await t.request
+        .get(`/v1/groups/${groupId}`)
+        .set(ada.auth)
+        .set('Cache-Control', 'no-cache')
+        .set('If-None-Match', `"other", W/${etag}`);
+      expect(weak.status).toBe(304);
+    });
+
+    it('answers 304 on lists and balances (body-hash ETag) with Cache-Control: no-cache', async () => {
+      for (const path of [`/v1/groups/${groupId}/balances`, `/v1/groups/${groupId}/expenses`, '/v1/groups']) {
+        const first = await t.request.get(path).set(ada.auth);
+        expect(first.status).toBe(200);
+        const etag = first.headers['etag'] as string;
+        expect(etag).toBeTruthy();
+        const res = await t.request
+          .get(path)
+          .set(ada.auth)
+          .set('Cache-Control', 'no-cache')
+          .set('If-None-Match', etag);
+        expect({ path, status: res.status }).toEqual({ path, status: 304 });
+      }
+    });
+
     it('answers If-None-Match with a stale ETag with 200 and the current ETag', async () => {
       const gid = await t.createGroup(ada);
       const before = await t.request.get(`/v1/groups/${gid}`).set(ada.auth);

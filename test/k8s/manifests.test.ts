@@ -5,7 +5,8 @@
  * settings: apps/server/src/config.ts parses each workload's environment exactly as at boot.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import {
@@ -41,7 +42,22 @@ const ROOT = path.resolve(__dirname, '../..');
 const K8S = path.join(ROOT, 'k8s');
 const OVERLAYS = ['dev', 'prod'] as const;
 type Overlay = (typeof OVERLAYS)[number];
-const overlayDir = (overlay: Overlay) => path.join(K8S, 'overlays', overlay);
+
+/**
+ * Renders from a copy of k8s/ whose dev overlay has a secrets.env made by its own make-secrets.sh, as a
+ * developer would (the real secrets.env is git-ignored, so a fresh clone has none).
+ */
+function k8sCopyWithDevSecrets(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tally-k8s-'));
+  const copy = path.join(dir, 'k8s');
+  cpSync(K8S, copy, { recursive: true, filter: (src) => path.basename(src) !== 'secrets.env' });
+  const made = spawnSync('bash', [path.join(copy, 'overlays/dev/make-secrets.sh')], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`make-secrets.sh failed: ${made.stderr}`);
+  return copy;
+}
+const RENDERED_K8S = k8sCopyWithDevSecrets();
+afterAll(() => rmSync(path.dirname(RENDERED_K8S), { recursive: true, force: true }));
+const overlayDir = (overlay: Overlay) => path.join(RENDERED_K8S, 'overlays', overlay);
 
 /** Every kind the manifests may use, with the model that validates it. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
@@ -158,6 +174,7 @@ function containerEnv(objects: K8sObject[], container: IContainer): Record<strin
     const ref = variable.valueFrom?.secretKeyRef;
     if (!ref) throw new Error(`${container.name}: ${variable.name} must be a value or a secretKeyRef`);
     const value = secretValue(objects, ref.name ?? '', ref.key);
+    if (value === undefined && ref.optional) continue;
     if (value === undefined) throw new Error(`${container.name}: secret ${ref.name}/${ref.key} is missing`);
     env[variable.name] = value;
   }
@@ -619,9 +636,13 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     );
     const secretRefs = refs.filter(([, ref]) => ref);
     expect(new Set(secretRefs.map(([name]) => name))).toEqual(
-      new Set(['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET']),
+      new Set(['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_SECRET_PREVIOUS']),
     );
-    for (const [name, ref] of secretRefs) expect(ref).toEqual({ name: 'tally-secrets', key: name });
+    for (const [name, ref] of secretRefs) {
+      // The retired key exists only during a rotation, so it alone is optional.
+      const optional = name === 'JWT_SECRET_PREVIOUS' ? { optional: true } : {};
+      expect(ref).toEqual({ name: 'tally-secrets', key: name, ...optional });
+    }
     // Nothing else in the workloads reads a Secret, and the ConfigMap holds no secret.
     expect(JSON.stringify(objects.filter((o) => o.kind !== 'Secret'))).not.toMatch(/secretRef"/);
     const configData = named(ofKind<IConfigMap>(objects, 'ConfigMap'), 'tally-config').data ?? {};
@@ -635,9 +656,12 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       // An apply must never replace the real credentials with placeholders.
       expect(secrets).toEqual([]);
     } else {
+      // Generated from secrets.env: placeholder URLs, and the random JWT_SECRET make-secrets.sh wrote.
       const [secret] = secrets;
-      expect(Object.keys(secret?.stringData ?? {}).sort()).toEqual(Object.keys(SECRET_STAND_INS).sort());
-      for (const value of Object.values(secret?.stringData ?? {})) expect(value).toContain('REPLACE_ME');
+      expect(Object.keys(secret?.data ?? {}).sort()).toEqual(Object.keys(SECRET_STAND_INS).sort());
+      for (const name of ['DATABASE_URL', 'REDIS_URL'])
+        expect(secretValue(objects, 'tally-secrets', name)).toContain('REPLACE_ME');
+      expect(secretValue(objects, 'tally-secrets', 'JWT_SECRET')).toMatch(/^[A-Za-z0-9_-]{64}$/);
     }
   });
 
@@ -659,6 +683,62 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       expect(apiConfig.logLevel).toBe('info');
     });
   }
+});
+
+describe('dev overlay secrets', () => {
+  const devDir = path.join(K8S, 'overlays/dev');
+  const makeSecrets = (out: string) =>
+    spawnSync('bash', [path.join(devDir, 'make-secrets.sh'), out], { encoding: 'utf8' });
+
+  it('commits no usable JWT secret anywhere under k8s/ (secrets.env is git-ignored)', () => {
+    const tracked = spawnSync('git', ['ls-files', 'k8s'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n');
+    expect(tracked).toContain('k8s/overlays/dev/secrets.env.example');
+    expect(tracked).not.toContain('k8s/overlays/dev/secrets.env');
+    const ignored = spawnSync('git', ['check-ignore', '-q', 'k8s/overlays/dev/secrets.env'], { cwd: ROOT });
+    expect(ignored.status).toBe(0);
+    for (const file of tracked.filter(Boolean)) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      for (const [, value] of text.matchAll(/JWT_SECRET(?:_PREVIOUS)?\s*[:=]\s*["']?([^\s"'#]*)/g)) {
+        // config.ts refuses a JWT_SECRET under 32 characters: anything committed must be unusable.
+        expect({ file, usable: (value ?? '').length >= 32 && !value?.includes('REPLACE_ME') }).toEqual({
+          file,
+          usable: false,
+        });
+      }
+    }
+  });
+
+  it('make-secrets.sh writes a fresh random secret config.ts accepts, and never overwrites one', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tally-secrets-'));
+    try {
+      const secretOf = (file: string) => /^JWT_SECRET=(.*)$/m.exec(readFileSync(file, 'utf8'))?.[1] ?? '';
+      const [a, b] = [path.join(dir, 'a.env'), path.join(dir, 'b.env')];
+      expect(makeSecrets(a).status).toBe(0);
+      expect(makeSecrets(b).status).toBe(0);
+      expect(secretOf(a)).not.toBe(secretOf(b));
+      const config = loadConfig({
+        ROLE: 'api',
+        DATABASE_URL: 'postgres://db/tally',
+        REDIS_URL: 'redis://redis:6379',
+        JWT_SECRET: secretOf(a),
+      });
+      expect(config.jwtSecret).toHaveLength(64);
+      const before = readFileSync(a, 'utf8');
+      const again = makeSecrets(a);
+      expect(again.status).not.toBe(0);
+      expect(again.stderr).toMatch(/exists/);
+      expect(readFileSync(a, 'utf8')).toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the committed example is not itself a usable configuration', () => {
+    const example = readFileSync(path.join(devDir, 'secrets.env.example'), 'utf8');
+    const jwt = /^JWT_SECRET=(.*)$/m.exec(example)?.[1];
+    expect(jwt).toBe('');
+    expect(existsSync(path.join(devDir, 'make-secrets.sh'))).toBe(true);
+  });
 });
 
 describe('overlays compared', () => {
@@ -687,6 +767,13 @@ describe('overlays compared', () => {
 const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8', timeout: 20_000 });
 const itWithKubectl = kubectl.status === 0 ? it : it.skip;
 
+function unfoldSecretData(object: K8sObject): K8sObject {
+  const data = object['data'];
+  if (object.kind !== 'Secret' || typeof data !== 'object' || data === null) return object;
+  const unfolded = Object.entries(data as Record<string, string>).map(([k, v]) => [k, v.replace(/\s/g, '')]);
+  return { ...object, data: Object.fromEntries(unfolded) };
+}
+
 describe('render-kustomize', () => {
   itWithKubectl.each(OVERLAYS)(
     'renders %s exactly as `kubectl kustomize` does (when kubectl is installed)',
@@ -696,7 +783,8 @@ describe('render-kustomize', () => {
         timeout: 20_000,
       });
       if (result.status !== 0) throw new Error(`kubectl kustomize failed: ${result.stderr}`);
-      const theirs = parseAllDocuments(result.stdout).map((d) => d.toJS() as K8sObject);
+      // kubectl folds long base64 values over several lines; the bytes are the same.
+      const theirs = parseAllDocuments(result.stdout).map((d) => unfoldSecretData(d.toJS() as K8sObject));
       const ours = renderKustomization(overlayDir(overlay));
       const byId = (list: K8sObject[]) => Object.fromEntries(list.map((o) => [objectId(o), o]));
       expect(byId(ours)).toEqual(byId(theirs));

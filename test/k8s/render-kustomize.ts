@@ -10,6 +10,9 @@
  * - `labels`: `pairs` added to every object's metadata.labels (not selectors, not templates)
  * - `images`: `name` with `newName` / `newTag` / `digest`, on pod-template containers
  * - `patches`: `path` to strategic-merge patch documents, each naming its target by kind and name
+ * - `secretGenerator`: `name` and `envs` (KEY=value files, `#` comments), with
+ *   `generatorOptions.disableNameSuffixHash: true` (the hash suffix kustomize would compute is not
+ *   implemented: a generator without that option is refused)
  *
  * When kubectl is installed, test/k8s/manifests.test.ts also compares this output with
  * `kubectl kustomize`.
@@ -43,6 +46,8 @@ const SUPPORTED_FIELDS = new Set([
   'labels',
   'images',
   'patches',
+  'secretGenerator',
+  'generatorOptions',
 ]);
 /** Kinds without a namespace that k8s/ may use (others are not supported: throw). */
 const CLUSTER_SCOPED = new Set(['Namespace']);
@@ -143,6 +148,9 @@ export function renderKustomization(dir: string): K8sObject[] {
   }
 
   let objects = loadResources(dir, kustomization['resources'], file);
+  objects.push(
+    ...generateSecrets(dir, kustomization['secretGenerator'], kustomization['generatorOptions'], file),
+  );
   objects = applyPatches(dir, objects, kustomization['patches'], file);
   objects = applyNamespace(objects, kustomization['namespace'], file);
   objects = applyLabels(objects, kustomization['labels'], file);
@@ -174,6 +182,46 @@ function loadResources(dir: string, resources: Json | undefined, file: string): 
     }
   }
   return objects;
+}
+
+/** Reads a kustomize env file: `KEY=value` lines; blank lines and `#` comments are skipped. */
+function readEnvFile(envFile: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const line of readFileSync(envFile, 'utf8').split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const eq = trimmed.indexOf('=');
+    if (eq <= 0) throw new KustomizeError(`${envFile}: "${trimmed}" is not KEY=value`);
+    values[trimmed.slice(0, eq)] = trimmed.slice(eq + 1);
+  }
+  return values;
+}
+
+function generateSecrets(dir: string, generators: Json | undefined, options: Json | undefined, file: string) {
+  const entries = listField(generators, 'secretGenerator', file);
+  if (entries.length === 0) return [];
+  if (!isObject(options) || options['disableNameSuffixHash'] !== true || Object.keys(options).length !== 1) {
+    throw new KustomizeError(
+      `${file}: secretGenerator needs generatorOptions: {disableNameSuffixHash: true}`,
+    );
+  }
+  return entries.map((entry): K8sObject => {
+    if (!isObject(entry) || typeof entry['name'] !== 'string' || !Array.isArray(entry['envs'])) {
+      throw new KustomizeError(
+        `${file}: only secretGenerator entries of the form {name, envs} are supported`,
+      );
+    }
+    const data: Record<string, string> = {};
+    for (const envs of entry['envs']) {
+      if (typeof envs !== 'string') throw new KustomizeError(`${file}: envs entries must be paths`);
+      const envFile = path.resolve(dir, envs);
+      if (!existsSync(envFile)) throw new KustomizeError(`${file}: env file ${envs} does not exist`);
+      for (const [key, value] of Object.entries(readEnvFile(envFile))) {
+        data[key] = Buffer.from(value, 'utf8').toString('base64');
+      }
+    }
+    return { apiVersion: 'v1', kind: 'Secret', metadata: { name: entry['name'] }, type: 'Opaque', data };
+  });
 }
 
 function applyPatches(dir: string, objects: K8sObject[], patches: Json | undefined, file: string) {

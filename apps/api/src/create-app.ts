@@ -36,6 +36,8 @@ export type AppDeps = {
   isDraining?: () => boolean;
   /** Exactly-once execution of keyed writes (Redis or in-memory store plus the durable record). */
   idempotency?: IdempotencyLayer;
+  /** How long a just-rotated refresh token still refreshes (API.md §2). @default 10 */
+  refreshReuseGraceSeconds?: number;
 };
 
 const privateNoCache: RequestHandler = (req, res, next) => {
@@ -53,7 +55,11 @@ export function createApp(deps: AppDeps): Express {
   // only proxies on private networks are believed.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
 
-  const auth = createAuthService({ knex: deps.knex, tokens: deps.tokens });
+  const auth = createAuthService({
+    knex: deps.knex,
+    tokens: deps.tokens,
+    refreshReuseGraceSeconds: deps.refreshReuseGraceSeconds,
+  });
   const runWrite = createWriteRunner({ knex: deps.knex, notify: deps.notify });
 
   app.use(requestId);

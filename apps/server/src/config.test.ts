@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 
+const SECRET = 'a-secret-of-at-least-thirty-two-characters';
+
 describe('configuration', () => {
   it('has the defaults of API.md §10', () => {
     const config = loadConfig({});
@@ -10,6 +12,8 @@ describe('configuration', () => {
       redisUrl: undefined,
       dataDir: './data',
       jwtSecret: undefined,
+      jwtSecretPrevious: undefined,
+      refreshReuseGraceSeconds: 10,
       accessTokenTtlSeconds: 900,
       idempotencyTtlSeconds: 86400,
       rateLimitPerMinute: 600,
@@ -31,6 +35,12 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ NODE_ENV: 'production' }, 'JWT_SECRET'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ DATABASE_URL: 'postgres://db/tally' }, 'JWT_SECRET'],
+    [{ ROLE: 'gateway', REDIS_URL: 'redis://127.0.0.1:6379' }, 'JWT_SECRET'],
+    [{ JWT_SECRET: SECRET, JWT_SECRET_PREVIOUS: 'short' }, 'JWT_SECRET_PREVIOUS'],
+    [{ JWT_SECRET: SECRET, JWT_SECRET_PREVIOUS: SECRET }, 'JWT_SECRET_PREVIOUS'],
+    [{ REFRESH_REUSE_GRACE_SECONDS: '-1' }, 'REFRESH_REUSE_GRACE_SECONDS'],
+    [{ REFRESH_REUSE_GRACE_SECONDS: 'ten' }, 'REFRESH_REUSE_GRACE_SECONDS'],
   ])('stops with one line naming the variable for %j', (env, variable) => {
     let error: unknown;
     try {
@@ -47,6 +57,31 @@ describe('configuration', () => {
   it('requires REDIS_URL for the api and gateway roles, not for the embedded default', () => {
     expect(() => loadConfig({ ROLE: 'api' })).toThrow(/REDIS_URL/);
     expect(() => loadConfig({ ROLE: 'gateway' })).toThrow(/REDIS_URL/);
-    expect(loadConfig({ ROLE: 'api', REDIS_URL: 'redis://127.0.0.1:6379' }).role).toBe('api');
+    expect(loadConfig({ ROLE: 'api', REDIS_URL: 'redis://127.0.0.1:6379', JWT_SECRET: SECRET }).role).toBe(
+      'api',
+    );
+  });
+
+  it('requires JWT_SECRET whenever the process is not the single embedded node', () => {
+    // Embedded default: a generated secret kept in DATA_DIR is fine.
+    expect(loadConfig({}).jwtSecret).toBeUndefined();
+    for (const env of [
+      { DATABASE_URL: 'postgres://db/tally' },
+      { ROLE: 'api', REDIS_URL: 'redis://r:6379' },
+      { NODE_ENV: 'production' },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(/JWT_SECRET/);
+      expect(loadConfig({ ...env, JWT_SECRET: SECRET }).jwtSecret).toBe(SECRET);
+    }
+  });
+
+  it('accepts a previous secret for rotation and a grace window of 0 (strict rotation)', () => {
+    const config = loadConfig({
+      JWT_SECRET: SECRET,
+      JWT_SECRET_PREVIOUS: `${SECRET}-old`,
+      REFRESH_REUSE_GRACE_SECONDS: '0',
+    });
+    expect(config.jwtSecretPrevious).toBe(`${SECRET}-old`);
+    expect(config.refreshReuseGraceSeconds).toBe(0);
   });
 });

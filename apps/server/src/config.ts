@@ -9,6 +9,9 @@ export type Config = Readonly<{
   redisUrl: string | undefined;
   dataDir: string;
   jwtSecret: string | undefined;
+  /** A retired secret still accepted when verifying tokens (rotation). */
+  jwtSecretPrevious: string | undefined;
+  refreshReuseGraceSeconds: number;
   accessTokenTtlSeconds: number;
   idempotencyTtlSeconds: number;
   idempotencyLeaseSeconds: number;
@@ -33,10 +36,11 @@ const schema = Joi.object({
     .uri({ scheme: ['redis', 'rediss'] })
     .empty(''),
   DATA_DIR: Joi.string().default('./data'),
-  JWT_SECRET: Joi.string().min(32).empty('').when('NODE_ENV', {
-    is: 'production',
-    then: Joi.required(),
-  }),
+  // Required outside the single embedded node: two pods with generated secrets would reject each
+  // other's tokens (checked below, with the other cross-variable rules).
+  JWT_SECRET: Joi.string().min(32).empty(''),
+  JWT_SECRET_PREVIOUS: Joi.string().min(32).empty('').invalid(Joi.ref('JWT_SECRET')),
+  REFRESH_REUSE_GRACE_SECONDS: Joi.number().integer().min(0).max(300).default(10),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(1).default(900),
   IDEMPOTENCY_TTL_SECONDS: Joi.number().integer().min(1).default(86400),
   IDEMPOTENCY_LEASE_SECONDS: Joi.number().integer().min(1).max(300).default(10),
@@ -53,6 +57,15 @@ const schema = Joi.object({
   .custom((value: Record<string, unknown>, helpers) => {
     if (!value['REDIS_URL'] && value['ROLE'] !== 'all') {
       return helpers.message({ custom: '"REDIS_URL" is required when ROLE is api or gateway' });
+    }
+    if (
+      !value['JWT_SECRET'] &&
+      (value['ROLE'] !== 'all' || value['DATABASE_URL'] || value['NODE_ENV'] === 'production')
+    ) {
+      return helpers.message({
+        custom:
+          '"JWT_SECRET" is required unless this is the single embedded node (ROLE=all without DATABASE_URL, outside production): every instance must verify the others\' tokens',
+      });
     }
     return value;
   });
@@ -82,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     REDIS_URL?: string;
     DATA_DIR: string;
     JWT_SECRET?: string;
+    JWT_SECRET_PREVIOUS?: string;
+    REFRESH_REUSE_GRACE_SECONDS: number;
     ACCESS_TOKEN_TTL_SECONDS: number;
     IDEMPOTENCY_TTL_SECONDS: number;
     IDEMPOTENCY_LEASE_SECONDS: number;
@@ -101,6 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: v.REDIS_URL,
     dataDir: v.DATA_DIR,
     jwtSecret: v.JWT_SECRET,
+    jwtSecretPrevious: v.JWT_SECRET_PREVIOUS,
+    refreshReuseGraceSeconds: v.REFRESH_REUSE_GRACE_SECONDS,
     accessTokenTtlSeconds: v.ACCESS_TOKEN_TTL_SECONDS,
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,
     idempotencyLeaseSeconds: v.IDEMPOTENCY_LEASE_SECONDS,

@@ -56,6 +56,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
   collectDefaultMetrics({ register: registry });
   const tokens = createAccessTokens({
     secret: resolveJwtSecret(config.jwtSecret, config.dataDir),
+    previousSecret: config.jwtSecretPrevious,
     ttlSeconds: config.accessTokenTtlSeconds,
   });
 
@@ -84,6 +85,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         registry,
         notify: api.notify,
         idempotency: api.idempotency,
+        refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
         rateLimits: api.rateLimits,
         loadShedder: api.loadShedder.middleware,
         isDraining: () => draining,

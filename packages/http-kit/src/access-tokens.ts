@@ -1,18 +1,47 @@
 import { jwtVerify, SignJWT } from 'jose';
 
+/** What a valid access token says: whose it is and when it stops being valid. */
+export type VerifiedToken = { userId: string; expiresAt: Date };
+
 export type AccessTokens = {
   /** Lifetime in seconds, as reported to clients in `expiresIn`. */
   ttlSeconds: number;
   sign(userId: string): Promise<string>;
   /** The user id of a valid token, or undefined for anything else (bad signature, `alg: none`, expired). */
   verify(token: string): Promise<string | undefined>;
+  /** Like `verify`, with the token's expiry (the WebSocket gateway closes the socket then). */
+  verifyDetailed(token: string): Promise<VerifiedToken | undefined>;
 };
 
 const ISSUER = 'tally';
 
-/** HS256 access tokens signed with JWT_SECRET; only HS256 is accepted on the way in. */
-export function createAccessTokens(options: { secret: string; ttlSeconds: number }): AccessTokens {
-  const key = new TextEncoder().encode(options.secret);
+/**
+ * HS256 access tokens signed with JWT_SECRET; only HS256 is accepted on the way in. During a
+ * rotation, tokens signed with the retired secret (`previousSecret`, JWT_SECRET_PREVIOUS) still
+ * verify until they expire; new tokens are always signed with the current one.
+ */
+export function createAccessTokens(options: {
+  secret: string;
+  previousSecret?: string | undefined;
+  ttlSeconds: number;
+}): AccessTokens {
+  const encode = (secret: string) => new TextEncoder().encode(secret);
+  const key = encode(options.secret);
+  const verifyingKeys = options.previousSecret ? [key, encode(options.previousSecret)] : [key];
+
+  async function verifyDetailed(token: string): Promise<VerifiedToken | undefined> {
+    for (const candidate of verifyingKeys) {
+      try {
+        const { payload } = await jwtVerify(token, candidate, { algorithms: ['HS256'], issuer: ISSUER });
+        if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return undefined;
+        return { userId: payload.sub, expiresAt: new Date(payload.exp * 1000) };
+      } catch {
+        // Wrong key, expired, malformed: try the next key, if any.
+      }
+    }
+    return undefined;
+  }
+
   return {
     ttlSeconds: options.ttlSeconds,
     async sign(userId) {
@@ -24,13 +53,9 @@ export function createAccessTokens(options: { secret: string; ttlSeconds: number
         .setExpirationTime(`${options.ttlSeconds}s`)
         .sign(key);
     },
+    verifyDetailed,
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER });
-        return typeof payload.sub === 'string' ? payload.sub : undefined;
-      } catch {
-        return undefined;
-      }
+      return (await verifyDetailed(token))?.userId;
     },
   };
 }

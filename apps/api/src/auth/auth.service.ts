@@ -35,8 +35,32 @@ const deadRefreshToken = () =>
     headers: { 'WWW-Authenticate': 'Bearer realm="tally"' },
   });
 
-export function createAuthService(deps: { knex: Knex; tokens: AccessTokens }) {
+export type AuthServiceDeps = {
+  knex: Knex;
+  tokens: AccessTokens;
+  /** How long a just-rotated refresh token still refreshes (a retried refresh); 0 = strict. @default 10 */
+  refreshReuseGraceSeconds?: number;
+};
+
+type RefreshTokenRow = {
+  family_id: string;
+  user_id: string;
+  used_at: Date | string | null;
+  revoked_at: Date | string | null;
+  expires_at: Date | string;
+};
+
+export function createAuthService(deps: AuthServiceDeps) {
   const { knex, tokens } = deps;
+  const graceMs = (deps.refreshReuseGraceSeconds ?? 10) * 1000;
+
+  /** A token rotated less than the grace window ago, in a family nobody revoked: a retried refresh. */
+  const withinGrace = (row: RefreshTokenRow, now: Date) =>
+    graceMs > 0 &&
+    row.revoked_at === null &&
+    row.used_at !== null &&
+    new Date(row.used_at).getTime() > now.getTime() - graceMs &&
+    new Date(row.expires_at).getTime() > now.getTime();
 
   async function issueSession(db: Knex | Knex.Transaction, user: User, familyId: string): Promise<Session> {
     const refreshToken = `rt_${randomBytes(32).toString('base64url')}`;
@@ -85,7 +109,9 @@ export function createAuthService(deps: { knex: Knex; tokens: AccessTokens }) {
     /**
      * Rotation with reuse detection: a token is used at most once (the conditional UPDATE makes that
      * atomic across processes); presenting a used or revoked token revokes its whole family, since
-     * either the client or a thief holds a copy that should not exist.
+     * either the client or a thief holds a copy that should not exist. One exception: a token
+     * presented again within the grace window after its rotation (the client lost the answer and
+     * retried) refreshes again, in the same family, and every token issued stays valid.
      */
     async refresh(refreshToken: string): Promise<Session> {
       const hash = sha256(refreshToken);
@@ -98,16 +124,24 @@ export function createAuthService(deps: { knex: Knex; tokens: AccessTokens }) {
           .where('expires_at', '>', now)
           .update({ used_at: now })
           .returning(['family_id', 'user_id']);
-        const token = claimed[0] as { family_id: string; user_id: string } | undefined;
+        let token = claimed[0] as Pick<RefreshTokenRow, 'family_id' | 'user_id'> | undefined;
         if (!token) {
-          const known = await trx('refresh_tokens').where({ token_hash: hash }).first('family_id');
-          if (known) {
+          // Locked, so a concurrent revocation of the family is either seen here or waits for us.
+          const known = (await trx('refresh_tokens')
+            .where({ token_hash: hash })
+            .forUpdate()
+            .first('family_id', 'user_id', 'used_at', 'revoked_at', 'expires_at')) as
+            | RefreshTokenRow
+            | undefined;
+          if (!known) return undefined;
+          if (!withinGrace(known, now)) {
             await trx('refresh_tokens')
               .where({ family_id: known.family_id })
               .whereNull('revoked_at')
               .update({ revoked_at: now });
+            return undefined;
           }
-          return undefined;
+          token = known;
         }
         const user = await trx<UserRow>('users').where({ id: token.user_id }).first();
         if (!user) return undefined;
