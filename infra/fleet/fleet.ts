@@ -4,13 +4,15 @@
  * /readyz; /v1/ws goes to the gateways with cookie affinity. Used by `npm run fleet`, the load
  * test and the chaos run.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../test/support/server-process';
+import { findHaproxy, haproxySees, type RunningHaproxy, startHaproxy } from './haproxy';
+
+export { findHaproxy } from './haproxy';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -42,18 +44,10 @@ export type Fleet = {
   restart(name: string, signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** Restarts every member in turn, gracefully, waiting for each to be healthy again. */
   rollingRestart(): Promise<void>;
+  /** Resolves when HAProxy sees every member up (e.g. after a dependency came back). */
+  waitHealthy(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 };
-
-export function findHaproxy(): string {
-  for (const candidate of ['haproxy', '/usr/sbin/haproxy', '/usr/local/sbin/haproxy']) {
-    const found = spawnSync(candidate, ['-v'], { stdio: 'ignore' });
-    if (found.status === 0) return candidate;
-  }
-  throw new Error(
-    'HAProxy is not installed: install the Debian package `haproxy` (apt-get install -y haproxy).',
-  );
-}
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -61,8 +55,8 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what:
     let ok = false;
     try {
       ok = await check();
-    } catch (error) {
-      if (error instanceof Error && error.message.startsWith('HAProxy exited')) throw error;
+    } catch {
+      // not up yet
     }
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
@@ -72,70 +66,8 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what:
 
 const isReady = async (port: number) => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
 
-function haproxyConfig(port: number, members: FleetMember[], statsSocket: string): string {
-  const apis = members.filter((m) => m.role === 'api');
-  const gateways = members.filter((m) => m.role === 'gateway');
-  return `global
-  # Two file descriptors per proxied connection must fit under the usual 20000 limit.
-  maxconn 8000
-  stats socket ${statsSocket} mode 600 level admin
-
-defaults
-  mode http
-  timeout connect 2s
-  timeout client 60s
-  timeout server 60s
-  timeout tunnel 1h
-  timeout http-keep-alive 10s
-  option redispatch 1
-  retries 3
-  # A draining or dead API process answers 503 (or drops the connection) without executing the
-  # request; HAProxy resends it to another one. Safe for writes too: Tally's writes are keyed.
-  retry-on conn-failure empty-response 503
-  option http-buffer-request
-  default-server inter 500ms fall 2 rise 2
-
-frontend public
-  bind 127.0.0.1:${port}
-  option forwardfor
-  acl websocket path_beg /v1/ws
-  use_backend gateways if websocket
-  default_backend apis
-
-backend apis
-  balance roundrobin
-  option httpchk GET /readyz
-  http-check expect status 200
-${apis.map((m) => `  server ${m.name} 127.0.0.1:${m.port} check`).join('\n')}
-
-backend gateways
-  balance roundrobin
-  # Sticky: a client that returns the cookie comes back to the same gateway.
-  cookie TALLY_GW insert indirect nocache
-  option httpchk GET /readyz
-  http-check expect status 200
-${gateways.map((m) => `  server ${m.name} 127.0.0.1:${m.port} check cookie ${m.name}`).join('\n')}
-`;
-}
-
-/** Whether HAProxy currently routes to `server` (via its admin socket). */
-async function haproxySees(statsSocket: string, server: string): Promise<boolean> {
-  const output = await new Promise<string>((resolve, reject) => {
-    const socket = net.createConnection(statsSocket);
-    let data = '';
-    socket.on('data', (chunk) => {
-      data += chunk.toString();
-    });
-    socket.on('end', () => resolve(data));
-    socket.on('error', reject);
-    socket.write('show stat\n');
-  });
-  const line = output.split('\n').find((l) => l.split(',')[1] === server);
-  return line?.split(',')[17]?.startsWith('UP') ?? false;
-}
-
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const haproxy = findHaproxy();
+  findHaproxy(); // fail before starting anything when it is missing
   const log = options.log ?? (() => {});
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tally-fleet-'));
   const publicPort = options.port ?? 8080;
@@ -175,33 +107,28 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ? Promise.resolve()
       : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const statsSocket = path.join(dir, 'haproxy.sock');
-  // The first member boots alone so that it runs the migrations before the others start.
-  const [first, ...rest] = members;
-  if (first) {
-    launch(first);
-    await waitUntil(() => isReady(first.port), 60_000, `${first.name} ready`);
+  let lb: RunningHaproxy | undefined;
+  try {
+    // The first member boots alone so that it runs the migrations before the others start.
+    const [first, ...rest] = members;
+    if (first) {
+      launch(first);
+      await waitUntil(() => isReady(first.port), 60_000, `${first.name} ready`);
+    }
+    for (const member of rest) launch(member);
+    await Promise.all(rest.map((m) => waitUntil(() => isReady(m.port), 60_000, `${m.name} ready`)));
+    lb = await startHaproxy({ port: publicPort, servers: members, dir, log });
+    await lb.waitAllUp(30_000);
+  } catch (error) {
+    await lb?.stop();
+    for (const m of members) m.child?.kill('SIGKILL');
+    await Promise.all(members.map((m) => (m.child ? exited(m.child) : undefined)));
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
-  for (const member of rest) launch(member);
-  await Promise.all(rest.map((m) => waitUntil(() => isReady(m.port), 60_000, `${m.name} ready`)));
-
-  const configFile = path.join(dir, 'haproxy.cfg');
-  writeFileSync(configFile, haproxyConfig(publicPort, members, statsSocket));
-  const lb = spawn(haproxy, ['-db', '-f', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
-  lb.stderr?.on('data', (chunk: Buffer) => log(`[haproxy] ${chunk.toString().trim()}`));
-  let lbExit: number | null | undefined;
-  lb.once('exit', (code) => {
-    lbExit = code;
-  });
-  await waitUntil(
-    async () => {
-      if (lbExit !== undefined) throw new Error(`HAProxy exited (${lbExit}); see its output above`);
-      return (await Promise.all(members.map((m) => haproxySees(statsSocket, m.name)))).every(Boolean);
-    },
-    30_000,
-    'HAProxy seeing every member up',
-  );
-  const url = `http://127.0.0.1:${publicPort}`;
+  const proxy = lb;
+  const statsSocket = proxy.statsSocket;
+  const url = proxy.url;
   log(`fleet up: ${url} (${options.api} api, ${options.gateways} gateways)`);
 
   const byName = (name: string) => {
@@ -235,8 +162,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         await restart(member.name, 'SIGTERM');
       }
     },
+    waitHealthy: (timeoutMs = 60_000) => proxy.waitAllUp(timeoutMs),
     async stop() {
-      lb.kill('SIGTERM');
+      const lbStopped = proxy.stop();
       await Promise.all(
         members.map(async (m) => {
           if (!m.child) return;
@@ -244,7 +172,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           await exited(m.child);
         }),
       );
-      await exited(lb);
+      await lbStopped;
       rmSync(dir, { recursive: true, force: true });
     },
   };

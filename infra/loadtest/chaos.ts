@@ -1,124 +1,222 @@
 /**
  * `npm run chaos [-- --duration 60]`: the load test against a local fleet (3 API, 2 gateways behind
- * HAProxy) while processes are SIGKILLed and restarted and the whole fleet is rolled. Fails unless
- * there are 0 duplicate effects, 0 lost acknowledged writes, and every realtime client got every
- * event in order.
+ * HAProxy) on a throwaway PostgreSQL and Redis of its own, while API and gateway processes are
+ * SIGKILLed and restarted, the whole fleet is rolled, Redis is killed and started again (empty), and
+ * PostgreSQL is restarted. Fails unless there are 0 duplicate effects, 0 lost acknowledged writes,
+ * and every realtime client got every event exactly once, in order.
  */
 import { writeFileSync } from 'node:fs';
-import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
-import { ensurePostgres, ensureRedis } from '../../test/support/services';
-import { startFleet } from '../fleet/fleet';
-import { type LoadTestResult, runLoadTest } from './load-test';
-import { progressLine, renderReport, renderSummary } from './report';
+import { ensurePostgres, ensureRedis, type ThrowawayService } from '../../test/support/services';
+import { type Fleet, startFleet } from '../fleet/fleet';
+import { type LoadTestResult, type RetriedWrite, runLoadTest } from './load-test';
+import { progressLine, renderChaosSummary, renderReport, renderSummary } from './report';
 
 export type ChaosOptions = {
-  databaseUrl: string;
-  redisUrl: string;
   api: number;
   gateways: number;
   durationSeconds: number;
-  /** Seconds between kills. @default 4 */
+  /** Seconds between one disruption being over (the fleet healthy again) and the next. @default 4 */
   killEverySeconds?: number;
+  /** How long Redis stays down when it is killed. @default 3 */
+  redisOutageSeconds?: number;
   groups?: number;
   log?: (line: string) => void;
   onProgress?: Parameters<typeof runLoadTest>[0]['onProgress'];
 };
 
-export type ChaosResult = LoadTestResult & { kills: string[]; rollingRestarts: number };
+export type ChaosKind = 'process kill' | 'rolling restart' | 'redis kill' | 'postgres restart';
+
+/** One disruption: from its start until HAProxy saw every process up again. */
+export type ChaosEvent = { kind: ChaosKind; target: string; startedAt: number; endedAt: number };
+
+export type ChaosResult = LoadTestResult & {
+  kills: string[];
+  rollingRestarts: number;
+  redisKills: number;
+  postgresRestarts: number;
+  events: ChaosEvent[];
+  /** The slowest write the SDK retried, and the disruptions it overlapped. */
+  slowestRetriedWrite: (RetriedWrite & { during: ChaosKind[] }) | undefined;
+  /** Per kind of disruption: the slowest retried write that overlapped one, in ms. */
+  slowestRetriedWriteByKind: Partial<Record<ChaosKind, number>>;
+};
+
+/** The order of disruptions: every kind within the first five, then kills and dependency restarts. */
+const OPENING: ChaosKind[] = [
+  'process kill',
+  'redis kill',
+  'postgres restart',
+  'process kill',
+  'rolling restart',
+];
+const CYCLE: ChaosKind[] = ['process kill', 'redis kill', 'process kill', 'postgres restart'];
+const kindOfRound = (round: number): ChaosKind =>
+  OPENING[round] ?? (CYCLE[(round - OPENING.length) % CYCLE.length] as ChaosKind);
+
+const overlaps = (write: RetriedWrite, event: ChaosEvent) =>
+  write.startedAt <= event.endedAt && write.startedAt + write.ms >= event.startedAt;
+
+/** Carries out one disruption; resolves with what it hit once HAProxy sees every process up again. */
+async function disrupt(
+  kind: ChaosKind,
+  fleet: Fleet,
+  services: { pg: ThrowawayService; redis: ThrowawayService },
+  redisOutageMs: number,
+  log: (line: string) => void,
+): Promise<string> {
+  let target: string;
+  if (kind === 'process kill') {
+    const victim = fleet.members[Math.floor(Math.random() * fleet.members.length)] as { name: string };
+    log(`chaos: SIGKILL ${victim.name}`);
+    await fleet.restart(victim.name, 'SIGKILL');
+    target = victim.name;
+  } else if (kind === 'rolling restart') {
+    log('chaos: rolling restart of the whole fleet');
+    await fleet.rollingRestart();
+    target = 'fleet';
+  } else if (kind === 'redis kill') {
+    log(`chaos: SIGKILL Redis (down for ${redisOutageMs} ms, back empty)`);
+    await services.redis.down();
+    // The outage's length is the disruption itself, not a wait for something.
+    await new Promise((resolve) => setTimeout(resolve, redisOutageMs));
+    await services.redis.up();
+    target = 'redis';
+  } else {
+    log('chaos: restart PostgreSQL (pg_ctl stop -m fast, then start)');
+    await services.pg.down();
+    await services.pg.up();
+    target = 'postgres';
+  }
+  await fleet.waitHealthy(120_000);
+  return target;
+}
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => {});
-  const fleet = await startFleet({
-    api: options.api,
-    gateways: options.gateways,
-    port: await freePort(),
-    databaseUrl: options.databaseUrl,
-    redisUrl: options.redisUrl,
-    env: { WS_HEARTBEAT_MS: '2000' },
-    log,
+  // Throwaway servers of its own: chaos kills and restarts them.
+  const pg = await ensurePostgres({ ephemeral: true });
+  const redis = await ensureRedis({ ephemeral: true }).catch(async (error: unknown) => {
+    await pg.stop();
+    throw error;
   });
-  const kills: string[] = [];
-  let rollingRestarts = 0;
-  let running = true;
+  let fleet: Fleet | undefined;
   try {
+    fleet = await startFleet({
+      api: options.api,
+      gateways: options.gateways,
+      port: await freePort(),
+      databaseUrl: pg.url,
+      redisUrl: redis.url,
+      env: { WS_HEARTBEAT_MS: '2000' },
+      log,
+    });
+    const events: ChaosEvent[] = [];
+    const count = (kind: ChaosKind) => events.filter((e) => e.kind === kind).length;
+    let loadStarted: () => void = () => {};
+    const loadStart = new Promise<void>((resolve) => {
+      loadStarted = resolve;
+    });
+    let running = true;
+    let stop: () => void = () => {};
+    const stopping = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    let chaosError: unknown;
     const chaos = (async () => {
       const every = (options.killEverySeconds ?? 4) * 1000;
-      let round = 0;
-      while (running) {
-        await new Promise((resolve) => setTimeout(resolve, every));
+      const redisOutageMs = (options.redisOutageSeconds ?? 3) * 1000;
+      // Disruptions start with the load: the setup (registrations, groups) is not under test here.
+      await loadStart;
+      for (let round = 0; running; round++) {
+        // Pacing between disruptions (the previous one is over: the fleet is healthy).
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, every)), stopping]);
         if (!running) break;
-        round++;
-        if (round === 3) {
-          log('chaos: rolling restart of the whole fleet');
-          await fleet.rollingRestart();
-          rollingRestarts++;
-          continue;
-        }
-        const victim = fleet.members[Math.floor(Math.random() * fleet.members.length)];
-        if (!victim) continue;
-        log(`chaos: SIGKILL ${victim.name}`);
-        kills.push(victim.name);
-        await fleet.restart(victim.name, 'SIGKILL');
+        const kind = kindOfRound(round);
+        const startedAt = Date.now();
+        const target = await disrupt(kind, fleet as Fleet, { pg, redis }, redisOutageMs, log);
+        events.push({ kind, target, startedAt, endedAt: Date.now() });
       }
-    })();
-    const result = await runLoadTest({
-      url: fleet.url,
-      groups: options.groups ?? 6,
-      usersPerGroup: 3,
-      wsPerGroup: 2,
-      durationSeconds: options.durationSeconds,
-      // However slow restarts are, the load lasts until at least two kills and the rolling restart.
-      keepGoingUntil: () => kills.length >= 2 && rollingRestarts >= 1,
-      onProgress: options.onProgress,
+    })().catch((error: unknown) => {
+      chaosError = error;
     });
-    running = false;
-    await chaos;
-    return { ...result, kills, rollingRestarts };
+    const halt = async () => {
+      running = false;
+      stop();
+      loadStarted(); // in case the setup failed before the load began
+      await chaos;
+    };
+    let result: LoadTestResult;
+    try {
+      result = await runLoadTest({
+        url: fleet.url,
+        groups: options.groups ?? 6,
+        usersPerGroup: 3,
+        wsPerGroup: 2,
+        durationSeconds: options.durationSeconds,
+        onLoadStart: loadStarted,
+        // No disruption during the checks: the one in progress finishes, and none starts.
+        beforeVerify: halt,
+        // However slow restarts are, the load lasts until every kind of disruption has happened
+        // (two process kills), or the chaos itself failed.
+        keepGoingUntil: () =>
+          chaosError !== undefined ||
+          (count('process kill') >= 2 &&
+            count('rolling restart') >= 1 &&
+            count('redis kill') >= 1 &&
+            count('postgres restart') >= 1),
+        onProgress: options.onProgress,
+      });
+    } finally {
+      await halt();
+    }
+    if (chaosError) throw chaosError;
+    const during = (write: RetriedWrite) =>
+      [...new Set(events.filter((e) => overlaps(write, e)).map((e) => e.kind))] as ChaosKind[];
+    const slowest = result.retriedWrites[0];
+    const slowestRetriedWriteByKind: Partial<Record<ChaosKind, number>> = {};
+    for (const write of result.retriedWrites) {
+      for (const kind of during(write)) {
+        slowestRetriedWriteByKind[kind] = Math.max(slowestRetriedWriteByKind[kind] ?? 0, write.ms);
+      }
+    }
+    return {
+      ...result,
+      kills: events.filter((e) => e.kind === 'process kill').map((e) => e.target),
+      rollingRestarts: count('rolling restart'),
+      redisKills: count('redis kill'),
+      postgresRestarts: count('postgres restart'),
+      events,
+      slowestRetriedWrite: slowest ? { ...slowest, during: during(slowest) } : undefined,
+      slowestRetriedWriteByKind,
+    };
   } finally {
-    running = false;
-    await fleet.stop();
+    await fleet?.stop();
+    await redis.stop();
+    await pg.stop();
   }
 }
 
 async function main() {
   const i = process.argv.indexOf('--duration');
   const durationSeconds = i >= 0 ? Number(process.argv[i + 1]) : 60;
-  const pg = await ensurePostgres();
-  const redis = await ensureRedis();
-  const name = `tally_chaos_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: pg.url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const dbUrl = new URL(pg.url);
-  dbUrl.pathname = `/${name}`;
-  let result: ChaosResult | undefined;
-  try {
-    result = await runChaos({
-      databaseUrl: dbUrl.toString(),
-      redisUrl: redis.url,
-      api: 3,
-      gateways: 2,
-      durationSeconds,
-      log: (line) => {
-        if (line.startsWith('chaos:') || line.startsWith('fleet') || line.startsWith('rolling'))
-          process.stdout.write(`\n${line}\n`);
-      },
-      onProgress: (p) => process.stdout.write(progressLine(p)),
-    });
-    process.stdout.write(`\n${renderSummary(result)}`);
-    process.stdout.write(
-      `kills: ${result.kills.join(', ') || 'none'}; rolling restarts: ${result.rollingRestarts}\n`,
-    );
-    writeFileSync('chaos-report.html', renderReport(result, 'Tally chaos run'));
-    process.stdout.write('report: chaos-report.html\n');
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
-    await admin.end();
-    await redis.stop();
-    await pg.stop();
-  }
-  process.exit(result?.passed && result.kills.length > 0 ? 0 : 1);
+  const began = Date.now();
+  const result = await runChaos({
+    api: 3,
+    gateways: 2,
+    durationSeconds,
+    log: (line) => {
+      if (line.startsWith('chaos:') || line.startsWith('fleet') || line.startsWith('rolling'))
+        process.stdout.write(`\n${line}\n`);
+    },
+    onProgress: (p) => process.stdout.write(progressLine(p)),
+  });
+  process.stdout.write(`\n${renderSummary(result)}${renderChaosSummary(result)}`);
+  writeFileSync('chaos-report.html', renderReport(result, 'Tally chaos run'));
+  process.stdout.write(
+    `report: chaos-report.html; whole run ${((Date.now() - began) / 1000).toFixed(0)} s\n`,
+  );
+  process.exit(result.passed && result.kills.length > 0 ? 0 : 1);
 }
 
 if (require.main === module) {

@@ -29,6 +29,10 @@ export type LoadTestOptions = {
    * part), so what runs under load does not depend on timing. @default always true
    */
   keepGoingUntil?: () => boolean;
+  /** Called once the users, groups and realtime clients exist, as the load begins. */
+  onLoadStart?: () => void;
+  /** Awaited after the load, before the checks (e.g. until a disruption in progress is over). */
+  beforeVerify?: () => Promise<void>;
   /** Pause between one virtual user's operations. @default 0 */
   thinkMs?: number;
   onProgress?: (p: Progress) => void;
@@ -47,11 +51,31 @@ export type OperationStats = {
   latencies: number[];
 };
 
+/** A write the SDK had to send more than once (a kill, a restart or an outage got in its way). */
+export type RetriedWrite = {
+  operation: string;
+  /** Epoch milliseconds when the operation began. */
+  startedAt: number;
+  /** From the first attempt to the answer (or to giving up), retries and backoff included. */
+  ms: number;
+  retries: number;
+  succeeded: boolean;
+};
+
 export type LoadTestResult = {
   durationSeconds: number;
   operations: Record<string, OperationStats>;
   throughput: number;
   errorsByCode: Record<string, number>;
+  /**
+   * Operations that failed with something the SDK does not retry (a 4xx other than the expected
+   * races, a 5xx or network error on a request it may not resend), as opposed to retries exhausted.
+   */
+  nonRetryableFailures: number;
+  /** `nonRetryableFailures` over all operations. */
+  nonRetryableShare: number;
+  /** Every write the SDK retried, slowest first. */
+  retriedWrites: RetriedWrite[];
   /** Expenses created beyond one per acknowledged create key. Must be 0. */
   duplicatesCreated: number;
   /** Acknowledged creates whose expense cannot be found (and was not deleted by the test). Must be 0. */
@@ -60,6 +84,10 @@ export type LoadTestResult = {
   replayMismatches: number;
   eventsExpected: number;
   eventsDelivered: number;
+  /** Events a realtime client never got (summed over clients). Must be 0. */
+  eventsLost: number;
+  /** Events a realtime client got more than once, or after a later one (summed over clients). Must be 0. */
+  eventsOutOfOrder: number;
   /** Realtime clients whose events were not exactly seq 1..last in order. Must be 0. */
   outOfOrderClients: number;
   passed: boolean;
@@ -90,31 +118,68 @@ function codeOf(error: unknown): string {
   return error instanceof Error ? error.name : 'unknown';
 }
 
+/**
+ * What one realtime client got of its group's events 1..`last`: `lost` never arrived; `outOfOrder`
+ * arrived again, or after a later one.
+ */
+export function deliveryOf(seqs: number[], last: number): { lost: number; outOfOrder: number } {
+  const distinct = new Set(seqs.filter((seq) => seq >= 1 && seq <= last));
+  let outOfOrder = 0;
+  let highest = 0;
+  for (const seq of seqs) {
+    if (seq <= highest) outOfOrder++;
+    highest = Math.max(highest, seq);
+  }
+  return { lost: last - distinct.size, outOfOrder };
+}
+
 export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestResult> {
   const retry = { maxAttempts: 10, baseDelayMs: 100, attemptTimeoutMs: 10_000, ...options.retry };
-  const newClient = () => new TallyClient({ baseUrl: options.url, retry });
+  /** The SDK's retries so far, by idempotency key: every timed write passes a key of its own. */
+  const retriesByKey = new Map<string, number>();
+  const newClient = () =>
+    new TallyClient({
+      baseUrl: options.url,
+      retry,
+      onRetry: ({ idempotencyKey }) => {
+        if (idempotencyKey) retriesByKey.set(idempotencyKey, (retriesByKey.get(idempotencyKey) ?? 0) + 1);
+      },
+    });
   const stats = new Map<string, { latencies: number[]; errors: number }>();
   const errorsByCode: Record<string, number> = {};
+  const retriedWrites: RetriedWrite[] = [];
   let operations = 0;
   let errors = 0;
+  let nonRetryableFailures = 0;
   let replayMismatches = 0;
 
-  const timed = async <T>(name: string, op: () => Promise<T>): Promise<T | undefined> => {
+  /** Runs one write sent with idempotency key `key`, timing it and counting its errors and retries. */
+  const timed = async <T>(name: string, key: string, op: () => Promise<T>): Promise<T | undefined> => {
     const entry = stats.get(name) ?? { latencies: [], errors: 0 };
     stats.set(name, entry);
+    const startedAt = Date.now();
     const started = performance.now();
+    const retriesBefore = retriesByKey.get(key) ?? 0;
+    let succeeded = false;
     try {
       const result = await op();
       entry.latencies.push(performance.now() - started);
+      succeeded = true;
       return result;
     } catch (error) {
       entry.errors++;
       errors++;
+      if (!(error instanceof RetryExhaustedError)) nonRetryableFailures++;
       const code = codeOf(error);
       errorsByCode[code] = (errorsByCode[code] ?? 0) + 1;
       return undefined;
     } finally {
       operations++;
+      const retries = (retriesByKey.get(key) ?? 0) - retriesBefore;
+      if (retries > 0) {
+        const ms = performance.now() - started;
+        retriedWrites.push({ operation: name, startedAt, ms, retries, succeeded });
+      }
     }
   };
 
@@ -166,6 +231,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
 
   // ---- the load ---------------------------------------------------------------------------------
   const durationMs = options.durationSeconds * 1000;
+  options.onLoadStart?.();
   const started = Date.now();
   const progress = setInterval(() => {
     options.onProgress?.({ elapsedMs: Date.now() - started, durationMs, operations, errors });
@@ -186,7 +252,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       if (roll < 0.45 || live.length === 0) {
         const body = expenseBody(group, user);
         const key = randomUUID();
-        const expense = await timed('create expense', () =>
+        const expense = await timed('create expense', key, () =>
           user.client.expenses.create(body, { idempotencyKey: key }),
         );
         if (expense) group.created.set(key, { key, body, id: expense.id, user });
@@ -196,15 +262,17 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
         const pick = [...group.created.values()][Math.floor(Math.random() * group.created.size)];
         if (!pick) continue;
         // As the app of the user who made it: a key is scoped to (user, key, path).
-        const again = await timed('retry create (same key)', () =>
+        const again = await timed('retry create (same key)', pick.key, () =>
           pick.user.client.expenses.create(pick.body, { idempotencyKey: pick.key }),
         );
         if (again && again.id !== pick.id) replayMismatches++;
       } else if (roll < 0.8) {
         const pick = live[Math.floor(Math.random() * live.length)] as { id: string };
-        await timed('edit expense', async () => {
+        const key = randomUUID();
+        await timed('edit expense', key, async () => {
           try {
-            return await user.client.expenses.patch(pick.id, { description: `Edited ${Date.now()}` });
+            const patch = { description: `Edited ${Date.now()}` };
+            return await user.client.expenses.patch(pick.id, patch, { idempotencyKey: key });
           } catch (error) {
             // Deleted by another virtual user meanwhile: an outcome, not a failure of the service.
             if (error instanceof ProblemError && error.code === 'not_found') return undefined;
@@ -213,21 +281,19 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
         });
       } else if (roll < 0.9) {
         const pick = live[Math.floor(Math.random() * live.length)] as { id: string };
-        const done = await timed('delete expense', () =>
-          user.client.expenses.delete(pick.id).then(() => true),
+        const key = randomUUID();
+        const done = await timed('delete expense', key, () =>
+          user.client.expenses.delete(pick.id, { idempotencyKey: key }).then(() => true),
         );
         if (done) group.deleted.add(pick.id);
         else group.unsettledDeletes.add(pick.id);
       } else {
         const other = group.members.find((m) => m.id !== user.id);
         if (other) {
-          await timed('create settlement', () =>
-            user.client.settlements.create({
-              groupId: group.id,
-              fromUserId: user.id,
-              toUserId: other.id,
-              amount: 100,
-            }),
+          const key = randomUUID();
+          const body = { groupId: group.id, fromUserId: user.id, toUserId: other.id, amount: 100 };
+          await timed('create settlement', key, () =>
+            user.client.settlements.create(body, { idempotencyKey: key }),
           );
         }
       }
@@ -238,6 +304,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
   clearInterval(progress);
   options.onProgress?.({ elapsedMs: Date.now() - started, durationMs, operations, errors });
   const elapsedSeconds = (Date.now() - started) / 1000;
+  await options.beforeVerify?.();
 
   // ---- verification -----------------------------------------------------------------------------
   let duplicatesCreated = 0;
@@ -269,18 +336,24 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
   }
   // Let the realtime clients catch up with the last events, then compare.
   const deadline = Date.now() + 15_000;
-  const complete = () => listeners.every((l) => l.seqs.length >= (lastSeqs.get(l.groupId) ?? 0));
+  const complete = () => listeners.every((l) => deliveryOf(l.seqs, lastSeqs.get(l.groupId) ?? 0).lost === 0);
   while (!complete() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   let eventsDelivered = 0;
+  let eventsLost = 0;
+  let eventsOutOfOrder = 0;
   let outOfOrderClients = 0;
   for (const listener of listeners) {
     const last = lastSeqs.get(listener.groupId) ?? 0;
+    const delivery = deliveryOf(listener.seqs, last);
     eventsExpected += last;
     eventsDelivered += listener.seqs.length;
+    eventsLost += delivery.lost;
+    eventsOutOfOrder += delivery.outOfOrder;
     const inOrder = listener.seqs.length === last && listener.seqs.every((seq, i) => seq === i + 1);
     if (!inOrder) outOfOrderClients++;
     listener.realtime.close();
   }
+  retriedWrites.sort((a, b) => b.ms - a.ms);
 
   const operationStats: Record<string, OperationStats> = {};
   for (const [name, entry] of stats) {
@@ -300,6 +373,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
   if (replayMismatches !== 0) failures.push(`${replayMismatches} retries did not replay the same expense`);
   if (eventsDelivered !== eventsExpected)
     failures.push(`events delivered ${eventsDelivered} of ${eventsExpected}`);
+  if (eventsLost !== 0) failures.push(`${eventsLost} events never reached a realtime client`);
+  if (eventsOutOfOrder !== 0) failures.push(`${eventsOutOfOrder} events delivered twice or out of order`);
   if (outOfOrderClients !== 0)
     failures.push(`${outOfOrderClients} realtime clients saw a gap, duplicate or disorder`);
   return {
@@ -307,11 +382,16 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     operations: operationStats,
     throughput: operations / elapsedSeconds,
     errorsByCode,
+    nonRetryableFailures,
+    nonRetryableShare: operations === 0 ? 0 : nonRetryableFailures / operations,
+    retriedWrites,
     duplicatesCreated,
     lostWrites,
     replayMismatches,
     eventsExpected,
     eventsDelivered,
+    eventsLost,
+    eventsOutOfOrder,
     outOfOrderClients,
     passed: failures.length === 0,
     failures,

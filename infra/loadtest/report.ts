@@ -1,4 +1,9 @@
+import type { ChaosResult } from './chaos';
 import type { LoadTestResult } from './load-test';
+
+const isChaos = (result: LoadTestResult): result is ChaosResult => 'events' in result;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const percent = (share: number) => `${(share * 100).toFixed(2)} %`;
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -58,8 +63,11 @@ export function renderReport(result: LoadTestResult, title: string): string {
 <li>duplicates created: ${result.duplicatesCreated} (must be 0)</li>
 <li>acknowledged writes lost: ${result.lostWrites} (must be 0)</li>
 <li>retries that did not replay: ${result.replayMismatches} (must be 0)</li>
-<li>events delivered ${result.eventsDelivered} of ${result.eventsExpected} expected; clients out of order: ${result.outOfOrderClients}</li>
+<li>events delivered ${result.eventsDelivered} of ${result.eventsExpected} expected; lost: ${result.eventsLost}, twice or out of order: ${result.eventsOutOfOrder} (must be 0); clients with either: ${result.outOfOrderClients}</li>
+<li>operations failed with something the SDK does not retry: ${result.nonRetryableFailures} (${percent(result.nonRetryableShare)})</li>
+<li>writes the SDK retried: ${result.retriedWrites.length}; the slowest: ${result.retriedWrites[0] ? seconds(result.retriedWrites[0].ms) : 'none'}</li>
 </ul>
+${isChaos(result) ? `<h2>Disruptions</h2><pre>${escapeHtml(renderChaosSummary(result))}</pre>` : ''}
 <h2>Latency by operation (ms)</h2>
 <table><tr><th>operation</th><th>count</th><th>errors</th><th>p50</th><th>p95</th><th>p99</th></tr>
 ${rows}</table>
@@ -84,7 +92,9 @@ export function renderSummary(result: LoadTestResult): string {
     `duplicates created: ${result.duplicatesCreated} (must be 0)`,
     `acknowledged writes lost: ${result.lostWrites} (must be 0)`,
     `retries that did not replay: ${result.replayMismatches} (must be 0)`,
-    `events delivered: ${result.eventsDelivered} of ${result.eventsExpected} (must be equal); clients with gaps or disorder: ${result.outOfOrderClients}`,
+    `events delivered: ${result.eventsDelivered} of ${result.eventsExpected} (must be equal); lost: ${result.eventsLost}, twice or out of order: ${result.eventsOutOfOrder} (must be 0); clients with either: ${result.outOfOrderClients}`,
+    `failed with something the SDK does not retry: ${result.nonRetryableFailures} of ${Object.values(result.operations).reduce((n, s) => n + s.count, 0)} operations (${percent(result.nonRetryableShare)})`,
+    `writes the SDK retried: ${result.retriedWrites.length}; the slowest: ${result.retriedWrites[0] ? `${seconds(result.retriedWrites[0].ms)} (${result.retriedWrites[0].operation}, ${result.retriedWrites[0].retries} retries)` : 'none'}`,
     result.passed ? 'PASSED' : `FAILED: ${result.failures.join('; ')}`,
   ];
   return `${lines.join('\n')}\n`;
@@ -101,4 +111,27 @@ export function progressLine(p: {
   const width = 30;
   const filled = Math.round(fraction * width);
   return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${p.operations} ops  ${p.errors} errors`;
+}
+
+/** The disruptions of a chaos run and the slowest retried write across each kind. */
+export function renderChaosSummary(result: ChaosResult): string {
+  const start = result.events[0]?.startedAt ?? 0;
+  const lines = [
+    `disruptions: ${result.kills.length} process kills (${result.kills.join(', ') || 'none'}), ${result.rollingRestarts} rolling restarts, ${result.redisKills} Redis kills, ${result.postgresRestarts} PostgreSQL restarts`,
+    ...result.events.map(
+      (e) =>
+        `  +${seconds(e.startedAt - start)}  ${e.kind} (${e.target}): fleet healthy again after ${seconds(e.endedAt - e.startedAt)}`,
+    ),
+    `slowest SDK-retried write: ${
+      result.slowestRetriedWrite
+        ? `${seconds(result.slowestRetriedWrite.ms)} (${result.slowestRetriedWrite.operation}, ${result.slowestRetriedWrite.retries} retries, during: ${result.slowestRetriedWrite.during.join(', ') || 'no disruption'})`
+        : 'none'
+    }`,
+    `slowest SDK-retried write by disruption: ${
+      Object.entries(result.slowestRetriedWriteByKind)
+        .map(([kind, ms]) => `${kind} ${seconds(ms)}`)
+        .join(', ') || 'none'
+    }`,
+  ];
+  return `${lines.join('\n')}\n`;
 }

@@ -1,16 +1,6 @@
 import { Redis } from 'ioredis';
 import { ensureRedis, type RunningService } from '../support/services';
-import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-
-/** A Redis database index of its own, so FLUSHDB here cannot touch other test files' keys. */
-const PRIVATE_DB = 7;
-
-const withDb = (url: string, db: number) => {
-  const u = new URL(url);
-  u.pathname = `/${db}`;
-  return u.toString();
-};
 
 async function expenseCount(t: TestServer, groupId: string) {
   return Number((await t.db!.knex('expenses').where({ group_id: groupId }).count({ n: '*' }))[0]?.n);
@@ -35,14 +25,17 @@ const post = (t: TestServer, user: TestUser, key: string, body: object) =>
 describe('when Redis loses its data between a request and its retry', () => {
   let t: TestServer;
   let redis: Redis;
+  // A throwaway Redis of this file's own: FLUSHDB here must not touch anybody else's keys.
+  let ownRedis: RunningService;
   beforeAll(async () => {
-    const url = withDb(redisUrl(), PRIVATE_DB);
-    redis = new Redis(url);
-    t = await startTestServer({ env: { REDIS_URL: url } });
+    ownRedis = await ensureRedis({ ephemeral: true });
+    redis = new Redis(ownRedis.url);
+    t = await startTestServer({ env: { REDIS_URL: ownRedis.url } });
   });
   afterAll(async () => {
-    await t.stop();
-    await redis.quit();
+    await t?.stop();
+    await redis?.quit();
+    await ownRedis?.stop();
   });
 
   it('replays the durable record from PostgreSQL instead of creating a second expense', async () => {

@@ -513,6 +513,22 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     }
   });
 
+  it('lets ingress-nginx resend to another pod only what cannot take effect twice', () => {
+    for (const ingress of ofKind<IIngress>(objects, 'Ingress')) {
+      const annotations = ingress.metadata?.annotations ?? {};
+      const nextUpstream = annotations['nginx.ingress.kubernetes.io/proxy-next-upstream'] ?? '';
+      // Said explicitly: no `non_idempotent` (a POST or PATCH resent after it reached a pod: a second
+      // group, a revoked refresh-token family), no `http_5xx` (a pod's own 503 is the client's to retry).
+      expect([ingress.metadata?.name, nextUpstream.split(/\s+/).sort()]).toEqual([
+        ingress.metadata?.name,
+        ['error', 'timeout'],
+      ]);
+      const tries = Number(annotations['nginx.ingress.kubernetes.io/proxy-next-upstream-tries']);
+      expect(tries).toBeGreaterThanOrEqual(1);
+      expect(tries).toBeLessThanOrEqual(3);
+    }
+  });
+
   it('autoscales each Deployment (HPA autoscaling/v2) from its current replica count', () => {
     const deployments = ofKind<IDeployment>(objects, 'Deployment');
     const hpas = ofKind<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler');

@@ -1,34 +1,27 @@
-import { Redis } from 'ioredis';
-import { redisUrl } from '../support/test-database';
+import { ensureRedis, type RunningService } from '../support/services';
 import { newKey, startTestServer, type TestServer } from '../support/test-server';
 
 const LIMIT = 5;
 
-/**
- * Budgets are shared through Redis by design, so this file keeps its counters in a Redis database
- * of its own: every test process talks from 127.0.0.1, and other files must not spend its budget.
- */
-async function privateRedisUrl(): Promise<string> {
-  const url = new URL(redisUrl());
-  url.pathname = '/8';
-  const redis = new Redis(url.toString());
-  await redis.flushdb();
-  await redis.quit();
-  return url.toString();
-}
-
 describe('rate limits shared by every instance through Redis', () => {
   let a: TestServer;
   let b: TestServer;
+  /**
+   * Budgets are shared through Redis by design, so this file keeps its counters in a throwaway Redis
+   * of its own: every test process talks from 127.0.0.1, and other files must not spend its budget.
+   */
+  let redis: RunningService;
   beforeAll(async () => {
-    const env = { REDIS_URL: await privateRedisUrl(), RATE_LIMIT_PER_MINUTE: String(LIMIT) };
+    redis = await ensureRedis({ ephemeral: true });
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: String(LIMIT) };
     a = await startTestServer({ env });
     // A second instance on the same database and Redis, as behind a load balancer.
     b = await startTestServer({ env: { ...env, DATABASE_URL: a.db!.url } });
   });
   afterAll(async () => {
-    await b.stop();
-    await a.stop();
+    await b?.stop();
+    await a?.stop();
+    await redis?.stop();
   });
 
   it('gives each user one budget across instances, then 429 rate_limited with Retry-After', async () => {

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import { ensurePostgres, ensureRedis, probePostgres, probeRedis } from './services';
 import {
   createTestDatabase,
   createTestRedis,
@@ -82,6 +83,48 @@ describe('test support: Redis', () => {
     } finally {
       await Promise.all([a.quit(), b.quit()]);
       await raw.quit();
+    }
+  });
+});
+
+describe('test support: throwaway servers taken down and brought back (for chaos)', () => {
+  it('restarts a throwaway Redis on the same URL, without its data', async () => {
+    const redis = await ensureRedis({ ephemeral: true });
+    const client = new Redis(redis.url, { maxRetriesPerRequest: null });
+    client.on('error', () => {});
+    try {
+      await client.set('before', '1');
+      await redis.down();
+      await expect(probeRedis(redis.url, 500)).rejects.toThrow();
+      await redis.up();
+      await probeRedis(redis.url, 1000);
+      // The same client reconnects by itself; the data went with the process.
+      expect(await client.get('before')).toBeNull();
+    } finally {
+      client.disconnect();
+      await redis.stop();
+    }
+  });
+
+  it('restarts a throwaway PostgreSQL on the same URL and data directory, keeping committed data', async () => {
+    const pg = await ensurePostgres({ ephemeral: true });
+    const query = async (sql: string) => {
+      const client = new Client({ connectionString: pg.url });
+      await client.connect();
+      try {
+        return (await client.query(sql)).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    try {
+      await query("create table kept (v text); insert into kept values ('committed')");
+      await pg.down();
+      await expect(probePostgres(pg.url, 500)).rejects.toThrow();
+      await pg.up();
+      expect(await query('select v from kept')).toEqual([{ v: 'committed' }]);
+    } finally {
+      await pg.stop();
     }
   });
 });

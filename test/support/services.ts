@@ -35,6 +35,22 @@ export type RunningService = {
   ephemeral: boolean;
 };
 
+/**
+ * A throwaway server this process started (`ensure…({ ephemeral: true })`), which a test or the chaos
+ * run may take down and bring back: same port, same URL, so clients reconnect to it.
+ */
+export type ThrowawayService = RunningService & {
+  ephemeral: true;
+  /**
+   * Takes the server down. Redis: SIGKILL, and its data is gone (it runs without persistence).
+   * PostgreSQL: `pg_ctl stop -m fast` (sessions are terminated, open transactions roll back,
+   * committed data stays).
+   */
+  down(): Promise<void>;
+  /** Starts it again on the same port (PostgreSQL: on the same data directory); resolves once it answers. */
+  up(): Promise<void>;
+};
+
 export type EnsureOptions = {
   /** Ignore explicit URLs and localhost defaults; always start a throwaway server. */
   ephemeral?: boolean;
@@ -318,7 +334,7 @@ function onExit(cleanup: () => void): () => void {
   return () => exitCleanups.delete(cleanup);
 }
 
-async function startEphemeralPostgres(): Promise<RunningService> {
+async function startEphemeralPostgres(): Promise<ThrowawayService> {
   const binDir = findPostgresBinDir();
   const runner = postgresRunner();
   const tmp = makeTempDir('tally-pg-', runner);
@@ -346,9 +362,10 @@ async function startEphemeralPostgres(): Promise<RunningService> {
     );
 
     let url: string | undefined;
+    let serverOptions = '';
     for (let attempt = 1; !url; attempt++) {
       const port = await freePort();
-      const serverOptions = [
+      serverOptions = [
         `-p ${port}`,
         `-k ${shellQuote(tmp)}`,
         `-c listen_addresses=127.0.0.1`,
@@ -372,6 +389,7 @@ async function startEphemeralPostgres(): Promise<RunningService> {
     }
 
     const maintenanceUrl = `${url}/postgres`;
+    const startArgs = ['-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', serverOptions, 'start'];
     await waitFor('throwaway PostgreSQL', 30_000, () => probePostgres(maintenanceUrl));
     const client = new Client({ connectionString: maintenanceUrl });
     await client.connect();
@@ -385,6 +403,22 @@ async function startEphemeralPostgres(): Promise<RunningService> {
     return {
       url: `${url}/test`,
       ephemeral: true,
+      async down() {
+        if (!started) return;
+        await run(runner, pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop'], tmp);
+        started = false;
+      },
+      async up() {
+        if (stopped) throw new Error('this throwaway PostgreSQL was stopped for good');
+        if (started) return;
+        try {
+          await run(runner, pgCtl, startArgs, tmp);
+        } catch (error) {
+          throw new Error(`${errorMessage(error)}\n--- postgres.log ---\n${tail(logFile)}`);
+        }
+        started = true;
+        await waitFor('throwaway PostgreSQL', 30_000, () => probePostgres(maintenanceUrl));
+      },
       async stop() {
         if (stopped) return;
         stopped = true;
@@ -443,6 +477,8 @@ async function findRunning(
   return undefined;
 }
 
+export async function ensurePostgres(options: { ephemeral: true }): Promise<ThrowawayService>;
+export async function ensurePostgres(options?: EnsureOptions): Promise<RunningService>;
 export async function ensurePostgres(options: EnsureOptions = {}): Promise<RunningService> {
   const running = forceEphemeral(options)
     ? undefined
@@ -464,75 +500,92 @@ export function findRedisServer(): string {
   return found;
 }
 
-async function startEphemeralRedis(): Promise<RunningService> {
+async function startEphemeralRedis(): Promise<ThrowawayService> {
   const binary = findRedisServer();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'tally-redis-'));
   const logFile = path.join(tmp, 'redis.log');
   let child: ChildProcess | undefined;
-  let exited: string | undefined;
+  const isRunning = (proc: ChildProcess | undefined): proc is ChildProcess =>
+    proc !== undefined && proc.exitCode === null && proc.signalCode === null;
 
   const killSync = () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (isRunning(child)) child.kill('SIGKILL');
     rmSync(tmp, { recursive: true, force: true });
   };
   const forget = onExit(killSync);
 
+  /** Starts redis-server on `port` and waits until it answers PING; kills it again if it does not. */
+  const launch = async (port: number): Promise<string> => {
+    let exited: string | undefined;
+    // biome-ignore format: one flag per line
+    const args = [
+      '--port', String(port),
+      '--bind', '127.0.0.1',
+      '--save', '',
+      '--appendonly', 'no',
+      '--daemonize', 'no',
+      '--dir', tmp,
+      '--logfile', logFile,
+    ];
+    const proc = spawn(binary, args, { cwd: tmp, stdio: 'ignore' });
+    child = proc;
+    proc.unref(); // must never keep the test runner alive; stop() or the exit hook kills it
+    proc.on('error', (error) => {
+      exited = errorMessage(error);
+    });
+    proc.on('exit', (code, signal) => {
+      exited = `redis-server exited (${signal ?? `code ${code}`})`;
+    });
+    const url = `redis://127.0.0.1:${port}`;
+    try {
+      await waitFor(
+        'throwaway Redis',
+        15_000,
+        () => probeRedis(url, 1000),
+        () => exited,
+      );
+      return url;
+    } catch (error) {
+      if (isRunning(proc)) proc.kill('SIGKILL');
+      throw new Error(`${errorMessage(error)}\n--- redis.log ---\n${tail(logFile)}`);
+    }
+  };
+  const killed = async (proc: ChildProcess | undefined, signal: NodeJS.Signals) => {
+    if (!isRunning(proc)) return;
+    const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill(signal);
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+    await gone;
+    clearTimeout(timer);
+  };
+
   try {
     let url: string | undefined;
+    let port = 0;
     for (let attempt = 1; !url; attempt++) {
-      const port = await freePort();
-      exited = undefined;
-      // biome-ignore format: one flag per line
-      const args = [
-        '--port', String(port),
-        '--bind', '127.0.0.1',
-        '--save', '',
-        '--appendonly', 'no',
-        '--daemonize', 'no',
-        '--dir', tmp,
-        '--logfile', logFile,
-      ];
-      const proc = spawn(binary, args, { cwd: tmp, stdio: 'ignore' });
-      child = proc;
-      proc.unref(); // must never keep the test runner alive; stop() or the exit hook kills it
-      proc.on('error', (error) => {
-        exited = errorMessage(error);
-      });
-      proc.on('exit', (code, signal) => {
-        exited = `redis-server exited (${signal ?? `code ${code}`})`;
-      });
-      const candidate = `redis://127.0.0.1:${port}`;
+      port = await freePort();
       try {
-        await waitFor(
-          'throwaway Redis',
-          15_000,
-          () => probeRedis(candidate, 1000),
-          () => exited,
-        );
-        url = candidate;
+        url = await launch(port);
       } catch (error) {
-        if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-        if (attempt >= 3) throw new Error(`${errorMessage(error)}\n--- redis.log ---\n${tail(logFile)}`);
+        if (attempt >= 3) throw error;
       }
     }
 
-    const proc = child!;
     let stopped = false;
     return {
       url,
       ephemeral: true,
+      down: () => killed(child, 'SIGKILL'),
+      async up() {
+        if (stopped) throw new Error('this throwaway Redis was stopped for good');
+        if (!isRunning(child)) await launch(port);
+      },
       async stop() {
         if (stopped) return;
         stopped = true;
         forget();
         try {
-          if (proc.exitCode === null && proc.signalCode === null) {
-            const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-            proc.kill('SIGTERM');
-            const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
-            await gone;
-            clearTimeout(timer);
-          }
+          await killed(child, 'SIGTERM');
         } finally {
           rmSync(tmp, { recursive: true, force: true });
         }
@@ -545,6 +598,8 @@ async function startEphemeralRedis(): Promise<RunningService> {
   }
 }
 
+export async function ensureRedis(options: { ephemeral: true }): Promise<ThrowawayService>;
+export async function ensureRedis(options?: EnsureOptions): Promise<RunningService>;
 export async function ensureRedis(options: EnsureOptions = {}): Promise<RunningService> {
   const running = forceEphemeral(options)
     ? undefined
