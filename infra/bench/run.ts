@@ -238,6 +238,8 @@ async function main() {
         DATABASE_URL: dbUrl.toString(),
         REDIS_URL: redis.url,
         JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+        // The bench opens connections/groupCount sockets per user, beyond the per-user default of 20.
+        WS_MAX_CONNECTIONS_PER_USER: String(connections),
         LOG_LEVEL: 'warn',
         DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
       });

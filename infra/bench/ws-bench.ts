@@ -65,10 +65,62 @@ async function openAll<T>(count: number, open: (i: number) => Promise<T>, parall
 
 type Receiver = { ws: WebSocket; group: number; seen: Map<string, number> };
 
-/** Waits for the server's process to settle, then reads RSS. */
+/** Polls `check` every 20 ms until it holds (true) or `deadlineMs` have passed (false). */
+async function pollUntil(check: () => boolean, deadlineMs: number): Promise<boolean> {
+  const deadline = performance.now() + deadlineMs;
+  while (!check()) {
+    if (performance.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+/** The server's RSS once it has settled: three readings 250 ms apart within 1% (at most 10 s). */
 async function settledRss(pid: number): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  return rssKiB(pid);
+  const readings = [rssKiB(pid)];
+  const settled = () => {
+    const last = readings.slice(-3);
+    return last.length === 3 && Math.max(...last) - Math.min(...last) <= Math.max(...last) / 100;
+  };
+  const deadline = performance.now() + 10_000;
+  while (!settled() && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    readings.push(rssKiB(pid));
+  }
+  return readings.at(-1) as number;
+}
+
+/** After the last write: how long deliveries still due are waited for; what is missing then is lost. */
+const DELIVERY_DEADLINE_MS = 10_000;
+
+/**
+ * Waits until every receiver has every message sent to its group (or the deadline), then until each
+ * answers a WebSocket ping: whatever the server sent it before, duplicates included, has arrived.
+ */
+async function deliveriesDone(receivers: Receiver[], sentAt: Map<string, Sent>): Promise<void> {
+  const perGroup = new Map<number, number>();
+  for (const info of sentAt.values()) perGroup.set(info.group, (perGroup.get(info.group) ?? 0) + 1);
+  const complete = (r: Receiver) => {
+    let n = 0;
+    for (const key of r.seen.keys()) if (sentAt.get(key)?.group === r.group) n++;
+    return n === (perGroup.get(r.group) ?? 0);
+  };
+  let pending = receivers;
+  await pollUntil(() => {
+    pending = pending.filter((r) => !complete(r));
+    return pending.length === 0;
+  }, DELIVERY_DEADLINE_MS);
+  const pong = (ws: WebSocket) =>
+    new Promise<void>((resolve) => {
+      if (ws.readyState !== WebSocket.OPEN) return resolve();
+      const timer = setTimeout(resolve, DELIVERY_DEADLINE_MS);
+      ws.once('pong', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      ws.ping();
+    });
+  await Promise.all(receivers.map((r) => pong(r.ws)));
 }
 
 function summarize(
@@ -169,7 +221,7 @@ export async function benchTallyGateway(options: {
     const { id, issuedAt, ackAt } = await (groups[group] as (typeof groups)[number]).post();
     sentAt.set(id, { issuedAt, ackAt, group });
   });
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await deliveriesDone(receivers, sentAt);
   for (const r of receivers) r.ws.terminate();
   return summarize('Tally gateway', receivers, sentAt, connections, rssBefore, rssIdle);
 }
@@ -214,7 +266,7 @@ export async function benchBareBaseline(options: {
     await publisher.publish(`bare:g${group}`, JSON.stringify({ type: 'event', id, pad: 'x'.repeat(900) }));
     sentAt.set(id, { issuedAt, ackAt: performance.now(), group });
   });
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await deliveriesDone(receivers, sentAt);
   for (const r of receivers) r.ws.terminate();
   await publisher.quit();
   return summarize('bare ws + Redis pub/sub', receivers, sentAt, connections, rssBefore, rssIdle);

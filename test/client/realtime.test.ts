@@ -229,6 +229,108 @@ describe('realtime client, scripted socket', () => {
     expect(FakeSocket.instances[0]?.closedWith).toBe(4000);
     rt.close();
   });
+
+  describe('the access token of the open connection', () => {
+    /** An unsigned JWT-shaped token expiring in `seconds` (the client reads `exp`; only the server verifies). */
+    const jwt = (name: string, seconds: number) => {
+      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const exp = Math.floor(Date.now() / 1000) + seconds;
+      return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 'usr_1', exp, name })}.signature`;
+    };
+    const sentOf = (socket: FakeSocket, type: string) =>
+      (socket.sent as unknown as { type: string; id: string; accessToken?: string }[]).filter(
+        (m) => m.type === type,
+      );
+
+    it('sends a fresh token with auth before the current one expires, asking for a refresh when handed the same one', async () => {
+      const first = jwt('first', 2);
+      const fresh = jwt('fresh', 60);
+      const asked: { rejectedToken?: string }[] = [];
+      const rt = new RealtimeClient({
+        url: 'https://api.example.com',
+        getAccessToken: (context) => {
+          asked.push(context);
+          return context.rejectedToken === first ? fresh : first;
+        },
+        WebSocket: FakeSocket,
+        random: () => 0,
+      });
+      rt.subscribe('grp_1', { afterSeq: 0 });
+      await until(() => FakeSocket.instances.length === 1);
+      const socket = latest();
+      socket.welcome();
+      await until(() => sentOf(socket, 'auth').length === 1, 5000);
+      const auth = sentOf(socket, 'auth')[0];
+      expect(auth).toEqual({ type: 'auth', id: expect.any(String), accessToken: fresh });
+      expect(asked).toEqual([{}, {}, { rejectedToken: first }]);
+      socket.receive({
+        type: 'authenticated',
+        id: auth?.id,
+        expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      });
+      expect(rt.stats().reauthenticated).toBe(1);
+      // Still the one connection; a later reconnect would present the fresh token.
+      expect(FakeSocket.instances).toHaveLength(1);
+      socket.serverClose(1012);
+      await until(() => FakeSocket.instances.length === 2);
+      expect(asked.at(-1)).toEqual({});
+      rt.close();
+    });
+
+    it('reconnects with a refreshed token when the server closes with 4401', async () => {
+      const asked: { rejectedToken?: string }[] = [];
+      const rt = new RealtimeClient({
+        url: 'https://api.example.com',
+        getAccessToken: (context) => {
+          asked.push(context);
+          return context.rejectedToken ? 'refreshed' : 'stale';
+        },
+        WebSocket: FakeSocket,
+        random: () => 0,
+      });
+      rt.subscribe('grp_1', { afterSeq: 0 });
+      await until(() => FakeSocket.instances.length === 1);
+      latest().welcome();
+      latest().event('grp_1', 1);
+      latest().serverClose(4401);
+      await until(() => FakeSocket.instances.length === 2);
+      expect(asked).toEqual([{}, { rejectedToken: 'stale' }]);
+      expect(latest().url).toContain('access_token=refreshed');
+      latest().welcome();
+      expect(latest().sent).toEqual([
+        { type: 'subscribe', id: expect.any(String), groupId: 'grp_1', afterSeq: 1 },
+      ]);
+      rt.close();
+    });
+
+    it('reports a fresh token the server refuses, and refreshes after the 4401 that follows', async () => {
+      const first = jwt('first', 1);
+      const other = jwt('other', 60);
+      const asked: { rejectedToken?: string }[] = [];
+      const errors: string[] = [];
+      const rt = new RealtimeClient({
+        url: 'https://api.example.com',
+        getAccessToken: (context) => {
+          asked.push(context);
+          return asked.length === 1 ? first : other;
+        },
+        WebSocket: FakeSocket,
+        random: () => 0,
+      });
+      rt.on('error', (e) => errors.push(e.code));
+      rt.connect();
+      await until(() => FakeSocket.instances.length === 1);
+      const socket = latest();
+      socket.welcome();
+      await until(() => sentOf(socket, 'auth').length === 1, 5000);
+      socket.receive({ type: 'error', id: sentOf(socket, 'auth')[0]?.id, code: 'unauthenticated' });
+      expect(errors).toEqual(['unauthenticated']);
+      socket.serverClose(4401);
+      await until(() => FakeSocket.instances.length === 2);
+      expect(asked.at(-1)).toEqual({ rejectedToken: other });
+      rt.close();
+    });
+  });
 });
 
 describe('realtime client against the real server', () => {

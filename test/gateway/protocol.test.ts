@@ -1,6 +1,6 @@
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { eventually, TestSocket, upgradeStatus } from './ws-client';
+import { eventually, type Message, TestSocket, upgradeStatus } from './ws-client';
 
 /** Every row of API.md §8's protocol, against both buses: Redis and in-process (ROLE=all). */
 describe.each([
@@ -30,6 +30,17 @@ describe.each([
         split: { type: 'equal', between: [ada.id, bob.id] },
       })
       .expect(201);
+  /** A new member of the group, online: added by Ada, subscribed on a socket of its own. */
+  const newcomer = async (name: string) => {
+    const user = await t.register(name);
+    await t.request.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ userId: user.id }).expect(201);
+    const socket = await open(user);
+    socket.send({ type: 'subscribe', id: 'n', groupId });
+    await socket.next((m) => m.type === 'subscribed');
+    return { user, socket };
+  };
+  const presenceWith = (userId: string) => (m: Message) =>
+    m.type === 'presence' && (m['online'] as string[]).includes(userId);
 
   beforeAll(async () => {
     t = await startTestServer({ env: env() });
@@ -121,8 +132,16 @@ describe.each([
     socket.send({ type: 'ping', id: 'p1' });
     expect(await socket.next((m) => m.type === 'pong')).toEqual({ type: 'pong', id: 'p1' });
     const before = socket.all('event').length;
+    // A witness still subscribed on the same gateway: the gateway hands a new event to every
+    // subscription of the group at once, so once the witness has it, a ping on this (ordered)
+    // socket is answered after anything sent here for it.
+    const witness = await open(bob);
+    witness.send({ type: 'subscribe', id: 'w', groupId });
+    const seq = (await witness.next((m) => m.type === 'subscribed'))['seq'] as number;
     await addExpense(5000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await witness.next((m) => m.type === 'event' && m['seq'] === seq + 1);
+    socket.send({ type: 'ping', id: 'p2' });
+    await socket.next((m) => m.type === 'pong' && m['id'] === 'p2');
     expect(socket.all('event')).toHaveLength(before);
   });
 
@@ -168,20 +187,23 @@ describe.each([
     await second.next((m) => m.type === 'subscribed');
     const presence = await second.next((m) => m.type === 'presence');
     expect(presence['online']).toContain(bob.id);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(second.all('presence', groupId)).toHaveLength(1);
-    expect(first.all('presence', groupId)).toHaveLength(1);
+    // Nothing more across a heartbeat (it re-reads the set) until the set changes: the change
+    // comes after everything sent before it on each (ordered) socket.
+    await second.heartbeats(1);
+    const eve = await newcomer('Eve');
+    await Promise.all([first.next(presenceWith(eve.user.id)), second.next(presenceWith(eve.user.id))]);
+    expect(second.all('presence', groupId)).toHaveLength(2);
+    expect(first.all('presence', groupId)).toHaveLength(2);
   });
 
   it('sends a subscriber whose arrival changes the online set that set once, not twice', async () => {
-    const dora = await t.register('Dora');
-    await t.request.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ userId: dora.id }).expect(201);
-    const socket = await open(dora);
-    socket.send({ type: 'subscribe', id: 'd', groupId });
-    await socket.next((m) => m.type === 'subscribed');
-    await socket.next((m) => m.type === 'presence' && (m['online'] as string[]).includes(dora.id));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(socket.all('presence', groupId)).toHaveLength(1);
+    const dora = await newcomer('Dora');
+    await dora.socket.next(presenceWith(dora.user.id));
+    // As above: across a heartbeat, nothing more until the next change of the set.
+    await dora.socket.heartbeats(1);
+    const erin = await newcomer('Erin');
+    await dora.socket.next(presenceWith(erin.user.id));
+    expect(dora.socket.all('presence', groupId)).toHaveLength(2);
   });
 
   it('tells subscribers who is online, and unsubscribes a removed member with reason removed', async () => {

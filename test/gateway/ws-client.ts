@@ -1,4 +1,6 @@
-import WebSocket from 'ws';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
 
 export type Message = Record<string, unknown> & { type: string };
 
@@ -7,16 +9,24 @@ export class TestSocket {
   readonly messages: Message[] = [];
   private cursor = 0;
   private waiters: (() => void)[] = [];
+  /** WebSocket ping frames received: one per server heartbeat. */
+  pings = 0;
+  /** Set once the connection closed. */
+  closedWith: { code: number; reason: string } | undefined;
   readonly closed: Promise<{ code: number; reason: string }>;
 
   constructor(readonly ws: WebSocket) {
+    ws.on('ping', () => {
+      this.pings++;
+    });
     ws.on('message', (data) => {
       this.messages.push(JSON.parse(data.toString()) as Message);
       for (const wake of this.waiters.splice(0)) wake();
     });
     this.closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
-        resolve({ code, reason: reason.toString() });
+        this.closedWith = { code, reason: reason.toString() };
+        resolve(this.closedWith);
         for (const wake of this.waiters.splice(0)) wake();
       });
     });
@@ -53,11 +63,13 @@ export class TestSocket {
         const m = this.messages[this.cursor++] as Message;
         if (match(m)) return m;
       }
+      if (this.closedWith)
+        throw new Error(
+          `closed with ${this.closedWith.code} before a matching message; got ${summary(this.messages)}`,
+        );
       const left = deadline - Date.now();
       if (left <= 0)
-        throw new Error(
-          `no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages.slice(-5))}`,
-        );
+        throw new Error(`no matching message within ${timeoutMs} ms; got ${summary(this.messages)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -82,7 +94,30 @@ export class TestSocket {
   close(): void {
     this.ws.close();
   }
+
+  /** The TCP socket under the WebSocket, to stop and resume reading. */
+  raw(): { pause(): void; resume(): void } {
+    return (this.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+  }
+
+  /** Waits until the server has sent `count` more heartbeat pings (so that many heartbeats ran). */
+  async heartbeats(count: number, timeoutMs = 10_000): Promise<void> {
+    const target = this.pings + count;
+    await eventually(() => this.pings >= target, timeoutMs);
+  }
+
+  /** The close code, or a failure if the connection is still open after `timeoutMs`. */
+  async closeCode(timeoutMs = 10_000): Promise<number> {
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`still open after ${timeoutMs} ms`)), timeoutMs).unref(),
+    );
+    return (await Promise.race([this.closed, timeout])).code;
+  }
 }
+
+/** The last few messages, without their (possibly large) events, for failure messages. */
+const summary = (messages: Message[]) =>
+  JSON.stringify(messages.slice(-5).map(({ event: _event, ...rest }) => rest));
 
 /** Waits until `check` holds, polling. */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -91,6 +126,31 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     if (Date.now() > deadline) throw new Error('condition not reached in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The HTTP answer to an upgrade: 101 when it became a WebSocket, else the refusal with its body. */
+export async function upgradeResponse(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}${path}`, { headers });
+  return new Promise((resolve, reject) => {
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    ws.once('open', () => {
+      ws.close();
+      resolve({ status: 101, headers: {}, body: '' });
+    });
+    ws.once('error', (error) => {
+      if (!/Unexpected server response/.test(error.message)) reject(error);
+    });
+  });
 }
 
 /** The HTTP status of a refused upgrade. */
@@ -111,4 +171,34 @@ export async function upgradeStatus(
     });
     ws.once('error', () => resolve(-1));
   });
+}
+
+/**
+ * A real WebSocket connection on a throwaway local server: the server's end (for a gateway part
+ * under test) and a TestSocket client reading it.
+ */
+export async function socketPair(
+  options: WebSocket.ClientOptions = {},
+): Promise<{ server: WebSocket; client: TestSocket; close(): Promise<void> }> {
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const http = createServer();
+  let accepted: ((ws: WebSocket) => void) | undefined;
+  const serverSide = new Promise<WebSocket>((resolve) => {
+    accepted = resolve;
+  });
+  http.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => accepted?.(ws)));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const client = await TestSocket.open(`http://127.0.0.1:${port}`, undefined, options);
+  const server = await serverSide;
+  return {
+    server,
+    client,
+    async close() {
+      client.ws.terminate();
+      server.terminate();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
 }

@@ -9,6 +9,11 @@ export function createGatewayMetrics(registry?: Registry) {
       help: 'Group subscriptions on this gateway',
       registers,
     }),
+    feeds: new Gauge({
+      name: 'ws_feeds',
+      help: 'Groups with a feed (subscribers, or a subscribe in progress) on this gateway',
+      registers,
+    }),
     messagesSent: new Counter({
       name: 'ws_messages_sent_total',
       help: 'Messages sent to clients, by type',
@@ -29,6 +34,28 @@ export function createGatewayMetrics(registry?: Registry) {
     slowConsumerCloses: new Counter({
       name: 'ws_slow_consumer_closes_total',
       help: 'Connections closed with 1013 because they read too slowly',
+      registers,
+    }),
+    serverCloses: new Counter({
+      name: 'ws_server_closes_total',
+      help: 'Connections the server closed, by close code (1008, 1012, 1013, 4401)',
+      labelNames: ['code'] as const,
+      registers,
+    }),
+    limitHits: new Counter({
+      name: 'ws_limit_hits_total',
+      help: 'Requests refused by a limit: subscriptions (per connection), messages (per second), connections (per user)',
+      labelNames: ['limit'] as const,
+      registers,
+    }),
+    busConnected: new Gauge({
+      name: 'ws_bus_connected',
+      help: 'Whether the event bus is connected (1); at 0 every feed polls the log instead',
+      registers,
+    }),
+    logPolls: new Counter({
+      name: 'ws_log_polls_total',
+      help: 'Polls of every feed’s log while the event bus was down',
       registers,
     }),
   };

@@ -2,12 +2,14 @@
 export type ClientMessage =
   | { type: 'subscribe'; id?: string; groupId: string; afterSeq?: number }
   | { type: 'unsubscribe'; id?: string; groupId: string }
-  | { type: 'ping'; id?: string };
+  | { type: 'ping'; id?: string }
+  | { type: 'auth'; id?: string; accessToken: string };
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const optionalId = (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= 128);
 const isGroupId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 100;
+const isToken = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 8192;
 
 /** Returns the message, or undefined for anything the protocol does not know (`bad_message`). */
 export function parseClientMessage(text: string): ClientMessage | undefined {
@@ -31,6 +33,10 @@ export function parseClientMessage(text: string): ClientMessage | undefined {
       return isGroupId(value['groupId']) ? { type: 'unsubscribe', id, groupId: value['groupId'] } : undefined;
     case 'ping':
       return { type: 'ping', id };
+    case 'auth':
+      return isToken(value['accessToken'])
+        ? { type: 'auth', id, accessToken: value['accessToken'] }
+        : undefined;
     default:
       return undefined;
   }

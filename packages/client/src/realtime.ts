@@ -71,8 +71,10 @@ export type RealtimeOptions = {
   /** The server: `https://…` (or `ws(s)://…`); the client connects to `<url>/v1/ws`. */
   url: string;
   /**
-   * The access token for a (re)connection. `rejectedToken` is set when the previous attempt looked
-   * refused with 401: refresh then.
+   * The access token for a (re)connection, and the fresh one sent with `auth` before the current
+   * one expires. `rejectedToken` is set when that token is no good any more: the previous attempt
+   * looked refused with 401, the server closed with 4401 (token expired), or it is about to expire
+   * and was handed out again. Refresh then.
    */
   getAccessToken: (context: { rejectedToken?: string }) => Promise<string | undefined> | string | undefined;
   /**
@@ -138,9 +140,30 @@ export type RealtimeStats = {
   duplicatesDropped: number;
   /** Times an event arrived after a gap and the group was resubscribed from its last seq. */
   gapsRepaired: number;
+  /** Times the open connection was given a fresh token (`auth` answered `authenticated`). */
+  reauthenticated: number;
 };
 
 const WS_OPEN = 1;
+/** The close code of a connection whose access token expired (API.md §8). */
+const TOKEN_EXPIRED = 4401;
+/** A fresh token is sent this long before the current one expires, or a quarter of its remaining life if less. */
+const RENEW_LEAD_MS = 60_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A JWT's `exp` in epoch milliseconds, read without verifying it (the server does); undefined if unreadable. */
+function expiryOf(token: string | undefined): number | undefined {
+  const payload = token?.split('.')[1];
+  if (!payload || typeof atob !== 'function') return undefined;
+  try {
+    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
+    const exp = (JSON.parse(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '='))) as { exp?: unknown })
+      .exp;
+    return typeof exp === 'number' ? exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function isBalances(value: unknown): value is CurrencyBalances[] {
   return Array.isArray(value);
@@ -183,6 +206,11 @@ export class RealtimeClient {
   private rejectedToken: string | undefined;
   private reconnectTimer: Timer | undefined;
   private connectTimer: Timer | undefined;
+  /** When the token of the open connection expires (epoch ms), if known. */
+  private tokenExpiresAt: number | undefined;
+  private renewTimer: Timer | undefined;
+  /** The `auth` in flight: its request id and the token it carries. */
+  private pendingAuth: { id: string; token: string } | undefined;
   private heartbeat: Interval | undefined;
   private lastMessageAt = 0;
   private requestCounter = 0;
@@ -191,6 +219,7 @@ export class RealtimeClient {
     delivered: 0,
     duplicatesDropped: 0,
     gapsRepaired: 0,
+    reauthenticated: 0,
   };
 
   constructor(options: RealtimeOptions) {
@@ -311,7 +340,12 @@ export class RealtimeClient {
     socket.onmessage = (event: { data: unknown }) => {
       if (generation === this.generation) this.onMessage(event.data);
     };
-    socket.onclose = (event: { code?: number }) => this.dropped(generation, `closed with ${event?.code}`);
+    socket.onclose = (event: { code?: number }) => {
+      // The server ended the connection at its token's expiry: reconnect with a fresh one.
+      if (generation === this.generation && event?.code === TOKEN_EXPIRED)
+        this.rejectedToken ??= this.tokenUsed;
+      this.dropped(generation, `closed with ${event?.code}`);
+    };
     socket.onerror = (event: { message?: unknown; error?: { message?: unknown } } | undefined) => {
       if (generation !== this.generation) return;
       const message = String(event?.message ?? event?.error?.message ?? '');
@@ -337,8 +371,11 @@ export class RealtimeClient {
     this.welcomed = false;
     if (this.connectTimer !== undefined) clearTimeout(this.connectTimer);
     if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+    if (this.renewTimer !== undefined) clearTimeout(this.renewTimer);
     this.connectTimer = undefined;
     this.heartbeat = undefined;
+    this.renewTimer = undefined;
+    this.pendingAuth = undefined;
     const socket = this.socket;
     this.socket = undefined;
     for (const sub of this.subs.values()) {
@@ -420,6 +457,64 @@ export class RealtimeClient {
     }, interval);
   }
 
+  // ---- the token of the open connection ---------------------------------------------------------
+
+  /** Sends a fresh token shortly before the current one expires, so the server never closes with 4401. */
+  private scheduleRenewal(): void {
+    if (this.renewTimer !== undefined) clearTimeout(this.renewTimer);
+    this.renewTimer = undefined;
+    if (this.tokenExpiresAt === undefined) return;
+    const left = this.tokenExpiresAt - this.now();
+    const delay = Math.max(0, left - Math.min(RENEW_LEAD_MS, left / 4));
+    const generation = this.generation;
+    this.renewTimer = setTimeout(
+      () => {
+        this.renewTimer = undefined;
+        if (generation !== this.generation) return;
+        if (this.tokenExpiresAt !== undefined && this.tokenExpiresAt - this.now() > RENEW_LEAD_MS) {
+          this.scheduleRenewal(); // a very long lifetime outlasts one timer
+          return;
+        }
+        void this.renewToken(generation);
+      },
+      Math.min(delay, MAX_TIMER_MS),
+    );
+  }
+
+  private async renewToken(generation: number): Promise<void> {
+    const current = this.tokenUsed;
+    let token: string | undefined;
+    try {
+      token = await this.options.getAccessToken({});
+      // The provider handed out the token about to expire: ask it to refresh.
+      if (current !== undefined && token === current)
+        token = await this.options.getAccessToken({ rejectedToken: current });
+    } catch (cause) {
+      if (generation === this.generation)
+        this.emit('error', {
+          code: 'token_unavailable',
+          message: 'could not get a fresh access token',
+          cause,
+        });
+      return; // the server closes with 4401 at expiry, and the reconnect asks again
+    }
+    if (generation !== this.generation || !this.welcomed || !token || token === current) return;
+    const id = this.nextId();
+    this.pendingAuth = { id, token };
+    this.send({ type: 'auth', id, accessToken: token });
+  }
+
+  private onAuthenticated(message: Extract<ServerMessage, { type: 'authenticated' }>): void {
+    const pending = this.pendingAuth;
+    if (!pending || message.id !== pending.id) return;
+    this.pendingAuth = undefined;
+    this.tokenUsed = pending.token;
+    const expiresAt = Date.parse(message.expiresAt);
+    this.tokenExpiresAt = Number.isNaN(expiresAt) ? expiryOf(pending.token) : expiresAt;
+    this.counters.reauthenticated++;
+    this.scheduleRenewal();
+  }
+
   // ---- messages ---------------------------------------------------------------------------------
 
   private onMessage(data: unknown): void {
@@ -440,6 +535,9 @@ export class RealtimeClient {
       case 'welcome':
         this.onWelcome(message.heartbeatMs);
         return;
+      case 'authenticated':
+        this.onAuthenticated(message);
+        return;
       case 'event':
         this.onEvent(message.groupId, message.seq, message.event);
         return;
@@ -458,6 +556,15 @@ export class RealtimeClient {
         return;
       }
       case 'error': {
+        const auth = this.pendingAuth;
+        if (auth && message.id === auth.id) {
+          // The fresh token was refused: the connection ends at the old token's expiry (4401), and
+          // the reconnect refreshes.
+          this.pendingAuth = undefined;
+          this.rejectedToken = auth.token;
+          this.emit('error', { code: message.code, message: 'the server refused the fresh access token' });
+          return;
+        }
         const sub = [...this.subs.values()].find(
           (s) => s.requestId !== undefined && s.requestId === message.id,
         );
@@ -486,6 +593,8 @@ export class RealtimeClient {
     this.counters.connections++;
     this.setState('open');
     this.startHeartbeat(heartbeatMs);
+    this.tokenExpiresAt = expiryOf(this.tokenUsed);
+    this.scheduleRenewal();
     for (const sub of this.subs.values()) this.sendSubscribe(sub);
   }
 

@@ -239,9 +239,11 @@ export type ServerMessage =
   | { type: 'unsubscribed'; id?: string; groupId: string; reason?: 'removed' }
   | { type: 'presence'; groupId: string; online: string[] }
   | { type: 'pong'; id?: string }
+  | { type: 'authenticated'; id?: string; expiresAt: string }
   | { type: 'error'; id?: string; code: string };
 
 export type ClientMessage =
   | { type: 'subscribe'; id: string; groupId: string; afterSeq?: number }
   | { type: 'unsubscribe'; id: string; groupId: string }
-  | { type: 'ping'; id: string };
+  | { type: 'ping'; id: string }
+  | { type: 'auth'; id: string; accessToken: string };

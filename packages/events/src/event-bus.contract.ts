@@ -26,6 +26,10 @@ export function describeEventBusContract(
     // Redis SUBSCRIBE is acknowledged asynchronously: let it settle before publishing.
     const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
+    it('says it is connected once its connection is up', async () => {
+      await until(() => bus.isConnected?.() ?? true);
+    });
+
     it('delivers a group message to every listener of that group, in publish order', async () => {
       const g = group();
       const a: BusMessage[] = [];

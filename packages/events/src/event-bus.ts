@@ -19,6 +19,11 @@ export type EventBus = {
   subscribe(groupId: string, listener: BusListener): () => void;
   /** Called after the bus (re)connected: messages may have been missed, so callers re-check the log. */
   onReconnect(listener: () => void): () => void;
+  /**
+   * Whether messages can arrive now. False while the subscriber connection is down: nothing is
+   * heard, and listeners must read the log themselves until it is back. Absent: always true.
+   */
+  isConnected?(): boolean;
   close(): Promise<void>;
 };
 

@@ -22,6 +22,9 @@ export function createInProcessBus(): EventBus {
     onReconnect() {
       return () => {};
     },
+    isConnected() {
+      return true;
+    },
     async close() {
       listeners.clear();
     },

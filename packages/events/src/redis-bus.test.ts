@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { ensureRedis } from '../../../test/support/services';
 import { redisUrl } from '../../../test/support/test-database';
 import { describeEventBusContract } from './event-bus.contract';
 import { createRedisBus } from './redis-bus';
@@ -33,5 +34,40 @@ describe('Redis event bus', () => {
     await bus.close();
     await publisher.quit();
     await subscriber.quit();
+  });
+});
+
+describe('Redis event bus when Redis goes away', () => {
+  it('says it is not connected while its subscriber is down, and calls onReconnect when it is back', async () => {
+    const server = await ensureRedis({ ephemeral: true });
+    const publisher = new Redis(server.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    const subscriber = new Redis(server.url, { retryStrategy: () => 50 });
+    publisher.on('error', () => {});
+    subscriber.on('error', () => {});
+    const until = async (check: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error('condition not reached');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    try {
+      await until(() => subscriber.status === 'ready');
+      const bus = createRedisBus({ publisher, subscriber });
+      let reconnects = 0;
+      bus.onReconnect(() => reconnects++);
+      expect(bus.isConnected?.()).toBe(true);
+      await server.down();
+      await until(() => bus.isConnected?.() === false);
+      expect(reconnects).toBe(0);
+      await server.up();
+      await until(() => reconnects === 1);
+      expect(bus.isConnected?.()).toBe(true);
+      await bus.close();
+    } finally {
+      subscriber.disconnect();
+      publisher.disconnect();
+      await server.stop();
+    }
   });
 });

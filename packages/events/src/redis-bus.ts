@@ -59,6 +59,9 @@ export function createRedisBus(options: { publisher: Redis; subscriber?: Redis }
       reconnectListeners.add(listener);
       return () => reconnectListeners.delete(listener);
     },
+    isConnected() {
+      return (subscriber ?? publisher).status === 'ready';
+    },
     async close() {
       listeners.clear();
       reconnectListeners.clear();

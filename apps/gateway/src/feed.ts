@@ -1,0 +1,239 @@
+import type { EventBus, EventLog, GroupEvent } from '@tally/events';
+import type { Logger } from 'pino';
+import type { Connection } from './connection';
+import type { GatewayMetrics } from './gateway-metrics';
+
+/** Events read from the log in one go when a feed catches up with a notification. */
+const PAGE = 500;
+/** Events read from the log in one go for a subscription behind the cache (its catch-up). */
+const CATCH_UP_PAGE = 100;
+/** The newest events each feed keeps, with their frames, for all its subscribers. */
+const CACHE_SIZE = 256;
+
+/** One connection's subscription to one group. */
+export type Subscription = {
+  conn: Connection;
+  feed: Feed;
+  /** The last seq delivered on this connection: the next one sent is exactly lastSeq + 1. */
+  lastSeq: number;
+  /** Nothing is sent while held: the subscribe flow has not re-checked membership yet. */
+  held: boolean;
+  /** Confirmed with `subscribed`: it is online and gets presence. */
+  live: boolean;
+  ended: boolean;
+  running: Promise<void> | undefined;
+  again: boolean;
+};
+
+/** One group's events for every local subscriber, read from the log once. */
+export type Feed = {
+  groupId: string;
+  subs: Set<Subscription>;
+  /** Subscriptions and subscribe flows holding the feed; at 0 it is dropped. */
+  refs: number;
+  /** The highest seq read from the log; `cache` holds the newest events up to it, contiguous. */
+  head: number;
+  cache: GroupEvent[];
+  /** The `event` message of each cached event, serialised once for every local subscriber. */
+  frames: Map<number, string>;
+  ready: Promise<void>;
+  refreshing: Promise<void> | undefined;
+  again: boolean;
+  off: () => void;
+};
+
+export type FeedsDeps = {
+  eventLog: EventLog;
+  bus: EventBus;
+  metrics: GatewayMetrics;
+  logger: Logger;
+  /** A subscription just delivered the `member.removed` event of its own user: it must end there. */
+  onSelfRemoved(sub: Subscription): void;
+  /** The bus says the group's presence may have changed. */
+  onPresenceChange(feed: Feed): void;
+};
+
+const isSelfRemoval = (event: GroupEvent, userId: string) =>
+  event.type === 'member.removed' && event.data['userId'] === userId;
+
+/**
+ * The feeds of one gateway: per group, a cache of the newest events filled by one read of the log
+ * for all local subscribers (on a notification, a poll, a reconnect), and per subscription a pump
+ * that only ever sends the event after the last one it sent, at the pace the client reads.
+ */
+export function createFeeds(deps: FeedsDeps) {
+  const { eventLog, bus, metrics, logger } = deps;
+  const feeds = new Map<string, Feed>();
+
+  /** The group's feed, created (listening first, then reading where the log stands) if need be. */
+  function acquire(groupId: string): Feed {
+    const existing = feeds.get(groupId);
+    if (existing) {
+      existing.refs++;
+      return existing;
+    }
+    const feed: Feed = {
+      groupId,
+      subs: new Set(),
+      refs: 1,
+      head: 0,
+      cache: [],
+      frames: new Map(),
+      ready: Promise.resolve(),
+      refreshing: undefined,
+      again: false,
+      off: () => {},
+    };
+    // Listen first, then read where the log stands: nothing committed in between is missed.
+    feed.off = bus.subscribe(groupId, (message) => {
+      if (message.kind === 'event' && message.seq > feed.head) {
+        if (message.seq > feed.head + 1 && feed.head > 0) metrics.gapFills.inc(message.seq - feed.head - 1);
+        void refresh(feed);
+      } else if (message.kind === 'presence') {
+        deps.onPresenceChange(feed);
+      }
+    });
+    feed.ready = eventLog.lastSeq(groupId).then((seq) => {
+      feed.head = Math.max(feed.head, seq ?? 0);
+    });
+    feed.ready.catch(() => {}); // its awaiters see the failure
+    feeds.set(groupId, feed);
+    metrics.feeds.set(feeds.size);
+    return feed;
+  }
+
+  /** Gives back one hold on the feed; the last one drops it. */
+  function release(feed: Feed): void {
+    feed.refs--;
+    if (feed.refs > 0) return;
+    feed.off();
+    if (feeds.get(feed.groupId) === feed) feeds.delete(feed.groupId);
+    metrics.feeds.set(feeds.size);
+  }
+
+  /** Reads what the log has beyond `head` (once, for all local subscribers) and pumps them. */
+  function refresh(feed: Feed): Promise<void> {
+    if (feed.refreshing !== undefined) {
+      feed.again = true;
+      return feed.refreshing;
+    }
+    feed.refreshing = (async () => {
+      try {
+        await feed.ready;
+        do {
+          feed.again = false;
+          await readNew(feed);
+          for (const sub of feed.subs) void pump(sub);
+        } while (feed.again);
+      } catch (err) {
+        logger.warn({ err, groupId: feed.groupId }, 'feed refresh failed');
+      } finally {
+        feed.refreshing = undefined;
+      }
+    })();
+    return feed.refreshing;
+  }
+
+  async function readNew(feed: Feed): Promise<void> {
+    for (;;) {
+      const events = await eventLog.read(feed.groupId, feed.head, PAGE);
+      for (const event of events) {
+        if (event.seq !== feed.head + 1 && feed.cache.length > 0) {
+          feed.cache = [];
+          feed.frames.clear();
+        }
+        feed.cache.push(event);
+        feed.head = event.seq;
+      }
+      if (feed.cache.length > CACHE_SIZE) {
+        feed.cache = feed.cache.slice(-CACHE_SIZE);
+        const oldest = feed.cache[0]?.seq ?? 0;
+        for (const seq of feed.frames.keys()) if (seq < oldest) feed.frames.delete(seq);
+      }
+      if (events.length < PAGE) return;
+    }
+  }
+
+  function frameOf(feed: Feed, event: GroupEvent): string {
+    const cached = feed.frames.get(event.seq);
+    if (cached !== undefined && feed.cache.length > 0) return cached;
+    const text = JSON.stringify({ type: 'event', groupId: event.groupId, seq: event.seq, event });
+    const first = feed.cache[0];
+    if (first && event.seq >= first.seq && event.seq <= feed.head) feed.frames.set(event.seq, text);
+    return text;
+  }
+
+  /** Events after `seq`: from the feed's cache when it covers them, else from the log (catch-up). */
+  async function eventsAfter(feed: Feed, seq: number): Promise<GroupEvent[]> {
+    const first = feed.cache[0];
+    if (first && first.seq <= seq + 1 && feed.head > seq) return feed.cache.slice(seq + 1 - first.seq);
+    if (seq >= feed.head) return [];
+    return eventLog.read(feed.groupId, seq, CATCH_UP_PAGE);
+  }
+
+  /** Sends the subscription everything after its lastSeq, in order; serialised per subscription. */
+  function pump(sub: Subscription): Promise<void> {
+    if (sub.running !== undefined) {
+      sub.again = true;
+      return sub.running;
+    }
+    sub.running = (async () => {
+      try {
+        do {
+          sub.again = false;
+          await deliver(sub);
+        } while (sub.again);
+      } catch (err) {
+        logger.warn({ err, groupId: sub.feed.groupId }, 'delivery failed; the next event retries');
+      } finally {
+        sub.running = undefined;
+      }
+    })();
+    return sub.running;
+  }
+
+  async function deliver(sub: Subscription): Promise<void> {
+    const { conn, feed } = sub;
+    for (;;) {
+      if (sub.ended || sub.held) return;
+      const events = await eventsAfter(feed, sub.lastSeq);
+      if (events.length === 0) return;
+      for (const event of events) {
+        if (event.seq <= sub.lastSeq) continue;
+        // A hole in the log: wait for a later read rather than skip ahead.
+        if (event.seq !== sub.lastSeq + 1) return;
+        // Paced by the socket: a backlog goes out as the client reads it, never piles up here.
+        if (!conn.hasRoom() && !(await conn.room())) return;
+        if (sub.ended || !conn.sendFrame(frameOf(feed, event), 'event')) return;
+        sub.lastSeq = event.seq;
+        if (sub.live) metrics.fanoutLag.observe((Date.now() - Date.parse(event.occurredAt)) / 1000);
+        if (isSelfRemoval(event, conn.userId)) {
+          deps.onSelfRemoved(sub);
+          return;
+        }
+      }
+    }
+  }
+
+  return {
+    acquire,
+    release,
+    refresh,
+    pump,
+    get: (groupId: string): Feed | undefined => feeds.get(groupId),
+    all: (): Feed[] => [...feeds.values()],
+    size: (): number => feeds.size,
+    /** Reads every feed's log (after the bus reconnects, or on a poll). */
+    refreshAll(): void {
+      for (const feed of feeds.values()) void refresh(feed);
+    },
+    /** Stops listening for every feed (shutdown). */
+    closeAll(): void {
+      for (const feed of feeds.values()) feed.off();
+      feeds.clear();
+      metrics.feeds.set(0);
+    },
+  };
+}
+
+export type Feeds = ReturnType<typeof createFeeds>;

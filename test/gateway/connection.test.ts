@@ -1,0 +1,211 @@
+import { createAccessTokens } from '@tally/http-kit';
+import { Registry } from 'prom-client';
+import { Connection, MAX_BUFFERED_BYTES, PACE_BYTES } from '../../apps/gateway/src/connection';
+import { createGatewayMetrics } from '../../apps/gateway/src/gateway-metrics';
+import { startTestServer, TEST_JWT_SECRET, type TestServer, type TestUser } from '../support/test-server';
+import { eventually, socketPair, TestSocket } from './ws-client';
+
+/** Signs access tokens for the test server's secret with a lifetime of our choosing. */
+const tokensFor = (ttlSeconds: number) => createAccessTokens({ secret: TEST_JWT_SECRET, ttlSeconds });
+const expiryOf = (token: string): number =>
+  (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { exp: number }).exp * 1000;
+const until = (epochMs: number) => eventually(() => Date.now() > epochMs, epochMs - Date.now() + 5000);
+
+describe('a connection', () => {
+  let t: TestServer;
+  let ada: TestUser;
+  let bob: TestUser;
+  const sockets: TestSocket[] = [];
+  const open = async (token: string) => {
+    const socket = await TestSocket.open(t.url, token);
+    sockets.push(socket);
+    await socket.next((m) => m.type === 'welcome');
+    return socket;
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer({ env: { WS_MAX_MESSAGES_PER_SECOND: '20' } });
+    ada = await t.register('Ada');
+    bob = await t.register('Bob');
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await t.stop();
+  });
+
+  describe('for the life of its access token', () => {
+    it('is closed with 4401 when the token it was opened with expires', async () => {
+      const token = await tokensFor(2).sign(ada.id);
+      const socket = await open(token);
+      socket.send({ type: 'ping', id: 'p' });
+      await socket.next((m) => m.type === 'pong');
+      expect(await socket.closeCode()).toBe(4401);
+      expect(Date.now()).toBeGreaterThanOrEqual(expiryOf(token));
+    });
+
+    it('moves the deadline to a fresh token of the same user sent in an auth message', async () => {
+      const first = await tokensFor(3).sign(ada.id);
+      const socket = await open(first);
+      const fresh = await tokensFor(5).sign(ada.id);
+      socket.send({ type: 'auth', id: 'a1', accessToken: fresh });
+      expect(await socket.next((m) => m.type === 'authenticated')).toEqual({
+        type: 'authenticated',
+        id: 'a1',
+        expiresAt: new Date(expiryOf(fresh)).toISOString(),
+      });
+      // Past the first token's expiry the connection still answers…
+      await until(expiryOf(first) + 300);
+      socket.send({ type: 'ping', id: 'after' });
+      expect(await socket.next((m) => m.type === 'pong')).toEqual({ type: 'pong', id: 'after' });
+      // …and the fresh token's expiry ends it.
+      expect(await socket.closeCode()).toBe(4401);
+      expect(Date.now()).toBeGreaterThanOrEqual(expiryOf(fresh));
+    });
+
+    it('answers an invalid or another user’s token with unauthenticated, and keeps the old deadline', async () => {
+      const first = await tokensFor(4).sign(ada.id);
+      const socket = await open(first);
+      socket.send({ type: 'auth', id: 'other', accessToken: await tokensFor(60).sign(bob.id) });
+      expect(await socket.next((m) => m.type === 'error')).toEqual({
+        type: 'error',
+        id: 'other',
+        code: 'unauthenticated',
+      });
+      socket.send({ type: 'auth', id: 'garbage', accessToken: 'not-a-jwt' });
+      expect(await socket.next((m) => m.type === 'error')).toEqual({
+        type: 'error',
+        id: 'garbage',
+        code: 'unauthenticated',
+      });
+      const expired = await tokensFor(1).sign(ada.id);
+      await until(expiryOf(expired) + 10);
+      socket.send({ type: 'auth', id: 'expired', accessToken: expired });
+      expect(await socket.next((m) => m.type === 'error')).toEqual({
+        type: 'error',
+        id: 'expired',
+        code: 'unauthenticated',
+      });
+      expect(await socket.closeCode()).toBe(4401);
+    });
+
+    it('answers an auth message without a token string with bad_message', async () => {
+      const socket = await open(ada.accessToken);
+      for (const bad of [
+        { type: 'auth', id: 'x' },
+        { type: 'auth', accessToken: 42 },
+      ]) {
+        socket.send(bad);
+        expect(await socket.next((m) => m.type === 'error')).toEqual({ type: 'error', code: 'bad_message' });
+      }
+    });
+  });
+
+  describe('sending too fast', () => {
+    it('is closed with 1008 beyond WS_MAX_MESSAGES_PER_SECOND', async () => {
+      const socket = await open(ada.accessToken);
+      for (let i = 0; i < 60; i++) socket.send({ type: 'ping', id: `p${i}` });
+      expect(await socket.closeCode()).toBe(1008);
+      // Every message within the budget was answered first.
+      expect(socket.all('pong').length).toBeGreaterThanOrEqual(20);
+      expect(socket.all('pong').length).toBeLessThan(60);
+    });
+
+    it('is left open at a steady rate under the limit', async () => {
+      const socket = await open(ada.accessToken);
+      for (let i = 0; i < 3; i++) {
+        for (let j = 0; j < 10; j++) socket.send({ type: 'ping', id: `s${i}-${j}` });
+        await socket.next((m) => m.type === 'pong' && m['id'] === `s${i}-9`);
+        // the next batch goes out in the next one-second window
+        const window = Date.now() + 1000;
+        await until(window);
+      }
+      expect(socket.closedWith).toBeUndefined();
+      expect(socket.all('pong')).toHaveLength(30);
+    });
+  });
+});
+
+describe('Connection, on its own', () => {
+  const pairs: { close(): Promise<void> }[] = [];
+  const connectionOn = async () => {
+    const pair = await socketPair();
+    pairs.push(pair);
+    const metrics = createGatewayMetrics(new Registry());
+    const closes: Connection[] = [];
+    const conn = new Connection(pair.server, 'usr_1', { metrics, onClose: (c) => closes.push(c) });
+    return { conn, client: pair.client, metrics, closes };
+  };
+  const frame = (n: number) => ({ type: 'event', seq: n, padding: 'x'.repeat(60_000) });
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  afterAll(async () => {
+    for (const pair of pairs) await pair.close();
+  });
+
+  it('makes senders wait for room while PACE_BYTES are buffered, and lets them go as the client reads', async () => {
+    const { conn, client } = await connectionOn();
+    client.raw().pause();
+    let sent = 0;
+    while (conn.hasRoom()) expect(conn.sendFrame(JSON.stringify(frame(sent++)), 'event')).toBe(true);
+    expect(conn.ws.bufferedAmount).toBeGreaterThanOrEqual(PACE_BYTES);
+    expect(conn.ws.bufferedAmount).toBeLessThan(MAX_BUFFERED_BYTES);
+    let roomy: boolean | undefined;
+    void conn.room().then((ok) => {
+      roomy = ok;
+    });
+    await turns(20);
+    expect(roomy).toBeUndefined();
+    client.raw().resume();
+    await eventually(() => roomy === true);
+    await eventually(() => client.messages.length === sent);
+    expect(conn.drained).toBe(true);
+  });
+
+  it('closes with 1013 when a message is due with more than 1 MiB buffered, and says so once', async () => {
+    const { conn, client, metrics, closes } = await connectionOn();
+    client.raw().pause();
+    let n = 0;
+    while (conn.sendFrame(JSON.stringify(frame(n)), 'event')) n++;
+    expect(conn.closed).toBe(true);
+    expect(closes).toEqual([conn]);
+    expect((await metrics.slowConsumerCloses.get()).values[0]?.value).toBe(1);
+    let roomy: boolean | undefined;
+    void conn.room().then((ok) => {
+      roomy = ok;
+    });
+    await eventually(() => roomy === false);
+    client.raw().resume();
+    expect(await client.closeCode()).toBe(1013);
+    // An in-order prefix arrived before the close.
+    expect(client.messages.map((m) => m['seq'])).toEqual(
+      Array.from({ length: client.messages.length }, (_, i) => i),
+    );
+  });
+
+  it('closes with 4401 at the deadline of its token, which a later one moves', async () => {
+    const { conn, client } = await connectionOn();
+    conn.setExpiry(new Date(Date.now() + 200));
+    const moved = Date.now() + 600;
+    conn.setExpiry(new Date(moved));
+    expect(await client.closeCode()).toBe(4401);
+    expect(Date.now()).toBeGreaterThanOrEqual(moved);
+  });
+
+  it('lets the latest subscribe or unsubscribe of a group win, and counts the groups held', async () => {
+    const { conn } = await connectionOn();
+    const first = conn.intend('grp_a');
+    expect(conn.isCurrent('grp_a', first)).toBe(true);
+    expect(conn.groupCount()).toBe(1);
+    const second = conn.intend('grp_a');
+    expect(conn.isCurrent('grp_a', first)).toBe(false);
+    conn.settle('grp_a', first); // the older one finishing does not clear the newer one
+    expect(conn.holds('grp_a')).toBe(true);
+    conn.settle('grp_a', second);
+    expect(conn.holds('grp_a')).toBe(false);
+    expect(conn.groupCount()).toBe(0);
+    const third = conn.intend('grp_b');
+    conn.terminate();
+    expect(conn.isCurrent('grp_b', third)).toBe(false);
+  });
+});
