@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { StoredResponse } from './idempotency-store';
 
@@ -14,6 +15,17 @@ export type DurableRecord = {
 export class DurableRecordExists extends Error {
   override name = 'DurableRecordExists';
 }
+
+/**
+ * PostgreSQL indexes a key of at most about 2.7 KB. No route filled with real ids comes near this
+ * many characters; a longer path (an absurd id, which the operation answers 404 or 422) is stored as
+ * a prefix and the hash of the whole, still one distinct path per scope.
+ */
+const MAX_STORED_PATH = 1024;
+const storedPath = (path: string): string =>
+  path.length <= MAX_STORED_PATH
+    ? path
+    : `${path.slice(0, MAX_STORED_PATH - 65)}#${createHash('sha256').update(path).digest('hex')}`;
 
 type Row = {
   user_id: string;
@@ -39,7 +51,7 @@ export function createDurableRecords(deps: { knex: Knex }) {
     const row = {
       user_id: record.userId,
       key: record.key,
-      path: record.path,
+      path: storedPath(record.path),
       fingerprint: record.fingerprint,
       status: record.response.status,
       headers: JSON.stringify(record.response.headers),
@@ -76,7 +88,7 @@ export function createDurableRecords(deps: { knex: Knex }) {
 
     async find(userId: string, key: string, path: string): Promise<DurableRecord | undefined> {
       const row = await knex<Row>('idempotency_records')
-        .where({ user_id: userId, key, path })
+        .where({ user_id: userId, key, path: storedPath(path) })
         .andWhere('expires_at', '>', new Date())
         .first();
       if (!row) return undefined;

@@ -4,10 +4,11 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import { DurableRecordExists, type DurableRecords } from './durable-records';
 import { fingerprintOf, scopeOf } from './fingerprint';
-import type { IdempotencyStore, StoredResponse } from './idempotency-store';
+import type { IdempotencyStore, LeaseOwner } from './idempotency-store';
+import { createLeaseRenewer } from './lease-renewer';
+import { fromStored, type Reply, stripReplayHeader, toStored } from './stored-reply';
 
-/** A response as data, before it is sent. */
-export type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+export type { Reply } from './stored-reply';
 
 /** A SQL statement with `?` placeholders, for a writer to fold into its own statement. */
 export type SqlFragment = { sql: string; bindings: readonly unknown[] };
@@ -16,7 +17,8 @@ export type SqlFragment = { sql: string; bindings: readonly unknown[] };
  * How the durable idempotency record joins the write's transaction, just before commit: as a
  * statement of its own (`insert`), or folded into the writer's last statement (`statement`, an
  * `insert … returning` that returns no row when a live record already holds the key; the writer
- * then throws `DurableRecordExists`). `written` runs once the record is in (a test fault point).
+ * then throws `DurableRecordExists`). The writer calls `written` once the record is in: an
+ * operation that answers without that call is refused (`UnprotectedWrite`).
  */
 export type TransactionHook = {
   insert(trx: Knex.Transaction, reply: Reply): Promise<void>;
@@ -35,8 +37,15 @@ export type IdempotencyLayerOptions = {
   store: IdempotencyStore;
   durable: DurableRecords;
   ttlSeconds: number;
-  /** In-flight lease; renewed every third of it while the operation still runs. @default 10000 */
+  /** The process every lease names: its liveness mark decides whether a retry may take a lease over. */
+  processId: string;
+  /** In-flight lease; renewed once a write has outlived a third of it. @default 10000 */
   leaseMs?: number;
+  /**
+   * How long a request whose key a live process holds waits for that outcome (replaying it if it
+   * comes) before answering `409 in_progress`; 0 answers at once. @default 2000
+   */
+  inProgressWaitMs?: number;
   registry?: Registry;
   logger?: Logger;
   /** Test-only fault injection; production wiring leaves it undefined. */
@@ -53,59 +62,149 @@ export class IdempotencyConflict extends Error {
   }
 }
 
-const REPLAYED_HEADERS = ['Location', 'ETag', 'Content-Type'];
-
-function toStored(reply: Reply): StoredResponse {
-  const headers: Record<string, string> = {};
-  for (const name of REPLAYED_HEADERS) {
-    const value = reply.headers?.[name];
-    if (value !== undefined) headers[name] = value;
-  }
-  return { status: reply.status, headers, body: reply.body === undefined ? '' : JSON.stringify(reply.body) };
+/**
+ * A keyed operation answered without its durable record having been written: a bug in the route,
+ * refused (a 500, counted as `unprotected`) rather than answered without exactly-once protection.
+ */
+export class UnprotectedWrite extends Error {
+  override name = 'UnprotectedWrite';
 }
 
-function fromStored(stored: StoredResponse): Reply {
-  return {
-    status: stored.status,
-    headers: { ...stored.headers, 'Idempotent-Replayed': 'true' },
-    body: stored.body === '' ? undefined : JSON.parse(stored.body),
-  };
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Exactly-once execution of keyed writes (API.md §7, ARCHITECTURE "A money write, end to end"):
- * claim the key in the store, run the operation with a durable record joining its transaction,
- * then record the response in the store and release. If the store is unreachable, writes go
- * through the PostgreSQL path alone: the durable record's unique key still stops a second effect.
+ * claim the key in the store (taking it over from a dead process, or waiting briefly for a live
+ * one), run the operation with a durable record joining its transaction, then record the response
+ * in the store. If the store is unreachable, writes go through the PostgreSQL path alone: the
+ * durable record's unique key still stops a second effect.
  */
 export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
   const { store, durable, logger } = options;
   const leaseMs = options.leaseMs ?? 10_000;
+  const waitMs = options.inProgressWaitMs ?? 2000;
   const ttlMs = options.ttlSeconds * 1000;
   const outcomes = new Counter({
     name: 'idempotency_outcomes_total',
-    help: 'Keyed writes by outcome: executed, replayed, durable_replay, reused, in_progress, lease_lost, store_unavailable, released',
+    help:
+      'Keyed writes by outcome: executed, replayed, durable_replay, reused, in_progress, waited, ' +
+      'taken_over, lease_lost, store_unavailable, released, unprotected',
     labelNames: ['outcome'] as const,
     registers: options.registry ? [options.registry] : [],
   });
   const fault = options.faultPoint ?? (() => {});
+  const renewer = createLeaseRenewer({
+    store,
+    leaseMs,
+    onLost: () => outcomes.inc({ outcome: 'lease_lost' }),
+  });
 
-  async function replayDurable(request: KeyedRequest, fingerprint: string): Promise<Reply> {
+  const reused = () => {
+    outcomes.inc({ outcome: 'reused' });
+    return new IdempotencyConflict('reused', 'This key was already used for a different request.');
+  };
+
+  /**
+   * Claims the key, or settles the request from what holds it: a replay, `reused`, or, once a live
+   * owner has not finished within `waitMs`, `in_progress`. Undefined when the key is ours to run.
+   */
+  async function claimOrWait(
+    scope: string,
+    fingerprint: string,
+    owner: LeaseOwner,
+  ): Promise<LayerOutcome | undefined> {
+    const deadline = Date.now() + waitMs;
+    let pauseMs = 20;
+    let waiting = false;
+    for (;;) {
+      const claim = await store.claim(scope, fingerprint, owner, leaseMs);
+      if (claim.claimed) {
+        if (claim.tookOverFrom !== undefined) {
+          outcomes.inc({ outcome: 'taken_over' });
+          logger?.info(
+            { deadProcess: claim.tookOverFrom },
+            'took over the idempotency lease of a dead process',
+          );
+        }
+        return undefined;
+      }
+      const { entry } = claim;
+      if (entry.fingerprint !== fingerprint) throw reused();
+      if (entry.state === 'completed') {
+        outcomes.inc({ outcome: 'replayed' });
+        return { reply: fromStored(entry.response), replayed: true };
+      }
+      const remainingMs = deadline - Date.now();
+      if (remainingMs <= 0) {
+        outcomes.inc({ outcome: 'in_progress' });
+        throw new IdempotencyConflict('in_progress', 'A request with this key is still being processed.');
+      }
+      if (!waiting) outcomes.inc({ outcome: 'waited' });
+      waiting = true;
+      await sleep(Math.min(pauseMs, remainingMs));
+      pauseMs = Math.min(pauseMs * 2, 200);
+    }
+  }
+
+  async function replayDurable(request: KeyedRequest, fingerprint: string): Promise<LayerOutcome> {
     const record = await durable.find(request.userId, request.key, request.path);
     if (!record) throw new Error('durable idempotency record vanished while replaying');
-    if (record.fingerprint !== fingerprint) {
-      outcomes.inc({ outcome: 'reused' });
-      throw new IdempotencyConflict('reused', 'This key was already used for a different request.');
-    }
+    if (record.fingerprint !== fingerprint) throw reused();
     outcomes.inc({ outcome: 'durable_replay' });
-    return fromStored(record.response);
+    return { reply: fromStored(record.response), replayed: true };
+  }
+
+  /** Runs the operation with the durable record joining its transaction; replays a record already there. */
+  async function run(
+    request: KeyedRequest,
+    fingerprint: string,
+    expiresAt: Date,
+    operation: (hook: TransactionHook) => Promise<Reply>,
+    recordableError: (error: unknown) => Reply | undefined,
+  ): Promise<LayerOutcome> {
+    const record = (reply: Reply) => ({
+      userId: request.userId,
+      key: request.key,
+      path: request.path,
+      fingerprint,
+      response: toStored(reply),
+      expiresAt,
+    });
+    let written = false;
+    let reply: Reply;
+    try {
+      reply = await operation({
+        insert: (trx, result) => durable.insertInTransaction(trx, record(result)),
+        statement: (result) => durable.insertStatement(record(result)),
+        written: () => {
+          written = true;
+          fault('before-commit');
+        },
+      });
+    } catch (error) {
+      if (error instanceof DurableRecordExists) return replayDurable(request, fingerprint);
+      const errorReply = recordableError(error);
+      if (!errorReply) throw error;
+      if (!(await durable.insert(record(errorReply)))) return replayDurable(request, fingerprint);
+      outcomes.inc({ outcome: 'executed' });
+      return { reply: errorReply, replayed: false };
+    }
+    if (!written) {
+      outcomes.inc({ outcome: 'unprotected' });
+      throw new UnprotectedWrite(
+        `${request.method} ${request.path} answered ${reply.status} without writing its durable idempotency record`,
+      );
+    }
+    fault('after-commit');
+    outcomes.inc({ outcome: 'executed' });
+    return { reply, replayed: false };
   }
 
   return {
     /**
-     * @param operation the write; it must pass the hook to its transaction
+     * @param operation the write; it must pass the hook to its transaction (and so call `written`)
      * @param recordableError turns an error the operation itself produced (its own 4xx) into a reply to record; undefined for anything else
-     * @throws IdempotencyConflict for `409 in progress` / `409 reused`; any non-recordable error of the operation (the key is freed)
+     * @throws IdempotencyConflict for `409 in progress` / `409 reused`; UnprotectedWrite when the operation answered without its durable record; any non-recordable error of the operation (the key is freed)
      */
     async execute(
       request: KeyedRequest,
@@ -114,24 +213,12 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
     ): Promise<LayerOutcome> {
       const fingerprint = fingerprintOf(request.method, request.body);
       const scope = scopeOf(request.userId, request.key, request.path);
-      const owner = randomUUID();
+      const owner: LeaseOwner = { token: randomUUID(), processId: options.processId };
 
       let storeUp = true;
       try {
-        const claim = await store.claim(scope, fingerprint, owner, leaseMs);
-        if (!claim.claimed) {
-          const { entry } = claim;
-          if (entry.fingerprint !== fingerprint) {
-            outcomes.inc({ outcome: 'reused' });
-            throw new IdempotencyConflict('reused', 'This key was already used for a different request.');
-          }
-          if (entry.state === 'in_progress') {
-            outcomes.inc({ outcome: 'in_progress' });
-            throw new IdempotencyConflict('in_progress', 'A request with this key is still being processed.');
-          }
-          outcomes.inc({ outcome: 'replayed' });
-          return { reply: fromStored(entry.response), replayed: true };
-        }
+        const settled = await claimOrWait(scope, fingerprint, owner);
+        if (settled) return settled;
       } catch (error) {
         if (error instanceof IdempotencyConflict) throw error;
         storeUp = false;
@@ -140,95 +227,37 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
       }
       fault('after-claim');
 
-      const renew = storeUp
-        ? setInterval(
-            () => {
-              store.extend(scope, owner, leaseMs).then(
-                (held) => {
-                  if (!held) outcomes.inc({ outcome: 'lease_lost' });
-                },
-                () => {},
-              );
-            },
-            Math.max(1, Math.floor(leaseMs / 3)),
-          )
-        : undefined;
-      renew?.unref();
-
       const expiresAt = new Date(Date.now() + ttlMs);
-      const record = (reply: Reply) => ({
-        userId: request.userId,
-        key: request.key,
-        path: request.path,
-        fingerprint,
-        response: toStored(reply),
-        expiresAt,
-      });
-
-      let reply: Reply;
-      let replayed = false;
+      let outcome: LayerOutcome;
+      if (storeUp) renewer.hold(scope, owner.token);
       try {
-        try {
-          reply = await operation({
-            insert: (trx, result) => durable.insertInTransaction(trx, record(result)),
-            statement: (result) => durable.insertStatement(record(result)),
-            written: () => fault('before-commit'),
-          });
-          fault('after-commit');
-          outcomes.inc({ outcome: 'executed' });
-        } catch (error) {
-          if (error instanceof DurableRecordExists) {
-            reply = await replayDurable(request, fingerprint);
-            replayed = true;
-          } else {
-            const errorReply = recordableError(error);
-            if (!errorReply) throw error;
-            if (await durable.insert(record(errorReply))) {
-              reply = errorReply;
-              outcomes.inc({ outcome: 'executed' });
-            } else {
-              reply = await replayDurable(request, fingerprint);
-              replayed = true;
-            }
-          }
-        }
+        outcome = await run(request, fingerprint, expiresAt, operation, recordableError);
       } catch (error) {
-        clearInterval(renew);
         if (storeUp) {
           outcomes.inc({ outcome: 'released' });
-          await store.release(scope, owner).catch(() => false);
+          await store.release(scope, owner.token).catch(() => false);
         }
         throw error;
+      } finally {
+        renewer.drop(owner.token);
       }
-      clearInterval(renew);
+      if (!storeUp) return outcome;
 
-      if (storeUp) {
-        const remainingMs = Math.max(1, expiresAt.getTime() - Date.now());
-        const completed = await store
-          .complete(
-            scope,
-            owner,
-            fingerprint,
-            toStored(replayed ? stripReplayHeader(reply) : reply),
-            remainingMs,
-          )
-          .catch((err: unknown) => {
-            logger?.warn({ err }, 'could not record the response in the idempotency store');
-            return true;
-          });
-        if (!completed) {
-          outcomes.inc({ outcome: 'lease_lost' });
-          logger?.warn({ path: request.path }, 'idempotency lease was taken over; the durable record stands');
-        }
+      const stored = toStored(outcome.replayed ? stripReplayHeader(outcome.reply) : outcome.reply);
+      const remainingMs = Math.max(1, expiresAt.getTime() - Date.now());
+      const completed = await store
+        .complete(scope, owner.token, fingerprint, stored, remainingMs)
+        .catch((err: unknown) => {
+          logger?.warn({ err }, 'could not record the response in the idempotency store');
+          return true;
+        });
+      if (!completed) {
+        outcomes.inc({ outcome: 'lease_lost' });
+        logger?.warn({ path: request.path }, 'idempotency lease was taken over; the durable record stands');
       }
-      return { reply, replayed };
+      return outcome;
     },
   };
-}
-
-function stripReplayHeader(reply: Reply): Reply {
-  const { 'Idempotent-Replayed': _replayed, ...headers } = reply.headers ?? {};
-  return { ...reply, headers };
 }
 
 export type IdempotencyLayer = ReturnType<typeof createIdempotencyLayer>;

@@ -1,22 +1,41 @@
 import { randomUUID } from 'node:crypto';
-import type { IdempotencyStore, StoredResponse } from './idempotency-store';
+import type { IdempotencyStore, LeaseOwner, StoredResponse } from './idempotency-store';
+
+/** A process sharing the store, as the contract sees it: its id, and a way to kill it. */
+export type ContractProcess = {
+  processId: string;
+  /** Kills the process (no goodbye: its liveness mark is left to lapse); resolves once it counts as dead. */
+  kill(): Promise<void>;
+};
+
+export type ContractSetup = {
+  store: IdempotencyStore;
+  /** Starts another live process sharing `store` (its own liveness heartbeat). */
+  spawnProcess(): Promise<ContractProcess>;
+  teardown(): Promise<void>;
+};
 
 /**
  * One behavioural suite for every IdempotencyStore adapter (in-memory and Redis), the way
  * socket.io-redis-adapter runs one suite against every client. Not a test file itself.
  */
-export function describeIdempotencyStoreContract(
-  name: string,
-  setup: () => Promise<{ store: IdempotencyStore; teardown(): Promise<void> }>,
-): void {
+export function describeIdempotencyStoreContract(name: string, setup: () => Promise<ContractSetup>): void {
   describe(`${name} idempotency store contract`, () => {
     let store: IdempotencyStore;
+    let spawnProcess: () => Promise<ContractProcess>;
     let teardown: () => Promise<void>;
+    /** The process of every owner below unless a test says otherwise; alive throughout. */
+    let live: ContractProcess;
     beforeAll(async () => {
-      ({ store, teardown } = await setup());
+      ({ store, spawnProcess, teardown } = await setup());
+      live = await spawnProcess();
     });
     afterAll(async () => {
       await teardown();
+    });
+    const own = (token: string, process: ContractProcess = live): LeaseOwner => ({
+      token,
+      processId: process.processId,
     });
 
     const scope = () => `scope-${randomUUID()}`;
@@ -34,7 +53,7 @@ export function describeIdempotencyStoreContract(
     it('claims an unseen scope exactly once', async () => {
       const s = scope();
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => store.claim(s, 'fp', `owner-${i}`, 5_000)),
+        Array.from({ length: 20 }, (_, i) => store.claim(s, 'fp', own(`owner-${i}`), 5_000)),
       );
       expect(results.filter((r) => r.claimed)).toHaveLength(1);
       for (const r of results.filter((x) => !x.claimed)) {
@@ -47,13 +66,13 @@ export function describeIdempotencyStoreContract(
 
     it('reports the completed response to later claims, with its fingerprint', async () => {
       const s = scope();
-      await store.claim(s, 'fp-a', 'me', 5_000);
+      await store.claim(s, 'fp-a', own('me'), 5_000);
       expect(await store.complete(s, 'me', 'fp-a', response, 60_000)).toBe(true);
-      expect(await store.claim(s, 'fp-a', 'other', 5_000)).toEqual({
+      expect(await store.claim(s, 'fp-a', own('other'), 5_000)).toEqual({
         claimed: false,
         entry: { state: 'completed', fingerprint: 'fp-a', response },
       });
-      expect(await store.claim(s, 'fp-b', 'other', 5_000)).toEqual({
+      expect(await store.claim(s, 'fp-b', own('other'), 5_000)).toEqual({
         claimed: false,
         entry: { state: 'completed', fingerprint: 'fp-a', response },
       });
@@ -61,39 +80,39 @@ export function describeIdempotencyStoreContract(
 
     it('frees the scope when the owner releases it', async () => {
       const s = scope();
-      await store.claim(s, 'fp', 'me', 5_000);
+      await store.claim(s, 'fp', own('me'), 5_000);
       expect(await store.release(s, 'me')).toBe(true);
-      expect(await store.claim(s, 'fp', 'next', 5_000)).toEqual({ claimed: true });
+      expect(await store.claim(s, 'fp', own('next'), 5_000)).toEqual({ claimed: true });
     });
 
     it('lets only the owner extend, complete or release a claim', async () => {
       const s = scope();
-      await store.claim(s, 'fp', 'me', 5_000);
+      await store.claim(s, 'fp', own('me'), 5_000);
       expect(await store.extend(s, 'intruder', 5_000)).toBe(false);
       expect(await store.complete(s, 'intruder', 'fp', response, 60_000)).toBe(false);
       expect(await store.release(s, 'intruder')).toBe(false);
-      const seen = await store.claim(s, 'fp', 'probe', 5_000);
+      const seen = await store.claim(s, 'fp', own('probe'), 5_000);
       expect(seen).toEqual({
         claimed: false,
-        entry: { state: 'in_progress', fingerprint: 'fp', owner: 'me' },
+        entry: { state: 'in_progress', fingerprint: 'fp', owner: 'me', processId: live.processId },
       });
     });
 
     it('cannot release or overwrite a completed record, even as its former owner', async () => {
       const s = scope();
-      await store.claim(s, 'fp', 'me', 5_000);
+      await store.claim(s, 'fp', own('me'), 5_000);
       await store.complete(s, 'me', 'fp', response, 60_000);
       expect(await store.release(s, 'me')).toBe(false);
       expect(await store.complete(s, 'me', 'fp', { ...response, status: 500 }, 60_000)).toBe(false);
-      const seen = await store.claim(s, 'fp', 'probe', 5_000);
+      const seen = await store.claim(s, 'fp', own('probe'), 5_000);
       expect(seen).toEqual({ claimed: false, entry: { state: 'completed', fingerprint: 'fp', response } });
     });
 
     it('lets an expired lease be taken over, after which the first owner can change nothing', async () => {
       const s = scope();
-      await store.claim(s, 'fp', 'slow', 50);
+      await store.claim(s, 'fp', own('slow'), 50);
       await sleep(120);
-      expect(await store.claim(s, 'fp', 'second', 5_000)).toEqual({ claimed: true });
+      expect(await store.claim(s, 'fp', own('second'), 5_000)).toEqual({ claimed: true });
       expect(await store.extend(s, 'slow', 5_000)).toBe(false);
       expect(await store.complete(s, 'slow', 'fp', response, 60_000)).toBe(false);
       expect(await store.release(s, 'slow')).toBe(false);
@@ -102,29 +121,96 @@ export function describeIdempotencyStoreContract(
 
     it('keeps a lease alive while it is extended', async () => {
       const s = scope();
-      await store.claim(s, 'fp', 'me', 150);
+      await store.claim(s, 'fp', own('me'), 150);
       for (let i = 0; i < 4; i++) {
         await sleep(60);
         expect(await store.extend(s, 'me', 150)).toBe(true);
       }
-      expect((await store.claim(s, 'fp', 'other', 150)).claimed).toBe(false);
+      expect((await store.claim(s, 'fp', own('other'), 150)).claimed).toBe(false);
     });
 
     it('forgets a completed response after its retention period', async () => {
       const s = scope();
-      await store.claim(s, 'fp', 'me', 5_000);
+      await store.claim(s, 'fp', own('me'), 5_000);
       await store.complete(s, 'me', 'fp', response, 80);
-      expect((await store.claim(s, 'fp', 'early', 5_000)).claimed).toBe(false);
+      expect((await store.claim(s, 'fp', own('early'), 5_000)).claimed).toBe(false);
       await sleep(160);
-      expect(await store.claim(s, 'fp', 'late', 5_000)).toEqual({ claimed: true });
+      expect(await store.claim(s, 'fp', own('late'), 5_000)).toEqual({ claimed: true });
     });
 
     it('keeps scopes apart', async () => {
       const a = scope();
       const b = scope();
-      await store.claim(a, 'fp', 'me', 5_000);
+      await store.claim(a, 'fp', own('me'), 5_000);
       await store.complete(a, 'me', 'fp', response, 60_000);
-      expect(await store.claim(b, 'fp', 'me', 5_000)).toEqual({ claimed: true });
+      expect(await store.claim(b, 'fp', own('me'), 5_000)).toEqual({ claimed: true });
+    });
+
+    // ---- leases belong to live processes ---------------------------------------------------------
+    it('takes over at once a lease whose owner process died, long before the lease ends', async () => {
+      const s = scope();
+      const doomed = await spawnProcess();
+      expect(await store.claim(s, 'fp', own('doomed', doomed), 60_000)).toEqual({ claimed: true });
+      // While its owner lives, the lease stands.
+      expect(await store.claim(s, 'fp', own('probe'), 60_000)).toEqual({
+        claimed: false,
+        entry: { state: 'in_progress', fingerprint: 'fp', owner: 'doomed', processId: doomed.processId },
+      });
+      await doomed.kill();
+      expect(await store.claim(s, 'fp', own('heir'), 60_000)).toEqual({
+        claimed: true,
+        tookOverFrom: doomed.processId,
+      });
+      // The dead owner's token is worth nothing now; the heir's is.
+      expect(await store.extend(s, 'doomed', 60_000)).toBe(false);
+      expect(await store.complete(s, 'doomed', 'fp', response, 60_000)).toBe(false);
+      expect(await store.release(s, 'doomed')).toBe(false);
+      expect(await store.claim(s, 'fp', own('late'), 60_000)).toEqual({
+        claimed: false,
+        entry: { state: 'in_progress', fingerprint: 'fp', owner: 'heir', processId: live.processId },
+      });
+      expect(await store.complete(s, 'heir', 'fp', response, 60_000)).toBe(true);
+    });
+
+    it("lets exactly one of many concurrent claims take over a dead owner's lease", async () => {
+      const s = scope();
+      const doomed = await spawnProcess();
+      await store.claim(s, 'fp', own('doomed', doomed), 60_000);
+      await doomed.kill();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.claim(s, 'fp', own(`heir-${i}`), 60_000)),
+      );
+      const winners = results.filter((r) => r.claimed);
+      expect(winners).toEqual([{ claimed: true, tookOverFrom: doomed.processId }]);
+      for (const r of results.filter((x) => !x.claimed)) {
+        expect(r).toEqual({
+          claimed: false,
+          entry: expect.objectContaining({ state: 'in_progress', processId: live.processId }),
+        });
+      }
+    });
+
+    it('keeps a completed response whatever becomes of the process that recorded it', async () => {
+      const s = scope();
+      const writer = await spawnProcess();
+      await store.claim(s, 'fp', own('writer', writer), 60_000);
+      expect(await store.complete(s, 'writer', 'fp', response, 60_000)).toBe(true);
+      await writer.kill();
+      expect(await store.claim(s, 'fp', own('retry'), 60_000)).toEqual({
+        claimed: false,
+        entry: { state: 'completed', fingerprint: 'fp', response },
+      });
+    });
+
+    it("does not take over a live owner's lease when another process dies", async () => {
+      const s = scope();
+      const bystander = await spawnProcess();
+      await store.claim(s, 'fp', own('holder'), 60_000);
+      await bystander.kill();
+      expect(await store.claim(s, 'fp', own('retry'), 60_000)).toEqual({
+        claimed: false,
+        entry: { state: 'in_progress', fingerprint: 'fp', owner: 'holder', processId: live.processId },
+      });
     });
   });
 }

@@ -14,7 +14,7 @@ import type { EventType } from '@tally/events';
 import { AppError, notFound } from '@tally/http-kit';
 import { canonicalJson } from '@tally/idempotency';
 import type { Knex } from 'knex';
-import { toIso } from '../db-errors';
+import { isUniqueViolation, toIso } from '../db-errors';
 import { afterTimeIdCursor, pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
@@ -155,6 +155,13 @@ const rowColumns = (p: Prepared) => ({
 });
 
 const headersOf = (e: Expense) => ({ ETag: etagOf(e.version) });
+
+/**
+ * A PUT-create that lost the race for its client-chosen id: another request created it after this
+ * one looked (the insert hits the primary key). Run again, the PUT finds the expense and takes the
+ * replace path: a no-op `200` for the same body, `412`/`422` as for any existing expense.
+ */
+export const lostCreateRace = (error: unknown): boolean => isUniqueViolation(error, 'expenses_pkey');
 const preconditionFailed = () =>
   new AppError('precondition_failed', 412, 'The expense has changed since you read it.');
 

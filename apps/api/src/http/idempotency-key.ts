@@ -2,12 +2,18 @@ import { AppError } from '@tally/http-kit';
 import { parseIdempotencyKey } from '@tally/idempotency';
 import type { RequestHandler } from 'express';
 
+const requirements = new WeakMap<object, 'required' | 'optional'>();
+
+/** Whether a middleware is the key check of a money write (`required`) or of another write (`optional`). */
+export const keyRequirementOf = (handler: unknown): 'required' | 'optional' | undefined =>
+  typeof handler === 'function' ? requirements.get(handler) : undefined;
+
 /**
  * Money writes must carry an `Idempotency-Key`; other writes may. The key is left on
  * `res.locals.idempotencyKey` for the idempotency layer.
  */
 export function idempotencyKey(options: { required: boolean }): RequestHandler {
-  return (req, res, next) => {
+  const check: RequestHandler = (req, res, next) => {
     const parsed = parseIdempotencyKey(req.headers['idempotency-key']);
     if (parsed.ok) {
       res.locals['idempotencyKey'] = parsed.key;
@@ -22,4 +28,6 @@ export function idempotencyKey(options: { required: boolean }): RequestHandler {
     }
     next();
   };
+  requirements.set(check, options.required ? 'required' : 'optional');
+  return check;
 }

@@ -1,7 +1,9 @@
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@tally/http-kit';
 import { IdempotencyConflict, type IdempotencyLayer, type TransactionHook } from '@tally/idempotency';
 import type { Request, RequestHandler, Response } from 'express';
+import type { Knex } from 'knex';
 import { userIdOf } from '../auth/authenticate';
+import type { RunWrite, WriteOptions, WriteResult } from '../ledger/write-runner';
 import { type Reply, sendReply } from './reply';
 import { requestIdOf } from './request-id';
 
@@ -26,31 +28,75 @@ function toHttpError(error: IdempotencyConflict): AppError {
     : new AppError('idempotency_key_reused', 409, error.message);
 }
 
-export type KeyedHandler = (req: Request, res: Response, hook: TransactionHook | undefined) => Promise<Reply>;
+/**
+ * The one write a write route runs: one transaction for the caller (`userId`), which the durable
+ * idempotency record joins when the request is keyed. The route never sees the record's hook, so it
+ * cannot run a keyed write without it.
+ */
+export type KeyedWrite = (
+  work: (trx: Knex.Transaction, userId: string) => Promise<WriteResult>,
+  options?: WriteOptions,
+) => Promise<Reply>;
+
+/** A write route's handler: it validates its input, then runs its change through `write`. */
+export type KeyedHandler = (req: Request, write: KeyedWrite) => Promise<Reply>;
+
+const keyedHandlers = new WeakSet<object>();
+
+/** True for a handler made by `keyedWrites`: how a test finds every keyed route on the real router. */
+export const isKeyedWrite = (handler: unknown): boolean =>
+  typeof handler === 'function' && keyedHandlers.has(handler);
 
 /**
- * Wraps a write handler: a request that carries an Idempotency-Key (left on `res.locals` by the
- * key middleware) runs through the idempotency layer; one without runs as it is.
+ * The path of an idempotency scope (API.md §7): the route's template with its ids filled in, as
+ * the API spells it, whatever spelling reached the route (`/V1/Expenses/`, `exp%5F1` for `exp_1`).
+ * Mount paths are fixed lowercase segments (`/v1`), matched without regard to case, so the spelled
+ * one is lowercased; ids keep their case (they are case-sensitive) and are percent-encoded where a
+ * path segment needs it.
  */
-export function keyedWrites(layer: IdempotencyLayer | undefined) {
-  return (handler: KeyedHandler): RequestHandler =>
-    async (req, res) => {
+export function canonicalPath(req: Request): string {
+  const template: unknown = req.route?.path;
+  if (typeof template !== 'string') throw new Error('a keyed write must be a route with a string path');
+  const base = req.baseUrl.toLowerCase().replace(/\/+$/, '');
+  const filled = template.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
+    const value: unknown = req.params[name];
+    if (typeof value !== 'string') throw new Error(`route parameter ${name} has no value`);
+    return encodeURIComponent(value);
+  });
+  return `${base}${filled}`;
+}
+
+/**
+ * Wraps a write route's handler. The handler gets a `write` function that runs its one
+ * transaction; a request that carries an Idempotency-Key (left on `res.locals` by the key
+ * middleware) runs through the idempotency layer, and its `write` carries the durable record. One
+ * without a key runs as it is.
+ */
+export function keyedWrites(deps: { layer: IdempotencyLayer | undefined; runWrite: RunWrite }) {
+  const { layer, runWrite } = deps;
+  const writeFor = (res: Response, hook: TransactionHook | undefined): KeyedWrite => {
+    let used = false;
+    return async (work, options) => {
+      // One request, one change: a second write (its record already taken) is a bug, refused.
+      if (used) throw new Error('a write route runs exactly one write per request');
+      used = true;
+      const userId = userIdOf(res);
+      return runWrite((trx) => work(trx, userId), hook, options);
+    };
+  };
+
+  return (handler: KeyedHandler): RequestHandler => {
+    const keyed: RequestHandler = async (req, res) => {
       const key = res.locals['idempotencyKey'] as string | undefined;
       if (!key || !layer) {
-        sendReply(res, await handler(req, res, undefined));
+        sendReply(res, await handler(req, writeFor(res, undefined)));
         return;
       }
       const requestId = requestIdOf(res);
       try {
         const { reply } = await layer.execute(
-          {
-            userId: userIdOf(res),
-            key,
-            method: req.method,
-            path: req.originalUrl.split('?')[0] ?? '',
-            body: req.body,
-          },
-          (hook) => handler(req, res, hook),
+          { userId: userIdOf(res), key, method: req.method, path: canonicalPath(req), body: req.body },
+          (hook) => handler(req, writeFor(res, hook)),
           (error) => recordableError(error, requestId),
         );
         sendReply(res, reply);
@@ -58,4 +104,7 @@ export function keyedWrites(layer: IdempotencyLayer | undefined) {
         throw error instanceof IdempotencyConflict ? toHttpError(error) : error;
       }
     };
+    keyedHandlers.add(keyed);
+    return keyed;
+  };
 }

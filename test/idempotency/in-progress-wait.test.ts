@@ -1,0 +1,63 @@
+import type { Knex } from 'knex';
+import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { BOTH_STORES, holdGroupLock, outcomeCount, waitFor } from './hold-group';
+
+/**
+ * ARCHITECTURE "Leases belong to live processes": a retry whose key a live process holds waits
+ * briefly for that outcome (IDEMPOTENCY_IN_PROGRESS_WAIT_MS, 2 s by default) and replays it, rather
+ * than answering `409 in_progress` at once. Both stores, real PostgreSQL.
+ */
+describe.each(BOTH_STORES)('a retry of a key that a live request holds, with the $store store', ({ env }) => {
+  let t: TestServer;
+  let knex: Knex;
+  let ada: TestUser;
+  let groupId: string;
+
+  beforeAll(async () => {
+    t = await startTestServer({ env: env() });
+    knex = t.db!.knex;
+    ada = await t.register('Ada');
+    groupId = await t.createGroup(ada);
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  const post = (key: string) =>
+    t.request
+      .post('/v1/expenses')
+      .set(ada.auth)
+      .set('Idempotency-Key', key)
+      .send({
+        groupId,
+        description: 'Waited for',
+        amount: 2500,
+        paidBy: ada.id,
+        split: { type: 'equal', between: [ada.id] },
+      })
+      .then((res) => res);
+
+  it('waits for the outcome of the request holding the key and replays it', async () => {
+    const key = newKey();
+    // The first request stays inside its transaction while the test holds the group's lock.
+    const lock = await holdGroupLock(knex, groupId);
+    const first = post(key);
+    let second: ReturnType<typeof post> | undefined;
+    try {
+      await lock.waitedOn();
+      const waitedBefore = await outcomeCount(t, 'waited');
+      second = post(key);
+      await waitFor(async () => (await outcomeCount(t, 'waited')) > waitedBefore, 'the retry to wait');
+    } finally {
+      await lock.release();
+    }
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.status).toBe(201);
+    expect(a.headers['idempotent-replayed']).toBeUndefined();
+    expect(b?.status).toBe(201);
+    expect(b?.headers['idempotent-replayed']).toBe('true');
+    expect(b?.body).toEqual(a.body);
+    expect(b?.headers.location).toBe(a.headers.location);
+    expect(await knex('expenses').where({ group_id: groupId, description: 'Waited for' })).toHaveLength(1);
+  });
+});
