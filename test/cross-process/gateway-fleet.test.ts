@@ -1,3 +1,4 @@
+import { createRedisPresenceStore } from '@tally/events';
 import { Redis } from 'ioredis';
 import { eventually, TestSocket } from '../gateway/ws-client';
 import { type ServerProcess, spawnServer } from '../support/server-process';
@@ -95,9 +96,10 @@ describe('a fleet of two API and two gateway processes', () => {
     );
     const to = await lastSeq();
     expect(to - from).toBe(40);
-    await eventually(() => socket.seqs(groupId).length >= 40, 15_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(socket.seqs(groupId)).toEqual(Array.from({ length: 40 }, (_, i) => from + 1 + i));
+    // One more write after them all: once its event is here, everything sent before it is too.
+    await post(apiA, ada, 1);
+    await socket.next((m) => m.type === 'event' && m['seq'] === to + 1, 15_000);
+    expect(socket.seqs(groupId)).toEqual(Array.from({ length: 41 }, (_, i) => from + 1 + i));
   });
 
   it('resumes on gateway A with afterSeq after gateway B is SIGKILLed, with exactly the missed events', async () => {
@@ -202,9 +204,10 @@ describe('a fleet of two API and two gateway processes', () => {
 
   it('shows presence across both gateways, and drops a SIGKILLed gateway’s users within about two heartbeats', async () => {
     const [gatewayA, gatewayB] = gateways as [ServerProcess, ServerProcess];
-    // Only this test's connections count as online.
+    // Only this test's connections count as online: the earlier ones have closed and left.
     for (const s of sockets.splice(0)) s.close();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const store = createRedisPresenceStore({ redis });
+    await eventually(async () => (await store.online(groupId)).length === 0, 5_000);
     const watcher = await open(gatewayA, ada);
     watcher.send({ type: 'subscribe', id: 'w', groupId });
     await watcher.next((m) => m.type === 'subscribed');

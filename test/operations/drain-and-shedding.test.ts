@@ -4,6 +4,7 @@ import { spawnServer } from '../support/server-process';
 import { ensurePostgres } from '../support/services';
 import { createTestDatabase, redisUrl } from '../support/test-database';
 import { newKey, startTestServer } from '../support/test-server';
+import { lockWaiters, waitUntil } from './operations-helpers';
 
 /** A request on a fresh connection: a pooled keep-alive socket may be the one the drain just closed. */
 function freshGet(url: string, headers: Record<string, string> = {}) {
@@ -28,6 +29,9 @@ describe('graceful shutdown of a real process (SIGTERM)', () => {
       DATABASE_URL: db.url,
       REDIS_URL: redisUrl(),
       SHUTDOWN_TIMEOUT_SECONDS: '10',
+      // The write waits for the held lock as long as the test holds it (past the 2 s default).
+      DB_LOCK_TIMEOUT_MS: '30000',
+      DB_STATEMENT_TIMEOUT_MS: '30000',
     });
     try {
       const ada = await registerUser(server.url, 'Ada');
@@ -54,13 +58,20 @@ describe('graceful shutdown of a real process (SIGTERM)', () => {
             split: { type: 'equal', between: [ada.id] },
           }),
         });
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // In flight: it waits for the lock. Ready until the signal; then 503 as soon as it drains.
+        await waitUntil(
+          async () => (await lockWaiters(db.knex, db.name)) > 0,
+          10_000,
+          'the write to wait for the group lock',
+        );
+        expect((await freshGet(`${server.url}/readyz`)).status).toBe(200);
         const sentAt = Date.now();
         server.child.kill('SIGTERM');
-        await new Promise((resolve) => setTimeout(resolve, 300));
-
-        const ready = await freshGet(`${server.url}/readyz`);
-        expect(ready.status).toBe(503);
+        await waitUntil(
+          async () => (await freshGet(`${server.url}/readyz`)).status === 503,
+          10_000,
+          '/readyz to answer 503 after the SIGTERM',
+        );
         const late = await freshGet(`${server.url}/v1/groups`, headers);
         expect(late.status).toBe(503);
         expect((JSON.parse(late.body) as { code: string }).code).toBe('unavailable');
@@ -86,11 +97,13 @@ describe('graceful shutdown of a real process (SIGTERM)', () => {
 
 describe('load shedding', () => {
   it('answers 503 unavailable with Retry-After when too many requests are in flight, but not probes', async () => {
-    const t = await startTestServer({ env: { MAX_IN_FLIGHT: '1' } });
+    // The held write waits for the lock as long as the test holds it (past the 2 s default).
+    const t = await startTestServer({ env: { MAX_IN_FLIGHT: '1', DB_LOCK_TIMEOUT_MS: '30000' } });
     try {
       const ada = await t.register('Ada');
       const groupId = await t.createGroup(ada);
-      const trx = await t.db!.knex.transaction();
+      const db = t.db!;
+      const trx = await db.knex.transaction();
       await trx('groups').where({ id: groupId }).forUpdate().first();
       const held = t.request
         .post('/v1/expenses')
@@ -104,7 +117,12 @@ describe('load shedding', () => {
           split: { type: 'equal', between: [ada.id] },
         })
         .then((r) => r);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // In flight: it waits for the lock, holding the one slot.
+      await waitUntil(
+        async () => (await lockWaiters(db.knex, db.name)) > 0,
+        10_000,
+        'the write to wait for the group lock',
+      );
       const shed = await t.request.get('/v1/groups').set(ada.auth);
       expect(shed.status).toBe(503);
       expect(shed.body.code).toBe('unavailable');

@@ -12,8 +12,9 @@ import { createExpensesService } from './expenses/expenses.service';
 import { createGroupsService } from './groups/groups.service';
 import { errorHandler, routeNotFound } from './http/error-handler';
 import { httpMetrics } from './http/http-metrics';
-import { probeRoutes } from './http/probe-routes';
+import { type ProbeDeps, probeRoutes } from './http/probe-routes';
 import { requestId } from './http/request-id';
+import type { GroupGate } from './ledger/group-access';
 import { createWriteRunner, type EventNotifier } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
 import { docsPage, openApiDocument } from './openapi/openapi';
@@ -26,8 +27,8 @@ export type AppDeps = {
   registry: Registry;
   /** Announces committed events (Redis pub/sub or the in-process bus). */
   notify: EventNotifier;
-  /** True when the database (and Redis, where used) answer and the process is not draining. */
-  isReady: () => Promise<boolean>;
+  /** The readiness answer (`createReadiness`): PostgreSQL answers and the process is not draining. */
+  isReady: ProbeDeps['isReady'];
   /** Per-user and per-IP budgets (API.md §9); absent means unlimited. */
   rateLimits?: { perUser: RequestHandler; perIp: RequestHandler };
   /** Refuses new work with 503 when this process is saturated. */
@@ -36,6 +37,8 @@ export type AppDeps = {
   isDraining?: () => boolean;
   /** Exactly-once execution of keyed writes (Redis or in-memory store plus the durable record). */
   idempotency?: IdempotencyLayer;
+  /** Bounds the writes waiting on one group (`createGroupGate`); absent means unbounded. */
+  groupGate?: GroupGate;
   /** How long a just-rotated refresh token still refreshes (API.md §2). @default 10 */
   refreshReuseGraceSeconds?: number;
 };
@@ -60,7 +63,7 @@ export function createApp(deps: AppDeps): Express {
     tokens: deps.tokens,
     refreshReuseGraceSeconds: deps.refreshReuseGraceSeconds,
   });
-  const runWrite = createWriteRunner({ knex: deps.knex, notify: deps.notify });
+  const runWrite = createWriteRunner({ knex: deps.knex, notify: deps.notify, groupGate: deps.groupGate });
 
   app.use(requestId);
   app.use(httpMetrics(deps.registry));

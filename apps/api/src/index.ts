@@ -2,6 +2,13 @@ export type { GroupEvent } from '@tally/events';
 export { type AccessTokens, createAccessTokens } from '@tally/http-kit';
 export { type AppDeps, createApp } from './create-app';
 export { createLoadShedder } from './http/load-shedding';
-export { createProbesApp } from './http/probe-routes';
+export {
+  createProbesApp,
+  createReadiness,
+  type DependencyCheck,
+  type Readiness,
+  type ReadinessProbe,
+} from './http/probe-routes';
 export { createRateLimits } from './http/rate-limit';
 export { requestContext } from './http/request-context';
+export { createGroupGate, type GroupGate } from './ledger/group-access';

@@ -1,10 +1,15 @@
 import { createEventLog } from '@tally/events';
 import { notFound } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
-import { type Request, type Response, Router } from 'express';
+import { type Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { userIdOf } from './auth/authenticate';
-import type { ExpenseInput, ExpensePatch, ExpensesService } from './expenses/expenses.service';
+import {
+  type ExpenseInput,
+  type ExpensePatch,
+  type ExpensesService,
+  lostCreateRace,
+} from './expenses/expenses.service';
 import type { GroupsService } from './groups/groups.service';
 import { decodeSeqCursor, encodeCursor } from './http/cursor';
 import { idempotencyKey } from './http/idempotency-key';
@@ -12,8 +17,8 @@ import { jsonBody } from './http/json-body';
 import { keyedWrites } from './http/keyed-writes';
 import { ok, sendReply } from './http/reply';
 import { validate } from './http/validate';
-import { assertMember } from './ledger/group-access';
-import type { RunWrite, TransactionHook, WriteResult } from './ledger/write-runner';
+import { assertMember, groupIdOf } from './ledger/group-access';
+import type { RunWrite } from './ledger/write-runner';
 import {
   addMemberBody,
   clientId,
@@ -48,34 +53,27 @@ const param = (req: Request, name: string): string => {
 
 /** Groups, members, expenses, settlements, balances and the event log: everything group-scoped. */
 export function ledgerRoutes(deps: LedgerDeps): Router {
-  const { runWrite, groups, expenses, settlements } = deps;
+  const { groups, expenses, settlements } = deps;
   const router = Router();
   const eventLog = createEventLog({ knex: deps.knex });
   const optionalKey = idempotencyKey({ required: false });
   const moneyKey = idempotencyKey({ required: true });
 
-  const keyed = keyedWrites(deps.idempotency);
-  /** One change in one transaction, the durable idempotency record (if keyed) joining it. */
-  const write = (
-    res: Response,
-    hook: TransactionHook | undefined,
-    work: (trx: Knex.Transaction, userId: string) => Promise<WriteResult>,
-  ) => {
-    const userId = userIdOf(res);
-    return runWrite((trx) => work(trx, userId), hook);
-  };
+  // Every write route is `keyed(...)`: its handler gets `write`, one transaction that the durable
+  // idempotency record joins when the request carries a key. It never sees that record's hook.
+  const keyed = keyedWrites({ layer: deps.idempotency, runWrite: deps.runWrite });
 
   // ---- groups and members ----------------------------------------------------------------------
   router.post(
     '/groups',
     jsonBody,
     optionalKey,
-    keyed(async (req, res, hook) => {
+    keyed(async (req, write) => {
       const input = validate<{ name: string; currency?: string; description?: string }>(
         createGroupBody,
         req.body,
       );
-      return write(res, hook, (trx, userId) => groups.create(trx, userId, input));
+      return write((trx, userId) => groups.create(trx, userId, input));
     }),
   );
   router.get('/groups', async (req, res) => {
@@ -88,29 +86,32 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     '/groups/:groupId',
     jsonBody,
     optionalKey,
-    keyed(async (req, res, hook) => {
+    keyed(async (req, write) => {
       const input = validate<{ name?: string; description?: string }>(patchGroupBody, req.body);
-      return write(res, hook, (trx, userId) =>
-        groups.update(trx, userId, param(req, 'groupId'), input, req.get('if-match')),
-      );
+      const groupId = param(req, 'groupId');
+      return write((trx, userId) => groups.update(trx, userId, groupId, input, req.get('if-match')), {
+        groupId,
+      });
     }),
   );
   router.post(
     '/groups/:groupId/members',
     jsonBody,
     optionalKey,
-    keyed(async (req, res, hook) => {
+    keyed(async (req, write) => {
       const input = validate<{ userId?: string; email?: string }>(addMemberBody, req.body);
-      return write(res, hook, (trx, userId) => groups.addMember(trx, userId, param(req, 'groupId'), input));
+      const groupId = param(req, 'groupId');
+      return write((trx, userId) => groups.addMember(trx, userId, groupId, input), { groupId });
     }),
   );
   router.delete(
     '/groups/:groupId/members/:userId',
     optionalKey,
-    keyed(async (req, res, hook) => {
-      return write(res, hook, (trx, userId) =>
-        groups.removeMember(trx, userId, param(req, 'groupId'), param(req, 'userId')),
-      );
+    keyed(async (req, write) => {
+      const groupId = param(req, 'groupId');
+      return write((trx, userId) => groups.removeMember(trx, userId, groupId, param(req, 'userId')), {
+        groupId,
+      });
     }),
   );
   router.get('/groups/:groupId/balances', async (req, res) => {
@@ -143,9 +144,9 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     '/expenses',
     jsonBody,
     moneyKey,
-    keyed(async (req, res, hook) => {
+    keyed(async (req, write) => {
       const input = validate<ExpenseInput>(createExpenseBody, req.body);
-      return write(res, hook, (trx, userId) => expenses.create(trx, userId, input));
+      return write((trx, userId) => expenses.create(trx, userId, input), { groupId: input.groupId });
     }),
   );
   router.get('/expenses/:expenseId', async (req, res) => {
@@ -155,40 +156,49 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     '/expenses/:expenseId',
     jsonBody,
     moneyKey,
-    keyed(async (req, res, hook) => {
+    keyed(async (req, write) => {
       const expenseId = validate<string>(clientId.label('expenseId'), param(req, 'expenseId'), 'path');
       const input = validate<ExpenseInput>(createExpenseBody, req.body);
-      return write(res, hook, (trx, userId) =>
-        expenses.put(trx, userId, expenseId, input, req.get('if-match')),
-      );
+      // Two PUTs creating one id at once: the loser runs again, and then replaces (or no-ops).
+      // An existing expense stays in its group (a PUT naming another one is refused).
+      const groupId = (await groupIdOf(deps.knex, 'expenses', expenseId)) ?? input.groupId;
+      return write((trx, userId) => expenses.put(trx, userId, expenseId, input, req.get('if-match')), {
+        retryIf: lostCreateRace,
+        groupId,
+      });
     }),
   );
   router.patch(
     '/expenses/:expenseId',
     jsonBody,
     moneyKey,
-    keyed(async (req, res, hook) => {
+    keyed(async (req, write) => {
       const patch = validate<ExpensePatch>(patchExpenseBody, req.body);
-      return write(res, hook, (trx, userId) =>
-        expenses.patch(trx, userId, param(req, 'expenseId'), patch, req.get('if-match')),
-      );
+      const expenseId = param(req, 'expenseId');
+      return write((trx, userId) => expenses.patch(trx, userId, expenseId, patch, req.get('if-match')), {
+        groupId: await groupIdOf(deps.knex, 'expenses', expenseId),
+      });
     }),
   );
   router.delete(
     '/expenses/:expenseId',
     moneyKey,
-    keyed(async (req, res, hook) => {
-      return write(res, hook, (trx, userId) =>
-        expenses.remove(trx, userId, param(req, 'expenseId'), req.get('if-match')),
-      );
+    keyed(async (req, write) => {
+      const expenseId = param(req, 'expenseId');
+      return write((trx, userId) => expenses.remove(trx, userId, expenseId, req.get('if-match')), {
+        groupId: await groupIdOf(deps.knex, 'expenses', expenseId),
+      });
     }),
   );
   router.post(
     '/expenses/:expenseId/restore',
     jsonBody,
     moneyKey,
-    keyed(async (req, res, hook) => {
-      return write(res, hook, (trx, userId) => expenses.restore(trx, userId, param(req, 'expenseId')));
+    keyed(async (req, write) => {
+      const expenseId = param(req, 'expenseId');
+      return write((trx, userId) => expenses.restore(trx, userId, expenseId), {
+        groupId: await groupIdOf(deps.knex, 'expenses', expenseId),
+      });
     }),
   );
 
@@ -197,9 +207,9 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     '/settlements',
     jsonBody,
     moneyKey,
-    keyed(async (req, res, hook) => {
+    keyed(async (req, write) => {
       const input = validate<SettlementInput>(createSettlementBody, req.body);
-      return write(res, hook, (trx, userId) => settlements.create(trx, userId, input));
+      return write((trx, userId) => settlements.create(trx, userId, input), { groupId: input.groupId });
     }),
   );
   router.get('/settlements/:settlementId', async (req, res) => {
@@ -208,8 +218,11 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
   router.delete(
     '/settlements/:settlementId',
     moneyKey,
-    keyed(async (req, res, hook) => {
-      return write(res, hook, (trx, userId) => settlements.remove(trx, userId, param(req, 'settlementId')));
+    keyed(async (req, write) => {
+      const settlementId = param(req, 'settlementId');
+      return write((trx, userId) => settlements.remove(trx, userId, settlementId), {
+        groupId: await groupIdOf(deps.knex, 'settlements', settlementId),
+      });
     }),
   );
 

@@ -16,6 +16,7 @@ describe('configuration', () => {
       refreshReuseGraceSeconds: 10,
       accessTokenTtlSeconds: 900,
       idempotencyTtlSeconds: 86400,
+      idempotencyInProgressWaitMs: 2000,
       rateLimitPerMinute: 600,
       shutdownTimeoutSeconds: 25,
       logLevel: 'info',
@@ -30,6 +31,8 @@ describe('configuration', () => {
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
     [{ ACCESS_TOKEN_TTL_SECONDS: '0' }, 'ACCESS_TOKEN_TTL_SECONDS'],
     [{ IDEMPOTENCY_TTL_SECONDS: '-1' }, 'IDEMPOTENCY_TTL_SECONDS'],
+    [{ IDEMPOTENCY_IN_PROGRESS_WAIT_MS: '-1' }, 'IDEMPOTENCY_IN_PROGRESS_WAIT_MS'],
+    [{ IDEMPOTENCY_IN_PROGRESS_WAIT_MS: '60000' }, 'IDEMPOTENCY_IN_PROGRESS_WAIT_MS'],
     [{ RATE_LIMIT_PER_MINUTE: '1.5' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ SHUTDOWN_TIMEOUT_SECONDS: 'soon' }, 'SHUTDOWN_TIMEOUT_SECONDS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
@@ -83,5 +86,73 @@ describe('configuration', () => {
     });
     expect(config.jwtSecretPrevious).toBe(`${SECRET}-old`);
     expect(config.refreshReuseGraceSeconds).toBe(0);
+  });
+
+  it('bounds every database wait by default, accepts 0 to turn a PostgreSQL timeout off, and rejects the rest', () => {
+    expect(loadConfig({})).toMatchObject({
+      dbStatementTimeoutMs: 5000,
+      dbLockTimeoutMs: 2000,
+      dbIdleInTransactionTimeoutMs: 10000,
+      dbPoolAcquireTimeoutMs: 3000,
+      dbPoolMax: 10,
+      maxWritesWaitingPerGroup: 16,
+    });
+    expect(
+      loadConfig({
+        DB_STATEMENT_TIMEOUT_MS: '0',
+        DB_LOCK_TIMEOUT_MS: '0',
+        DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0',
+        DB_POOL_ACQUIRE_TIMEOUT_MS: '250',
+        DB_POOL_MAX: '4',
+        MAX_WRITES_WAITING_PER_GROUP: '2',
+      }),
+    ).toMatchObject({
+      dbStatementTimeoutMs: 0,
+      dbLockTimeoutMs: 0,
+      dbIdleInTransactionTimeoutMs: 0,
+      dbPoolAcquireTimeoutMs: 250,
+      dbPoolMax: 4,
+      maxWritesWaitingPerGroup: 2,
+    });
+    for (const [variable, value] of [
+      ['DB_STATEMENT_TIMEOUT_MS', '-1'],
+      ['DB_LOCK_TIMEOUT_MS', '1.5'],
+      ['DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'long'],
+      ['DB_POOL_ACQUIRE_TIMEOUT_MS', '0'],
+      ['DB_POOL_MAX', '0'],
+      ['MAX_WRITES_WAITING_PER_GROUP', '0'],
+    ] as const) {
+      expect(() => loadConfig({ [variable]: value })).toThrow(
+        new RegExp(`^invalid configuration: ${variable}`),
+      );
+    }
+  });
+
+  it('has WebSocket limits per connection and per user, 100, 50 and 20 by default, each at least 1', () => {
+    expect(loadConfig({})).toMatchObject({
+      wsMaxSubscriptionsPerConnection: 100,
+      wsMaxMessagesPerSecond: 50,
+      wsMaxConnectionsPerUser: 20,
+    });
+    expect(
+      loadConfig({
+        WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: '5',
+        WS_MAX_MESSAGES_PER_SECOND: '10',
+        WS_MAX_CONNECTIONS_PER_USER: '2',
+      }),
+    ).toMatchObject({
+      wsMaxSubscriptionsPerConnection: 5,
+      wsMaxMessagesPerSecond: 10,
+      wsMaxConnectionsPerUser: 2,
+    });
+    for (const variable of [
+      'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION',
+      'WS_MAX_MESSAGES_PER_SECOND',
+      'WS_MAX_CONNECTIONS_PER_USER',
+    ]) {
+      const named = new RegExp(`^invalid configuration: ${variable}`);
+      expect(() => loadConfig({ [variable]: '0' })).toThrow(named);
+      expect(() => loadConfig({ [variable]: 'many' })).toThrow(named);
+    }
   });
 });

@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 import {
   createAccessTokens,
   createApp,
+  createGroupGate,
   createLoadShedder,
   createProbesApp,
   createRateLimits,
+  createReadiness,
 } from '@tally/api';
 import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
 import {
@@ -25,9 +27,12 @@ import {
   createDurableRecords,
   createIdempotencyLayer,
   createMemoryIdempotencyStore,
+  createMemoryLiveness,
   createRedisIdempotencyStore,
+  createRedisLiveness,
   type FaultPoint,
   type IdempotencyStore,
+  type MemoryLiveness,
 } from '@tally/idempotency';
 import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
@@ -49,7 +54,15 @@ export type RunningServer = {
 /** Wires one process by hand from its configuration (the composition root) and starts listening. */
 export async function start(config: Config, overrides: { logger?: Logger } = {}): Promise<RunningServer> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const knex = createKnex({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const knex = createKnex({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.dbPoolMax,
+    acquireTimeoutMs: config.dbPoolAcquireTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    lockTimeoutMs: config.dbLockTimeoutMs,
+    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+  });
   await migrateLatest(knex);
 
   const registry = new Registry();
@@ -69,12 +82,22 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
   const bus: EventBus = redis ? createRedisBus({ publisher: redis, subscriber }) : createInProcessBus();
 
   let draining = false;
-  const isReady = async () => {
-    if (draining) return false;
-    await knex.raw('select 1');
-    if (redis) await redis.ping();
-    return true;
-  };
+  // Readiness needs PostgreSQL only: with Redis down every instance would fail alike, and keyed
+  // writes stay exactly-once through the durable record (README "Decisions"). Redis is reported.
+  const readiness = createReadiness({
+    checks: [
+      { name: 'database', required: true, ping: () => knex.raw('select 1') },
+      ...(redis ? [{ name: 'redis', required: false, ping: () => redis.ping() }] : []),
+    ],
+    isDraining: () => draining,
+    registry,
+  });
+  if (redis) {
+    readiness.observe('redis', redis.status === 'ready' ? 'up' : 'down');
+    redis.on('ready', () => readiness.observe('redis', 'up'));
+    redis.on('close', () => readiness.observe('redis', 'down'));
+  }
+  const isReady = readiness.check;
 
   const api = servesApi ? createApiParts(config, { knex, redis, bus, registry, logger }) : undefined;
   const app = api
@@ -88,6 +111,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
         rateLimits: api.rateLimits,
         loadShedder: api.loadShedder.middleware,
+        groupGate: api.groupGate,
         isDraining: () => draining,
         isReady,
       })
@@ -102,6 +126,11 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         logger,
         registry,
         heartbeatMs: config.wsHeartbeatMs,
+        limits: {
+          maxSubscriptionsPerConnection: config.wsMaxSubscriptionsPerConnection,
+          maxMessagesPerSecond: config.wsMaxMessagesPerSecond,
+          maxConnectionsPerUser: config.wsMaxConnectionsPerUser,
+        },
         isDraining: () => draining,
       })
     : undefined;
@@ -200,8 +229,8 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
-  // Boot does not wait for ever: without Redis the process still serves (readiness says 503,
-  // keyed writes take the PostgreSQL path) and the client keeps reconnecting.
+  // Boot does not wait for ever: without Redis the process still serves (readiness reports Redis
+  // down but stays 200; keyed writes take the PostgreSQL path) and the client keeps reconnecting.
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, 5000);
     redis.once('ready', () => {
@@ -225,16 +254,26 @@ function createApiParts(
   deps: { knex: Knex; redis: Redis | undefined; bus: EventBus; registry: Registry; logger: Logger },
 ) {
   const { knex, redis, bus, registry, logger } = deps;
-  const memoryStore = redis ? undefined : createMemoryIdempotencyStore();
+  const memoryLiveness = redis ? undefined : createMemoryLiveness();
+  const memoryStore = memoryLiveness
+    ? createMemoryIdempotencyStore({ isAlive: memoryLiveness.isAlive })
+    : undefined;
   const store: IdempotencyStore = redis
     ? createRedisIdempotencyStore({ redis })
     : (memoryStore as IdempotencyStore);
+  // This process's liveness mark (`idem:alive:<processId>`, one heartbeat timer): its leases can be
+  // taken over as soon as the mark lapses. The first beat goes out on this connection before any
+  // claim of this process does.
+  const liveness = redis ? createRedisLiveness({ redis }) : (memoryLiveness as MemoryLiveness).process();
+  void liveness.start();
   const durable = createDurableRecords({ knex });
   const idempotency = createIdempotencyLayer({
     store,
     durable,
     ttlSeconds: config.idempotencyTtlSeconds,
     leaseMs: config.idempotencyLeaseSeconds * 1000,
+    processId: liveness.processId,
+    inProgressWaitMs: config.idempotencyInProgressWaitMs,
     registry,
     logger,
     faultPoint: config.testFaultPoint ? killAt(config.testFaultPoint as FaultPoint) : undefined,
@@ -247,6 +286,12 @@ function createApiParts(
   const relay = createRelay({ knex, bus, logger, registry });
   relay.start();
   const rateLimits = createRateLimits({ redis, pointsPerMinute: config.rateLimitPerMinute, registry });
+  // Writes to one hot group queue here, not in the connection pool (MAX_WRITES_WAITING_PER_GROUP).
+  const groupGate = createGroupGate({
+    maxWaiting: config.maxWritesWaitingPerGroup,
+    waitTimeoutMs: config.dbPoolAcquireTimeoutMs,
+    registry,
+  });
   const loadShedder = createLoadShedder({
     maxInFlight: config.maxInFlight,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
@@ -268,11 +313,13 @@ function createApiParts(
     notify,
     rateLimits,
     loadShedder,
+    groupGate,
     async stop() {
       loadShedder.stop();
       clearInterval(sweeper);
       memoryStore?.close();
       await relay.stop();
+      await liveness.stop();
     },
   };
 }

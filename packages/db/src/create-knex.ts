@@ -8,18 +8,49 @@ export type DatabaseOptions = {
   databaseUrl?: string | undefined;
   /** Where the embedded database lives. */
   dataDir: string;
-  /** @default 10 */
+  /** Connections in the pool (PostgreSQL; PGlite has one). @default 10 */
   poolMax?: number;
+  /** How long a query waits for a pooled connection before knex gives up (KnexTimeoutError; PostgreSQL). @default 3000 */
+  acquireTimeoutMs?: number;
+  /** PostgreSQL cancels a statement running longer than this (SQLSTATE 57014); 0 = no limit. @default 5000 */
+  statementTimeoutMs?: number;
+  /** PostgreSQL gives up waiting for a lock (a group's row lock) after this (55P03); 0 = no limit. @default 2000 */
+  lockTimeoutMs?: number;
+  /** PostgreSQL ends a session left idle inside a transaction this long (25P03); 0 = no limit. @default 10000 */
+  idleInTransactionTimeoutMs?: number;
 };
 
-/** Opens (lazily) the system of record: a real PostgreSQL server, or embedded PGlite. */
+export const DATABASE_DEFAULTS = {
+  poolMax: 10,
+  acquireTimeoutMs: 3000,
+  statementTimeoutMs: 5000,
+  lockTimeoutMs: 2000,
+  idleInTransactionTimeoutMs: 10_000,
+} as const;
+
+/**
+ * Opens (lazily) the system of record: a real PostgreSQL server, or embedded PGlite.
+ *
+ * On PostgreSQL every connection carries its limits as startup parameters (no extra round trip), so
+ * no statement, lock wait or forgotten transaction can hold a request, or a pooled connection, for
+ * ever. The limits do not apply to PGlite: it is one in-process connection with no other session
+ * to wait for, and its first acquire opens the database, which takes seconds (knex's default 60 s
+ * acquire timeout stays).
+ */
 export function createKnex(options: DatabaseOptions): Knex {
   if (options.databaseUrl) {
     return knexFactory({
       client: 'pg',
-      connection: options.databaseUrl,
-      pool: { min: 0, max: options.poolMax ?? 10 },
-      acquireConnectionTimeout: 10_000,
+      connection: {
+        connectionString: options.databaseUrl,
+        // pg sends these in the startup packet; 0 is left out (the server's own setting applies).
+        statement_timeout: options.statementTimeoutMs ?? DATABASE_DEFAULTS.statementTimeoutMs,
+        lock_timeout: options.lockTimeoutMs ?? DATABASE_DEFAULTS.lockTimeoutMs,
+        idle_in_transaction_session_timeout:
+          options.idleInTransactionTimeoutMs ?? DATABASE_DEFAULTS.idleInTransactionTimeoutMs,
+      } as Knex.PgConnectionConfig,
+      pool: { min: 0, max: options.poolMax ?? DATABASE_DEFAULTS.poolMax },
+      acquireConnectionTimeout: options.acquireTimeoutMs ?? DATABASE_DEFAULTS.acquireTimeoutMs,
     });
   }
   const filename = path.resolve(options.dataDir, 'pg');

@@ -6,10 +6,27 @@ type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void
 /** Migrations are imported, not discovered on disk, so they run the same under tsx, jest and a bundle. */
 const MIGRATIONS: ReadonlyArray<[string, Migration]> = [['001-initial', initial]];
 
+/**
+ * Each migration runs in its own transaction without the per-connection request limits
+ * (`createKnex` sets them): building an index on a large table may take longer than any request.
+ */
+const withoutRequestLimits =
+  (step: (knex: Knex) => Promise<void>) =>
+  async (knex: Knex): Promise<void> => {
+    await knex.raw(
+      "select set_config('statement_timeout', '0', true), set_config('lock_timeout', '0', true)",
+    );
+    await step(knex);
+  };
+
 const migrationSource: Knex.MigrationSource<[string, Migration]> = {
   getMigrations: async () => [...MIGRATIONS],
   getMigrationName: ([name]) => name,
-  getMigration: async ([, migration]) => migration,
+  getMigration: async ([, migration]) => ({
+    ...migration,
+    up: withoutRequestLimits(migration.up),
+    down: withoutRequestLimits(migration.down),
+  }),
 };
 
 /** An arbitrary constant shared by every Tally process: the advisory lock that serialises migrations. */
@@ -28,11 +45,18 @@ export async function migrateLatest(knex: Knex, options: { useAdvisoryLock?: boo
   }
   const connection = await knex.client.acquireConnection();
   try {
+    // Another pod may hold the lock for as long as its migration takes: wait without the
+    // connection's lock and statement timeouts, then give the connection back with them.
+    await knex
+      .raw("select set_config('statement_timeout', '0', false), set_config('lock_timeout', '0', false)")
+      .connection(connection);
     await knex.raw('select pg_advisory_lock(?)', [MIGRATION_LOCK_ID]).connection(connection);
     try {
       await knex.migrate.latest({ migrationSource });
     } finally {
       await knex.raw('select pg_advisory_unlock(?)', [MIGRATION_LOCK_ID]).connection(connection);
+      await knex.raw('reset statement_timeout').connection(connection);
+      await knex.raw('reset lock_timeout').connection(connection);
     }
   } finally {
     await knex.client.releaseConnection(connection);

@@ -1,6 +1,7 @@
 import { AppError, notFound, PROBLEM_CONTENT_TYPE, toProblem, unavailable } from '@tally/http-kit';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { databaseUnavailable } from '../db-errors';
 import { requestIdOf } from './request-id';
 
 const DEPENDENCY_DOWN =
@@ -16,6 +17,8 @@ function isDependencyFailure(error: unknown): boolean {
 
 function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
+  const database = databaseUnavailable(error);
+  if (database) return database;
   if (isDependencyFailure(error)) return unavailable('A dependency is unavailable; retry shortly.', 2);
   const status = (error as { status?: number } | null)?.status;
   // Router-level client errors (e.g. a path that is not valid percent-encoding).

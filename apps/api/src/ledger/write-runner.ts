@@ -2,6 +2,7 @@ import type { GroupEvent } from '@tally/events';
 import type { TransactionHook } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import type { Reply } from '../http/reply';
+import type { GroupGate } from './group-access';
 import { flushGroupWrite } from './group-write';
 
 export type WriteResult = { reply: Reply; events: GroupEvent[] };
@@ -11,15 +12,29 @@ export type { TransactionHook } from '@tally/idempotency';
 /** Told about every event after its transaction committed; a failure here never fails the write. */
 export type EventNotifier = (events: readonly GroupEvent[]) => void;
 
+export type WriteOptions = {
+  /**
+   * Runs the work once more, in a fresh transaction, when the first attempt failed with an error
+   * this accepts: e.g. a create that lost the race for its client-chosen id, which on the second
+   * attempt finds the row and replaces it instead.
+   */
+  retryIf?: (error: unknown) => boolean;
+  /**
+   * The group the write changes, when it is known before the transaction: the write first takes
+   * its place in the group's gate (503 when the group is busy), before any pooled connection.
+   */
+  groupId?: string | undefined;
+};
+
 /**
  * Runs one change in one transaction: the domain rows, the balances, the event and (when the
  * request is keyed) the durable idempotency record commit together or not at all. Events are
  * announced only after the commit.
  */
-export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier }) {
-  return async function runWrite(
+export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; groupGate?: GroupGate }) {
+  async function attempt(
     work: (trx: Knex.Transaction) => Promise<WriteResult>,
-    beforeCommit?: TransactionHook,
+    beforeCommit: TransactionHook | undefined,
   ): Promise<Reply> {
     const result = await deps.knex.transaction(async (trx) => {
       const outcome = await work(trx);
@@ -32,6 +47,22 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier }) {
     });
     if (result.events.length > 0) deps.notify(result.events);
     return result.reply;
+  }
+
+  return async function runWrite(
+    work: (trx: Knex.Transaction) => Promise<WriteResult>,
+    beforeCommit?: TransactionHook,
+    options: WriteOptions = {},
+  ): Promise<Reply> {
+    const release = options.groupId ? await deps.groupGate?.enter(options.groupId) : undefined;
+    try {
+      return await attempt(work, beforeCommit);
+    } catch (error) {
+      if (!options.retryIf?.(error)) throw error;
+      return attempt(work, beforeCommit);
+    } finally {
+      release?.();
+    }
   };
 }
 

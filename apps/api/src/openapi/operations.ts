@@ -83,7 +83,9 @@ const NOT_MEMBER_NOTE =
 export const WEBSOCKET_DESCRIPTION = `Upgrades to a WebSocket (RFC 6455) for live events and presence.
 
 **Credentials**: \`Authorization: Bearer <accessToken>\` on the upgrade request, or \`?access_token=\`.
-A bad or missing token refuses the upgrade with HTTP 401.
+A bad or missing token refuses the upgrade with HTTP 401. A user who already has
+\`WS_MAX_CONNECTIONS_PER_USER\` sockets on this gateway is refused with HTTP 429 \`rate_limited\`
+(\`Retry-After\`).
 
 Every message is one JSON text frame. On open the server sends
 \`{"type":"welcome","connectionId","userId","heartbeatMs"}\`.
@@ -93,7 +95,11 @@ Every message is one JSON text frame. On open the server sends
 | \`{"type":"subscribe","id":"c1","groupId","afterSeq"?}\` | the missed events with \`seq > afterSeq\` as \`event\` messages, in order, then \`{"type":"subscribed","id":"c1","groupId","seq"}\`; a non-member gets \`{"type":"error","id":"c1","code":"not_found"}\` |
 | \`{"type":"unsubscribe","id","groupId"}\` | \`{"type":"unsubscribed","id","groupId"}\` |
 | \`{"type":"ping","id"}\` | \`{"type":"pong","id"}\` |
+| \`{"type":"auth","id","accessToken"}\` (a fresh token of the same user, before the current one expires) | \`{"type":"authenticated","id","expiresAt"}\`; an invalid token or another user's: \`{"type":"error","id","code":"unauthenticated"}\` (the old deadline stands) |
 | anything else, or invalid JSON | \`{"type":"error","code":"bad_message"}\`; the connection stays open |
+
+- A \`subscribe\` with \`afterSeq\` beyond the group's current \`seq\` is \`{"type":"error","id","code":"bad_message"}\`.
+  More than \`WS_MAX_SUBSCRIPTIONS_PER_CONNECTION\` subscriptions: \`{"type":"error","id","code":"limit_exceeded"}\`.
 
 - **Live events**: \`{"type":"event","groupId","seq","event":{…}}\` (the \`Event\` schema) for every event
   of a subscribed group, in \`seq\` order with no gaps and no duplicates on one connection; a connection
@@ -103,8 +109,12 @@ Every message is one JSON text frame. On open the server sends
   set of its members connected (on any gateway) changes.
 - A member removed from a group is unsubscribed: \`{"type":"unsubscribed","groupId","reason":"removed"}\`.
 - **Heartbeat**: the server pings every \`heartbeatMs\` and drops connections that do not answer.
-- **Close codes**: 1009 for a frame over 64 KiB; 1013 for a client too slow to read (more than 1 MiB
-  buffered); 1012 on shutdown (service restart). Clients reconnect with jittered backoff and resume each
+- **Authorization holds for the life of the socket**: when the token the connection was opened (or last
+  \`auth\`-ed) with expires, the server closes with 4401; a removed member gets nothing of the group after
+  the removal commits.
+- **Close codes**: 1008 over \`WS_MAX_MESSAGES_PER_SECOND\`; 1009 for a frame over 64 KiB; 1013 for a client
+  that stopped reading (more than 1 MiB buffered; a client catching up is paced by its socket instead);
+  1012 on shutdown (service restart); 4401 when the access token expired. Clients reconnect with jittered backoff and resume each
   subscription with \`afterSeq\` set to the last \`seq\` they saw.`;
 
 export const OPERATIONS: Operation[] = [
@@ -497,12 +507,13 @@ export const OPERATIONS: Operation[] = [
     operationId: 'readiness',
     tag: 'Operations',
     summary: 'Readiness',
-    description: '`200` when the database (and Redis, where used) answer and the process is not draining.',
+    description:
+      '`200` when the database answers and the process is not draining. Redis is reported in `checks` but does not decide readiness: keyed writes stay exactly-once through PostgreSQL without it, and a Redis outage must not take every pod out of the load balancer at once.',
     public: true,
     alwaysAvailable: true,
     success: [
       { status: 200, description: 'Ready', schema: 'Health' },
-      { status: 503, description: 'Not ready (a dependency is down, or draining)', schema: 'Health' },
+      { status: 503, description: 'Not ready (the database is down, or draining)', schema: 'Health' },
     ],
   },
   {

@@ -334,7 +334,15 @@ export const responseSchemas: Record<string, JsonSchema> = {
   },
   Health: {
     type: 'object',
-    properties: { status: { type: 'string', enum: ['ok', 'ready', 'unavailable'] } },
+    properties: {
+      status: { type: 'string', enum: ['ok', 'ready', 'unavailable'] },
+      checks: {
+        type: 'object',
+        description:
+          'On /readyz: each dependency of this process, `up` or `down` (only `database` decides readiness)',
+        additionalProperties: { type: 'string', enum: ['up', 'down'] },
+      },
+    },
     required: ['status'],
   },
 };
