@@ -133,7 +133,8 @@ describe('auth: token store and single-flight refresh', () => {
     const { tally } = signedIn();
     // The slow request is refused with the old token 300 ms late; by then the fast one has refreshed.
     const slow = tally.http.request({ method: 'GET', path: '/v1/slow' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The slow request is on the server (with the old token) before the fast one starts.
+    while (sentTokens('/v1/slow').length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await tally.groups.list();
     expect(refreshes).toHaveLength(1);
     await slow;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { BOTH_STORES, holdGroupLock } from './hold-group';
+import { BOTH_STORES, holdGroupLock, waitFor } from './hold-group';
 
 /**
  * API.md §7's key lifecycle, every row, against both stores: Redis (the fleet) and the in-process
@@ -281,7 +281,18 @@ describe('idempotency retention', () => {
     const first = await t.request.post('/v1/expenses').set(ada.auth).set('Idempotency-Key', key).send(body);
     const replay = await t.request.post('/v1/expenses').set(ada.auth).set('Idempotency-Key', key).send(body);
     expect(replay.body.id).toBe(first.body.id);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Wait until the retention has passed by PostgreSQL's clock (and the store's copy, set a moment later).
+    await waitFor(
+      async () =>
+        (
+          await t.db!.knex.raw(
+            "select count(*)::int as n from idempotency_records where user_id = ? and key = ? and expires_at > now() - interval '200 milliseconds'",
+            [ada.id, key],
+          )
+        ).rows[0].n === 0,
+      'the key to pass its retention',
+      5000,
+    );
     const later = await t.request.post('/v1/expenses').set(ada.auth).set('Idempotency-Key', key).send(body);
     expect(later.status).toBe(201);
     expect(later.headers['idempotent-replayed']).toBeUndefined();
