@@ -64,10 +64,15 @@ async function disrupt(
   services: { pg: ThrowawayService; redis: ThrowawayService },
   redisOutageMs: number,
   log: (line: string) => void,
+  kills: number,
 ): Promise<string> {
   let target: string;
   if (kind === 'process kill') {
-    const victim = fleet.members[Math.floor(Math.random() * fleet.members.length)] as { name: string };
+    // API and gateway processes take turns (API first), so every run kills at least one API process
+    // mid-write; which one of its role is random.
+    const role = kills % 2 === 0 ? 'api' : 'gateway';
+    const pool = fleet.members.filter((m) => m.role === role);
+    const victim = pool[Math.floor(Math.random() * pool.length)] as { name: string };
     log(`chaos: SIGKILL ${victim.name}`);
     await fleet.restart(victim.name, 'SIGKILL');
     target = victim.name;
@@ -108,7 +113,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       port: await freePort(),
       databaseUrl: pg.url,
       redisUrl: redis.url,
-      env: { WS_HEARTBEAT_MS: '2000' },
+      // The load generator's 18 users each send about 10 requests a second, near the default budget
+      // of 600 a minute: a 429 (and its Retry-After of up to a minute) would then stand in for the
+      // disruptions this run measures. The rate limiter has its own tests.
+      env: { WS_HEARTBEAT_MS: '2000', RATE_LIMIT_PER_MINUTE: '1000000' },
       log,
     });
     const events: ChaosEvent[] = [];
@@ -134,7 +142,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         if (!running) break;
         const kind = kindOfRound(round);
         const startedAt = Date.now();
-        const target = await disrupt(kind, fleet as Fleet, { pg, redis }, redisOutageMs, log);
+        const kills = events.filter((e) => e.kind === 'process kill').length;
+        const target = await disrupt(kind, fleet as Fleet, { pg, redis }, redisOutageMs, log, kills);
         events.push({ kind, target, startedAt, endedAt: Date.now() });
       }
     })().catch((error: unknown) => {

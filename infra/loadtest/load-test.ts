@@ -48,6 +48,8 @@ export type OperationStats = {
   p50: number;
   p95: number;
   p99: number;
+  /** The slowest successful one, end to end (the SDK's retries and the proxy's resends included). */
+  max: number;
   latencies: number[];
 };
 
@@ -76,6 +78,8 @@ export type LoadTestResult = {
   nonRetryableShare: number;
   /** Every write the SDK retried, slowest first. */
   retriedWrites: RetriedWrite[];
+  /** Why the SDK retried (every request, reads too): the problem code or error name, counted. */
+  retriesByCause: Record<string, number>;
   /** Expenses created beyond one per acknowledged create key. Must be 0. */
   duplicatesCreated: number;
   /** Acknowledged creates whose expense cannot be found (and was not deleted by the test). Must be 0. */
@@ -137,11 +141,14 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
   const retry = { maxAttempts: 10, baseDelayMs: 100, attemptTimeoutMs: 10_000, ...options.retry };
   /** The SDK's retries so far, by idempotency key: every timed write passes a key of its own. */
   const retriesByKey = new Map<string, number>();
+  const retriesByCause: Record<string, number> = {};
   const newClient = () =>
     new TallyClient({
       baseUrl: options.url,
       retry,
-      onRetry: ({ idempotencyKey }) => {
+      onRetry: ({ idempotencyKey, error }) => {
+        const cause = codeOf(error);
+        retriesByCause[cause] = (retriesByCause[cause] ?? 0) + 1;
         if (idempotencyKey) retriesByKey.set(idempotencyKey, (retriesByKey.get(idempotencyKey) ?? 0) + 1);
       },
     });
@@ -364,6 +371,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       p50: percentile(sorted, 50),
       p95: percentile(sorted, 95),
       p99: percentile(sorted, 99),
+      max: sorted.at(-1) ?? 0,
       latencies: sorted,
     };
   }
@@ -385,6 +393,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     nonRetryableFailures,
     nonRetryableShare: operations === 0 ? 0 : nonRetryableFailures / operations,
     retriedWrites,
+    retriesByCause,
     duplicatesCreated,
     lostWrites,
     replayMismatches,

@@ -43,7 +43,7 @@ export function renderReport(result: LoadTestResult, title: string): string {
   const rows = Object.entries(result.operations)
     .map(
       ([name, s]) =>
-        `<tr><td>${escapeHtml(name)}</td><td>${s.count}</td><td>${s.errors}</td><td>${s.p50.toFixed(1)}</td><td>${s.p95.toFixed(1)}</td><td>${s.p99.toFixed(1)}</td></tr>`,
+        `<tr><td>${escapeHtml(name)}</td><td>${s.count}</td><td>${s.errors}</td><td>${s.p50.toFixed(1)}</td><td>${s.p95.toFixed(1)}</td><td>${s.p99.toFixed(1)}</td><td>${s.max.toFixed(1)}</td></tr>`,
     )
     .join('\n');
   const charts = Object.entries(result.operations)
@@ -66,10 +66,11 @@ export function renderReport(result: LoadTestResult, title: string): string {
 <li>events delivered ${result.eventsDelivered} of ${result.eventsExpected} expected; lost: ${result.eventsLost}, twice or out of order: ${result.eventsOutOfOrder} (must be 0); clients with either: ${result.outOfOrderClients}</li>
 <li>operations failed with something the SDK does not retry: ${result.nonRetryableFailures} (${percent(result.nonRetryableShare)})</li>
 <li>writes the SDK retried: ${result.retriedWrites.length}; the slowest: ${result.retriedWrites[0] ? seconds(result.retriedWrites[0].ms) : 'none'}</li>
+<li>SDK retries by cause: ${escapeHtml(JSON.stringify(result.retriesByCause))}</li>
 </ul>
 ${isChaos(result) ? `<h2>Disruptions</h2><pre>${escapeHtml(renderChaosSummary(result))}</pre>` : ''}
 <h2>Latency by operation (ms)</h2>
-<table><tr><th>operation</th><th>count</th><th>errors</th><th>p50</th><th>p95</th><th>p99</th></tr>
+<table><tr><th>operation</th><th>count</th><th>errors</th><th>p50</th><th>p95</th><th>p99</th><th>max</th></tr>
 ${rows}</table>
 <h2>Errors by code</h2><ul>${errors || '<li>none</li>'}</ul>
 <h2>Latency by percentile</h2>
@@ -83,10 +84,10 @@ export function renderSummary(result: LoadTestResult): string {
   const lines = [
     '',
     `operations/s ${result.throughput.toFixed(1)} over ${result.durationSeconds.toFixed(1)} s`,
-    `${'operation'.padEnd(26)}${'count'.padStart(8)}${'errors'.padStart(8)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p99 ms'.padStart(9)}`,
+    `${'operation'.padEnd(26)}${'count'.padStart(8)}${'errors'.padStart(8)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max ms'.padStart(9)}`,
     ...Object.entries(result.operations).map(
       ([name, s]) =>
-        `${name.padEnd(26)}${String(s.count).padStart(8)}${String(s.errors).padStart(8)}${s.p50.toFixed(1).padStart(9)}${s.p95.toFixed(1).padStart(9)}${s.p99.toFixed(1).padStart(9)}`,
+        `${name.padEnd(26)}${String(s.count).padStart(8)}${String(s.errors).padStart(8)}${s.p50.toFixed(1).padStart(9)}${s.p95.toFixed(1).padStart(9)}${s.p99.toFixed(1).padStart(9)}${s.max.toFixed(1).padStart(9)}`,
     ),
     `errors by code: ${JSON.stringify(result.errorsByCode)}`,
     `duplicates created: ${result.duplicatesCreated} (must be 0)`,
@@ -95,6 +96,7 @@ export function renderSummary(result: LoadTestResult): string {
     `events delivered: ${result.eventsDelivered} of ${result.eventsExpected} (must be equal); lost: ${result.eventsLost}, twice or out of order: ${result.eventsOutOfOrder} (must be 0); clients with either: ${result.outOfOrderClients}`,
     `failed with something the SDK does not retry: ${result.nonRetryableFailures} of ${Object.values(result.operations).reduce((n, s) => n + s.count, 0)} operations (${percent(result.nonRetryableShare)})`,
     `writes the SDK retried: ${result.retriedWrites.length}; the slowest: ${result.retriedWrites[0] ? `${seconds(result.retriedWrites[0].ms)} (${result.retriedWrites[0].operation}, ${result.retriedWrites[0].retries} retries)` : 'none'}`,
+    `SDK retries by cause: ${JSON.stringify(result.retriesByCause)}`,
     result.passed ? 'PASSED' : `FAILED: ${result.failures.join('; ')}`,
   ];
   return `${lines.join('\n')}\n`;

@@ -30,11 +30,14 @@ const DESCRIPTION = `Tally tracks shared money: users form **groups**, record **
 ## Idempotency
 Money writes (\`POST\`, \`PUT\`, \`PATCH\`, \`DELETE\` under \`/v1/expenses\` and \`/v1/settlements\`) **require**
 \`Idempotency-Key\`; group and member writes accept and honour it; auth endpoints ignore it. Scope is
-(user, key, path); the fingerprint is the method plus the canonical JSON body. A recorded response
-(2xx and the operation's own 4xx) is replayed with \`Idempotent-Replayed: true\`; the same key with
-another request is \`409 idempotency_key_reused\`; while the first is running, \`409
-idempotency_key_in_progress\` with \`Retry-After: 1\`. Keys are kept for \`IDEMPOTENCY_TTL_SECONDS\`
-(default one day).
+(user, key, path), where the path is the canonical route path (the route with its ids filled in, as
+the API spells it: \`/V1/Expenses/\` is the scope of \`/v1/expenses\`); the fingerprint is the method
+plus the canonical JSON body. A recorded response (2xx and the operation's own 4xx) is replayed with
+\`Idempotent-Replayed: true\`; the same key with another request is \`409 idempotency_key_reused\`.
+While the first is running, a retry waits for its outcome (up to \`IDEMPOTENCY_IN_PROGRESS_WAIT_MS\`,
+2 s) and replays it, else answers \`409 idempotency_key_in_progress\` with \`Retry-After: 1\`; a key
+held by a process that died is taken over at once (about 2 s after the death). Keys are kept for
+\`IDEMPOTENCY_TTL_SECONDS\` (default one day).
 
 ## Decisions this document adds to the contract
 - Expense lists are newest first by \`occurredAt\`, then id; settlement lists newest first by
