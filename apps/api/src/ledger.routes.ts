@@ -1,4 +1,4 @@
-import { createEventLog } from '@tally/events';
+import { toEvent } from '@tally/events';
 import { notFound } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
 import { type Request, Router } from 'express';
@@ -17,8 +17,9 @@ import { jsonBody } from './http/json-body';
 import { keyedWrites } from './http/keyed-writes';
 import { ok, sendReply } from './http/reply';
 import { validate } from './http/validate';
-import { assertMember, groupIdOf } from './ledger/group-access';
+import { groupIdOf } from './ledger/group-access';
 import type { RunWrite } from './ledger/write-runner';
+import { createRunRead, READS, readGroupPage } from './read-queries';
 import {
   addMemberBody,
   clientId,
@@ -55,7 +56,7 @@ const param = (req: Request, name: string): string => {
 export function ledgerRoutes(deps: LedgerDeps): Router {
   const { groups, expenses, settlements } = deps;
   const router = Router();
-  const eventLog = createEventLog({ knex: deps.knex });
+  const runRead = createRunRead(deps.knex);
   const optionalKey = idempotencyKey({ required: false });
   const moneyKey = idempotencyKey({ required: true });
 
@@ -128,12 +129,15 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
   router.get('/groups/:groupId/events', async (req, res) => {
     const query = validate<ListQuery & { afterSeq?: number }>(eventsQuery, req.query, 'query');
     const groupId = param(req, 'groupId');
-    await assertMember(deps.knex, groupId, userIdOf(res));
-    // `cursor` (from a previous page) wins over `afterSeq`; both mean "events after this seq".
-    const cursorSeq = decodeSeqCursor(query.cursor);
-    const afterSeq = cursorSeq ?? query.afterSeq ?? 0;
-    const rows = await eventLog.read(groupId, afterSeq, query.limit + 1);
-    const data = rows.slice(0, query.limit);
+    // One statement with the membership check. `cursor` (from a previous page) wins over
+    // `afterSeq`; both mean "events after this seq".
+    const rows = await readGroupPage<Parameters<typeof toEvent>[0]>(
+      runRead,
+      { first: READS.events, after: READS.events },
+      { groupId, userId: userIdOf(res), limit: query.limit + 1 },
+      () => [decodeSeqCursor(query.cursor) ?? query.afterSeq ?? 0],
+    );
+    const data = rows.slice(0, query.limit).map(toEvent);
     const last = data[data.length - 1];
     const nextCursor = rows.length > query.limit && last ? encodeCursor([last.seq]) : null;
     sendReply(res, ok({ data, nextCursor }));

@@ -12,6 +12,7 @@ import {
 } from '@tally/api';
 import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
 import {
+  type BusMessage,
   createEventLog,
   createInProcessBus,
   createMemoryPresenceStore,
@@ -20,10 +21,13 @@ import {
   createRelay,
   type EventBus,
   type GroupEvent,
+  publicationOf,
+  type Relay,
 } from '@tally/events';
 import { createGateway } from '@tally/gateway';
 import { AppError, problemResponseText } from '@tally/http-kit';
 import {
+  type Announcer,
   createDurableRecords,
   createIdempotencyLayer,
   createMemoryIdempotencyStore,
@@ -34,7 +38,7 @@ import {
   type IdempotencyStore,
   type MemoryLiveness,
 } from '@tally/idempotency';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -217,17 +221,23 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
 }
 
 /**
- * Commands fail fast while Redis is unreachable (no offline queue, one retry, a command timeout),
- * so a Redis outage degrades requests instead of hanging them; the client keeps reconnecting.
+ * The command connection's options. Commands fail fast while Redis is unreachable (no offline queue,
+ * one retry, a command timeout), so a Redis outage degrades requests instead of hanging them; the
+ * client keeps reconnecting. Auto-pipelining sends the commands that concurrent requests issue in
+ * one event-loop turn as one pipeline, one socket write (each command keeps its own timeout, and
+ * with the connection down each still fails at once). Never on a subscriber connection.
  */
+export const redisCommandOptions: RedisOptions = {
+  enableAutoPipelining: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: 2000,
+  connectTimeout: 5000,
+  retryStrategy: (times) => Math.min(times * 200, 2000),
+};
+
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 2000,
-    connectTimeout: 5000,
-    retryStrategy: (times) => Math.min(times * 200, 2000),
-  });
+  const redis = new Redis(url, redisCommandOptions);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
   // Boot does not wait for ever: without Redis the process still serves (readiness reports Redis
   // down but stays 200; keyed writes take the PostgreSQL path) and the client keeps reconnecting.
@@ -274,6 +284,13 @@ function createApiParts(
     leaseMs: config.idempotencyLeaseSeconds * 1000,
     processId: liveness.processId,
     inProgressWaitMs: config.idempotencyInProgressWaitMs,
+    // With Redis, a keyed write's events are published by its completion script: one round trip.
+    announcer: redis
+      ? announcerFor(
+          () => relay,
+          () => notify,
+        )
+      : undefined,
     registry,
     logger,
     faultPoint: config.testFaultPoint ? killAt(config.testFaultPoint as FaultPoint) : undefined,
@@ -301,7 +318,7 @@ function createApiParts(
   /** After commit: ring the doorbell; the relay covers a publish that fails. */
   const notify = (events: readonly GroupEvent[]) => {
     for (const event of events) {
-      bus.publish({ kind: 'event', groupId: event.groupId, seq: event.seq, eventId: event.id }).then(
+      bus.publish(eventMessage(event)).then(
         () => relay.markPublished(event.id),
         (err: unknown) =>
           logger.warn({ err, eventId: event.id }, 'event publish failed; the relay will retry'),
@@ -321,6 +338,25 @@ function createApiParts(
       await relay.stop();
       await liveness.stop();
     },
+  };
+}
+
+const eventMessage = (event: GroupEvent): BusMessage => ({
+  kind: 'event',
+  groupId: event.groupId,
+  seq: event.seq,
+  eventId: event.id,
+});
+
+/** Publishes a keyed write's events with its completion record; marks them as `notify` would. */
+function announcerFor(relay: () => Relay, notify: () => (events: readonly GroupEvent[]) => void): Announcer {
+  const eventsOf = (events: readonly unknown[]) => events as readonly GroupEvent[];
+  return {
+    publications: (events) => eventsOf(events).map((event) => publicationOf(eventMessage(event))),
+    published: (events) => {
+      for (const event of eventsOf(events)) relay().markPublished(event.id);
+    },
+    fallback: (events) => notify()(eventsOf(events)),
   };
 }
 

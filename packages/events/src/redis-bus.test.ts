@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { ensureRedis } from '../../../test/support/services';
 import { redisUrl } from '../../../test/support/test-database';
 import { describeEventBusContract } from './event-bus.contract';
-import { createRedisBus } from './redis-bus';
+import { createRedisBus, publicationOf } from './redis-bus';
 
 describeEventBusContract('Redis', async () => {
   const publisher = new Redis(redisUrl());
@@ -31,6 +31,26 @@ describe('Redis event bus', () => {
     expect(channels).toHaveLength(50);
     expect(clients.split('\n').filter((line) => line.includes(`name=${name}`))).toHaveLength(1);
     for (const off of offs) off();
+    await bus.close();
+    await publisher.quit();
+    await subscriber.quit();
+  });
+});
+
+describe('a publication made outside the bus (the idempotency completion script)', () => {
+  it('reaches the bus’s listeners as the bus’s own publish would', async () => {
+    const publisher = new Redis(redisUrl());
+    const subscriber = new Redis(redisUrl());
+    const bus = createRedisBus({ publisher, subscriber });
+    const groupId = `grp_publication_${process.pid}_${Date.now()}`;
+    const message = { kind: 'event', groupId, seq: 7, eventId: 'evt_7' } as const;
+    const heard = new Promise((resolve) => bus.subscribe(groupId, resolve));
+    const deadline = Date.now() + 5_000;
+    const { channel, message: text } = publicationOf(message);
+    // Published raw, as a Lua script does, until the subscription is in place.
+    while ((await publisher.publish(channel, text)) === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(heard).resolves.toEqual(message);
     await bus.close();
     await publisher.quit();
     await subscriber.quit();

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import { type BusListener, type BusMessage, channelOf, type EventBus } from './event-bus';
 
+/** A message as the bus publishes it: the group's channel and the JSON text. */
+export const publicationOf = (message: BusMessage): { channel: string; message: string } => ({
+  channel: channelOf(message.groupId),
+  message: JSON.stringify(message),
+});
+
 /**
  * Redis pub/sub bus: `publisher` is a normal connection; `subscriber` (gateways only) is this
  * process's ONE subscriber connection, on which group channels are (un)subscribed as local interest changes.
@@ -31,7 +37,8 @@ export function createRedisBus(options: { publisher: Redis; subscriber?: Redis }
 
   return {
     async publish(message) {
-      await publisher.publish(channelOf(message.groupId), JSON.stringify(message));
+      const publication = publicationOf(message);
+      await publisher.publish(publication.channel, publication.message);
     },
     subscribe(groupId, listener) {
       if (!subscriber)

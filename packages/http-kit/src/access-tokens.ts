@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 /** What a valid access token says: whose it is and when it stops being valid. */
@@ -25,7 +26,8 @@ export function createAccessTokens(options: {
   previousSecret?: string | undefined;
   ttlSeconds: number;
 }): AccessTokens {
-  const encode = (secret: string) => new TextEncoder().encode(secret);
+  // KeyObjects built once: given raw bytes, jose would import a new key on every sign and verify.
+  const encode = (secret: string) => createSecretKey(Buffer.from(secret, 'utf8'));
   const key = encode(options.secret);
   const verifyingKeys = options.previousSecret ? [key, encode(options.previousSecret)] : [key];
 

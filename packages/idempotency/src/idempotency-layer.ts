@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import { DurableRecordExists, type DurableRecords } from './durable-records';
 import { fingerprintOf, scopeOf } from './fingerprint';
-import type { IdempotencyStore, LeaseOwner } from './idempotency-store';
+import type { IdempotencyStore, LeaseOwner, Publication, StoredResponse } from './idempotency-store';
 import { createLeaseRenewer } from './lease-renewer';
 import { fromStored, type Reply, stripReplayHeader, toStored } from './stored-reply';
 
@@ -18,12 +18,28 @@ export type SqlFragment = { sql: string; bindings: readonly unknown[] };
  * statement of its own (`insert`), or folded into the writer's last statement (`statement`, an
  * `insert … returning` that returns no row when a live record already holds the key; the writer
  * then throws `DurableRecordExists`). The writer calls `written` once the record is in: an
- * operation that answers without that call is refused (`UnprotectedWrite`).
+ * operation that answers without that call is refused (`UnprotectedWrite`). After the commit the
+ * writer offers the write's events to `announce`: when it takes them (true), they go out with the
+ * completion record, in one round trip; when not (false), the writer announces them itself.
  */
 export type TransactionHook = {
   insert(trx: Knex.Transaction, reply: Reply): Promise<void>;
   statement(reply: Reply): SqlFragment;
   written(): void;
+  announce?(events: readonly unknown[]): boolean;
+};
+
+/**
+ * How the layer announces a committed write's events along with its completion (a store with
+ * `completeAndPublish`). A failed publish never fails the write: `published` is simply not told,
+ * and the outbox relay republishes what stays unmarked.
+ */
+export type Announcer = {
+  publications(events: readonly unknown[]): Publication[];
+  /** They went out: mark them, so the relay leaves them alone. */
+  published(events: readonly unknown[]): void;
+  /** The writer's own announcement, for events taken whose completion never comes (the write threw after its commit). */
+  fallback(events: readonly unknown[]): void;
 };
 
 export type KeyedRequest = { userId: string; key: string; method: string; path: string; body: unknown };
@@ -46,6 +62,8 @@ export type IdempotencyLayerOptions = {
    * comes) before answering `409 in_progress`; 0 answers at once. @default 2000
    */
   inProgressWaitMs?: number;
+  /** Announces a keyed write's events with its completion; absent, writers announce their own. */
+  announcer?: Announcer;
   registry?: Registry;
   logger?: Logger;
   /** Test-only fault injection; production wiring leaves it undefined. */
@@ -161,6 +179,7 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
     expiresAt: Date,
     operation: (hook: TransactionHook) => Promise<Reply>,
     recordableError: (error: unknown) => Reply | undefined,
+    announce: TransactionHook['announce'],
   ): Promise<LayerOutcome> {
     const record = (reply: Reply) => ({
       userId: request.userId,
@@ -180,6 +199,7 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
           written = true;
           fault('before-commit');
         },
+        announce,
       });
     } catch (error) {
       if (error instanceof DurableRecordExists) return replayDurable(request, fingerprint);
@@ -198,6 +218,24 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
     fault('after-commit');
     outcomes.inc({ outcome: 'executed' });
     return { reply, replayed: false };
+  }
+
+  /** Records the response; with events, publishes them in the same round trip. */
+  async function complete(
+    scope: string,
+    token: string,
+    fingerprint: string,
+    stored: StoredResponse,
+    ttl: number,
+    events: readonly unknown[],
+  ): Promise<boolean> {
+    const { announcer } = options;
+    if (events.length === 0 || !announcer || !store.completeAndPublish)
+      return store.complete(scope, token, fingerprint, stored, ttl);
+    const publications = announcer.publications(events);
+    const completed = await store.completeAndPublish(scope, token, fingerprint, stored, ttl, publications);
+    announcer.published(events);
+    return completed;
   }
 
   return {
@@ -229,10 +267,19 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
 
       const expiresAt = new Date(Date.now() + ttlMs);
       let outcome: LayerOutcome;
+      // The committed write's events, when they are to go out with the completion.
+      let events: readonly unknown[] = [];
+      const announcer = storeUp && store.completeAndPublish ? options.announcer : undefined;
+      const announce = (committed: readonly unknown[]) => {
+        if (!announcer) return false;
+        events = committed;
+        return true;
+      };
       if (storeUp) renewer.hold(scope, owner.token);
       try {
-        outcome = await run(request, fingerprint, expiresAt, operation, recordableError);
+        outcome = await run(request, fingerprint, expiresAt, operation, recordableError, announce);
       } catch (error) {
+        if (events.length > 0) announcer?.fallback(events);
         if (storeUp) {
           outcomes.inc({ outcome: 'released' });
           await store.release(scope, owner.token).catch(() => false);
@@ -245,12 +292,12 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
 
       const stored = toStored(outcome.replayed ? stripReplayHeader(outcome.reply) : outcome.reply);
       const remainingMs = Math.max(1, expiresAt.getTime() - Date.now());
-      const completed = await store
-        .complete(scope, owner.token, fingerprint, stored, remainingMs)
-        .catch((err: unknown) => {
+      const completed = await complete(scope, owner.token, fingerprint, stored, remainingMs, events).catch(
+        (err: unknown) => {
           logger?.warn({ err }, 'could not record the response in the idempotency store');
           return true;
-        });
+        },
+      );
       if (!completed) {
         outcomes.inc({ outcome: 'lease_lost' });
         logger?.warn({ path: request.path }, 'idempotency lease was taken over; the durable record stands');

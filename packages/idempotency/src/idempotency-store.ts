@@ -23,6 +23,9 @@ export type ClaimResult =
   | { claimed: true /** The dead process whose lease this claim took over, if any. */; tookOverFrom?: string }
   | { claimed: false; entry: IdempotencyEntry };
 
+/** A notification sent along with a completion: Redis `PUBLISH channel message`. */
+export type Publication = { channel: string; message: string };
+
 /**
  * The fast path of the idempotency layer (Redis in a fleet, memory in the embedded default).
  * A claim is a lease held by an owner token; only the owner may extend, complete or release it,
@@ -43,6 +46,19 @@ export type IdempotencyStore = {
     fingerprint: string,
     response: StoredResponse,
     ttlMs: number,
+  ): Promise<boolean>;
+  /**
+   * `complete`, with `publications` published in the same round trip whatever the compare-and-set
+   * found (the write committed, so its events are announced even when the lease was lost). Only a
+   * store next to a pub/sub (Redis) has it.
+   */
+  completeAndPublish?(
+    scope: string,
+    token: string,
+    fingerprint: string,
+    response: StoredResponse,
+    ttlMs: number,
+    publications: readonly Publication[],
   ): Promise<boolean>;
   /** Frees the owner's claim (the key is unseen again); false when not the owner. */
   release(scope: string, token: string): Promise<boolean>;

@@ -49,6 +49,22 @@ describe('lease renewer', () => {
     close();
   });
 
+  it('shares one timer among a stream of short writes, and stops it once none is held', async () => {
+    const { store, close } = countingStore();
+    const renewer = createLeaseRenewer({ store, leaseMs: 600, onLost: () => {} });
+    for (let i = 0; i < 20; i++) {
+      await store.claim(`s${i}`, 'fp', owner(`t${i}`), 600);
+      renewer.hold(`s${i}`, `t${i}`);
+      await elapse(1);
+      renewer.drop(`t${i}`);
+    }
+    expect(renewer.timersStarted()).toBe(1);
+    const deadline = Date.now() + 2_000;
+    while (renewer.ticking() && Date.now() < deadline) await elapse(10);
+    expect(renewer.ticking()).toBe(false);
+    close();
+  });
+
   it('reports a lease that was taken over meanwhile', async () => {
     const { store, close } = countingStore();
     let lost = 0;

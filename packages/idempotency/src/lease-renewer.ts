@@ -1,9 +1,10 @@
 import type { IdempotencyStore } from './idempotency-store';
 
 /**
- * Keeps the leases of this process's long writes: ONE timer per process (running only while keyed
- * writes are in flight), and a lease is extended only once its write has outlived a third of it.
- * Most writes finish long before that and cost no renewal at all.
+ * Keeps the leases of this process's long writes: ONE timer per process, and a lease is extended
+ * only once its write has outlived a third of it. Most writes finish long before that and cost no
+ * renewal at all. The timer starts with the first write held and stops at a tick that finds none, so
+ * a stream of short writes shares one timer instead of starting and clearing one each.
  */
 export function createLeaseRenewer(options: {
   store: IdempotencyStore;
@@ -18,8 +19,14 @@ export function createLeaseRenewer(options: {
   const tickMs = Math.max(1, Math.floor(renewAfterMs / 2));
   const held = new Map<string, { scope: string; renewedAt: number }>();
   let timer: NodeJS.Timeout | undefined;
+  let timersStarted = 0;
 
   const renewDue = () => {
+    if (held.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+      return;
+    }
     const now = Date.now();
     for (const [token, lease] of held) {
       if (now - lease.renewedAt < renewAfterMs) continue;
@@ -40,17 +47,18 @@ export function createLeaseRenewer(options: {
       if (!timer) {
         timer = setInterval(renewDue, tickMs);
         timer.unref();
+        timersStarted++;
       }
     },
     /** The write is over: stop renewing its lease. */
     drop(token: string): void {
       held.delete(token);
-      if (held.size === 0 && timer) {
-        clearInterval(timer);
-        timer = undefined;
-      }
     },
     /** Leases being kept now. */
     size: () => held.size,
+    /** Whether the timer runs now (it stops at the first tick with no lease held). */
+    ticking: () => timer !== undefined,
+    /** How many times the timer was started. */
+    timersStarted: () => timersStarted,
   };
 }

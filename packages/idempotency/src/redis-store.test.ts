@@ -47,3 +47,52 @@ describeIdempotencyStoreContract('Redis', async () => {
     },
   };
 });
+
+describe('Redis store: completing with the write’s notifications', () => {
+  let testRedis: Awaited<ReturnType<typeof createTestRedis>>;
+  let listener: Redis;
+  const channel = `tally:test:${process.pid}:${Date.now()}`;
+  const heard: string[] = [];
+  const owner = { token: 'tok-1', processId: 'proc-1' };
+  const response = { status: 201, headers: {}, body: '{}' };
+
+  beforeAll(async () => {
+    testRedis = await createTestRedis();
+    listener = testRedis.redis.duplicate();
+    listener.on('message', (_channel: string, message: string) => heard.push(message));
+    await listener.subscribe(channel);
+  });
+  afterAll(async () => {
+    listener.disconnect();
+    await testRedis.quit();
+  });
+
+  it('records the response and publishes in one command', async () => {
+    const store = createRedisIdempotencyStore({ redis: testRedis.redis });
+    await store.claim('scope-a', 'fp', owner, 10_000);
+    const done = await store.completeAndPublish?.('scope-a', owner.token, 'fp', response, 60_000, [
+      { channel, message: 'one' },
+      { channel, message: 'two' },
+    ]);
+    expect(done).toBe(true);
+    const claim = await store.claim('scope-a', 'fp', { token: 'tok-2', processId: 'proc-1' }, 10_000);
+    expect(claim).toEqual({ claimed: false, entry: { state: 'completed', fingerprint: 'fp', response } });
+    await until(async () => heard.length >= 2, 'both notifications');
+    expect(heard.slice(0, 2)).toEqual(['one', 'two']);
+  });
+
+  it('publishes even when the lease is no longer the caller’s, and leaves the record alone', async () => {
+    const store = createRedisIdempotencyStore({ redis: testRedis.redis });
+    await store.claim('scope-b', 'fp', owner, 10_000);
+    const before = heard.length;
+    const done = await store.completeAndPublish?.('scope-b', 'not-the-owner', 'fp', response, 60_000, [
+      { channel, message: 'committed anyway' },
+    ]);
+    expect(done).toBe(false);
+    // The claim stands as it was (read directly: without a liveness mark, a claim would take it over).
+    const raw = await testRedis.redis.get('idem:scope-b');
+    expect(JSON.parse(raw ?? '{}')).toMatchObject({ s: 'p', o: owner.token });
+    await until(async () => heard.length > before, 'the notification');
+    expect(heard[before]).toBe('committed anyway');
+  });
+});

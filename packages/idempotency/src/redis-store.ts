@@ -34,6 +34,21 @@ if v['s'] ~= 'p' or v['o'] ~= ARGV[1] then return 0 end
 const EXTEND = `${OWNED} redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1`;
 const COMPLETE = `${OWNED} redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1`;
 const RELEASE = `${OWNED} redis.call('DEL', KEYS[1]) return 1`;
+// Complete (as above), then publish every ARGV pair from the 4th on (channel, message) whatever the
+// compare-and-set found: one round trip for the record and the write's notifications.
+const COMPLETE_PUBLISH = `
+local done = 0
+local raw = redis.call('GET', KEYS[1])
+if raw then
+  local v = cjson.decode(raw)
+  if v['s'] == 'p' and v['o'] == ARGV[1] then
+    redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+    done = 1
+  end
+end
+for i = 4, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
+return done
+`;
 
 type Scripted = Redis & {
   tallyIdemClaim(
@@ -45,6 +60,13 @@ type Scripted = Redis & {
   tallyIdemExtend(key: string, token: string, leaseMs: number): Promise<number>;
   tallyIdemComplete(key: string, token: string, value: string, ttlMs: number): Promise<number>;
   tallyIdemRelease(key: string, token: string): Promise<number>;
+  tallyIdemCompletePublish(
+    key: string,
+    token: string,
+    value: string,
+    ttlMs: number,
+    ...publications: string[]
+  ): Promise<number>;
 };
 
 function decode(raw: string): IdempotencyEntry {
@@ -62,17 +84,19 @@ function decode(raw: string): IdempotencyEntry {
 
 /**
  * The fleet's idempotency store: one Lua script claims (or takes over a dead process's lease);
- * extend, complete and release are Lua compare-and-set on the owner token. Receives its client;
+ * extend, complete (optionally with the write's notifications) and release are Lua compare-and-set
+ * on the owner token. Receives its client;
  * never opens a connection. `keyPrefix` must be the one the processes' liveness marks use.
  */
 export function createRedisIdempotencyStore(options: { redis: Redis; keyPrefix?: string }): IdempotencyStore {
   const redis = options.redis as Scripted;
   const prefix = options.keyPrefix ?? 'idem:';
-  if (typeof redis.tallyIdemClaim !== 'function') {
+  if (typeof redis.tallyIdemCompletePublish !== 'function') {
     redis.defineCommand('tallyIdemClaim', { numberOfKeys: 1, lua: CLAIM });
     redis.defineCommand('tallyIdemExtend', { numberOfKeys: 1, lua: EXTEND });
     redis.defineCommand('tallyIdemComplete', { numberOfKeys: 1, lua: COMPLETE });
     redis.defineCommand('tallyIdemRelease', { numberOfKeys: 1, lua: RELEASE });
+    redis.defineCommand('tallyIdemCompletePublish', { numberOfKeys: 1, lua: COMPLETE_PUBLISH });
   }
   const keyOf = (scope: string) => `${prefix}${scope}`;
   const alivePrefix = `${redis.options.keyPrefix ?? ''}${livenessKeyPrefix(prefix)}`;
@@ -91,6 +115,11 @@ export function createRedisIdempotencyStore(options: { redis: Redis; keyPrefix?:
     async complete(scope, token, fingerprint, response, ttlMs) {
       const value = JSON.stringify({ s: 'c', f: fingerprint, r: response });
       return (await redis.tallyIdemComplete(keyOf(scope), token, value, ttlMs)) === 1;
+    },
+    async completeAndPublish(scope, token, fingerprint, response, ttlMs, publications) {
+      const value = JSON.stringify({ s: 'c', f: fingerprint, r: response });
+      const pairs = publications.flatMap((p) => [p.channel, p.message]);
+      return (await redis.tallyIdemCompletePublish(keyOf(scope), token, value, ttlMs, ...pairs)) === 1;
     },
     async release(scope, token) {
       return (await redis.tallyIdemRelease(keyOf(scope), token)) === 1;

@@ -15,12 +15,13 @@ import { AppError, notFound } from '@tally/http-kit';
 import { canonicalJson } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toIso } from '../db-errors';
-import { afterTimeIdCursor, pageOf } from '../http/cursor';
+import { pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
-import { assertMember, type GroupRow } from '../ledger/group-access';
+import type { GroupRow } from '../ledger/group-access';
 import { GroupWrite } from '../ledger/group-write';
 import type { WriteResult } from '../ledger/write-runner';
+import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
 
 export type ExpenseInput = {
   groupId: string;
@@ -166,7 +167,7 @@ const preconditionFailed = () =>
   new AppError('precondition_failed', 412, 'The expense has changed since you read it.');
 
 export function createExpensesService(deps: { knex: Knex }) {
-  const { knex } = deps;
+  const runRead = createRunRead(deps.knex);
 
   /** Applies a balance change and announces it: the money event carries the balances after it. */
   function recordChange(
@@ -379,29 +380,22 @@ export function createExpensesService(deps: { knex: Knex }) {
       return { reply: ok(expense, headersOf(expense)), events: [event] };
     },
 
+    /** One statement; an expense in a group the caller is not in is as unknown as any other id. */
     async get(userId: string, expenseId: string): Promise<Reply> {
-      const row = await knex<ExpenseRow>('expenses').where({ id: expenseId }).whereNull('deleted_at').first();
+      const [row] = await runRead<ExpenseRow>(READS.expense, [expenseId, userId]);
       if (!row) throw notFound('Expense');
-      await assertMember(knex, row.group_id, userId).catch(() => {
-        throw notFound('Expense');
-      });
       const expense = toExpense(row);
       return ok(expense, headersOf(expense));
     },
 
     async list(userId: string, groupId: string, query: { limit: number; cursor?: string }) {
-      await assertMember(knex, groupId, userId);
-      const q = knex<ExpenseRow>('expenses')
-        .where({ group_id: groupId })
-        .whereNull('deleted_at')
-        .orderBy([
-          { column: 'occurred_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ])
-        .limit(query.limit + 1);
-      afterTimeIdCursor(q, query.cursor, 'occurred_at', 'id');
-      const page = pageOf((await q).map(toExpense), query.limit, (e) => [e.occurredAt, e.id]);
-      return page;
+      const rows = await readGroupPage<ExpenseRow>(
+        runRead,
+        READS.expenses,
+        { groupId, userId, limit: query.limit + 1 },
+        timeIdAfter(query.cursor),
+      );
+      return pageOf(rows.map(toExpense), query.limit, (e) => [e.occurredAt, e.id]);
     },
   };
 }

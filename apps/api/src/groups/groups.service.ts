@@ -1,12 +1,13 @@
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
-import { afterTimeIdCursor, pageOf } from '../http/cursor';
+import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
-import { assertMember, type GroupRow } from '../ledger/group-access';
-import { balancesOf, GroupWrite, readGroupSnapshot } from '../ledger/group-write';
+import type { GroupRow } from '../ledger/group-access';
+import { balancesOf, type GroupSnapshot, GroupWrite } from '../ledger/group-write';
 import type { WriteResult } from '../ledger/write-runner';
+import { createRunRead, READS } from '../read-queries';
 
 export type Member = { userId: string; name: string; joinedAt: string };
 export type Group = {
@@ -53,15 +54,52 @@ async function toGroup(db: Db, row: GroupRow): Promise<Group> {
 
 const groupHeaders = (group: Group) => ({ ETag: etagOf(group.version) });
 
-export function createGroupsService(deps: { knex: Knex }) {
-  const { knex } = deps;
+/** A group row with its members, `[userId, name, joinedAt]` (see `READS.group`). */
+type ListedGroupRow = GroupRow & { members: [string, string, string][] | string | null };
 
-  async function loadVisibleGroup(groupId: string, userId: string): Promise<GroupRow> {
-    await assertMember(knex, groupId, userId);
-    const row = await knex<GroupRow>('groups').where({ id: groupId }).first();
-    if (!row) throw notFound('Group');
-    return row;
+const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+/** A group of `READS.groups`, whose members came in the same statement. */
+const toListedGroup = (row: ListedGroupRow): Group => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  currency: row.currency,
+  members: (parsed(row.members) ?? []).map(([userId, name, joinedAt]) => ({
+    userId,
+    name,
+    joinedAt: toIso(joinedAt),
+  })),
+  createdAt: toIso(row.created_at),
+  updatedAt: toIso(row.updated_at),
+  version: row.version,
+});
+
+type SnapshotRow = {
+  last_seq: number | string;
+  member_ids: string[] | string;
+  balances: [string, string, number | string][] | string;
+  currencies: [string, number | string][] | string;
+};
+
+/** The snapshot of `READS.snapshot`'s row, as `readGroupSnapshot` makes it. */
+function toSnapshot(row: SnapshotRow): GroupSnapshot {
+  const nets = new Map<string, Map<string, number>>();
+  for (const [currency, userId, net] of parsed(row.balances)) {
+    const perUser = nets.get(currency) ?? new Map<string, number>();
+    perUser.set(userId, Number(net));
+    nets.set(currency, perUser);
   }
+  return {
+    lastSeq: Number(row.last_seq),
+    memberIds: parsed(row.member_ids),
+    nets,
+    liveRecords: new Map(parsed(row.currencies).map(([currency, n]) => [currency, Number(n)])),
+  };
+}
+
+export function createGroupsService(deps: { knex: Knex }) {
+  const runRead = createRunRead(deps.knex);
 
   return {
     async create(
@@ -92,24 +130,28 @@ export function createGroupsService(deps: { knex: Knex }) {
       };
     },
 
+    /** One statement: the page of groups with their members. */
     async list(userId: string, query: { limit: number; cursor?: string }) {
-      const q = knex('group_members as m')
-        .join('groups as g', 'g.id', 'm.group_id')
-        .where('m.user_id', userId)
-        .orderBy([
-          { column: 'm.joined_at', order: 'desc' },
-          { column: 'g.id', order: 'desc' },
-        ])
-        .limit(query.limit + 1)
-        .select('g.*', 'm.joined_at as member_since');
-      afterTimeIdCursor(q, query.cursor, 'm.joined_at', 'g.id');
-      const rows = (await q) as (GroupRow & { member_since: Date })[];
+      const after = decodeTimeIdCursor(query.cursor);
+      const rows = after
+        ? await runRead<ListedGroupRow & { member_since: Date }>(READS.groups.after, [
+            userId,
+            query.limit + 1,
+            after.at,
+            after.id,
+          ])
+        : await runRead<ListedGroupRow & { member_since: Date }>(READS.groups.first, [
+            userId,
+            query.limit + 1,
+          ]);
       const page = pageOf(rows, query.limit, (r) => [toIso(r.member_since), r.id]);
-      return { data: await Promise.all(page.data.map((r) => toGroup(knex, r))), nextCursor: page.nextCursor };
+      return { data: page.data.map(toListedGroup), nextCursor: page.nextCursor };
     },
 
     async get(userId: string, groupId: string): Promise<Reply> {
-      const group = await toGroup(knex, await loadVisibleGroup(groupId, userId));
+      const [row] = await runRead<ListedGroupRow>(READS.group, [groupId, userId]);
+      if (!row) throw notFound('Group');
+      const group = toListedGroup(row);
       return ok(group, groupHeaders(group));
     },
 
@@ -201,8 +243,9 @@ export function createGroupsService(deps: { knex: Knex }) {
     },
 
     async balances(userId: string, groupId: string): Promise<Reply> {
-      // One statement, so `asOfSeq` is exactly the sequence the nets reflect.
-      const snapshot = await readGroupSnapshot(knex, groupId);
+      // One statement, so `asOfSeq` is exactly the sequence the nets reflect; it has the members too.
+      const [row] = await runRead<SnapshotRow>(READS.snapshot, [groupId]);
+      const snapshot = row && toSnapshot(row);
       if (!snapshot?.memberIds.includes(userId)) throw notFound('Group');
       return ok({ groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) });
     },

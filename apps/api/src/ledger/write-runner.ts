@@ -29,7 +29,7 @@ export type WriteOptions = {
 /**
  * Runs one change in one transaction: the domain rows, the balances, the event and (when the
  * request is keyed) the durable idempotency record commit together or not at all. Events are
- * announced only after the commit.
+ * announced only after the commit: by `notify`, or by the idempotency layer with the completion.
  */
 export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; groupGate?: GroupGate }) {
   async function attempt(
@@ -45,7 +45,9 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
       beforeCommit?.written();
       return outcome;
     });
-    if (result.events.length > 0) deps.notify(result.events);
+    // A keyed write's layer may take the events, to publish them with its completion record (one
+    // Redis round trip for both); otherwise they are announced here.
+    if (result.events.length > 0 && !beforeCommit?.announce?.(result.events)) deps.notify(result.events);
     return result.reply;
   }
 

@@ -2,12 +2,12 @@ import { diffBalanceEffects, settlementBalanceEffect } from '@tally/domain';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
-import { afterTimeIdCursor, pageOf } from '../http/cursor';
+import { pageOf } from '../http/cursor';
 import { created, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
-import { assertMember } from '../ledger/group-access';
 import { GroupWrite } from '../ledger/group-write';
 import type { WriteResult } from '../ledger/write-runner';
+import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
 
 export type SettlementInput = {
   groupId: string;
@@ -64,7 +64,7 @@ const hideAsSettlement = (error: unknown): never => {
 };
 
 export function createSettlementsService(deps: { knex: Knex }) {
-  const { knex } = deps;
+  const runRead = createRunRead(deps.knex);
 
   return {
     async create(trx: Knex.Transaction, userId: string, input: SettlementInput): Promise<WriteResult> {
@@ -134,28 +134,21 @@ export function createSettlementsService(deps: { knex: Knex }) {
       return { reply: noContent(), events: [event] };
     },
 
+    /** One statement; a settlement in a group the caller is not in is as unknown as any other id. */
     async get(userId: string, settlementId: string): Promise<Reply> {
-      const row = await knex<SettlementRow>('settlements')
-        .where({ id: settlementId })
-        .whereNull('deleted_at')
-        .first();
+      const [row] = await runRead<SettlementRow>(READS.settlement, [settlementId, userId]);
       if (!row) throw notFound('Settlement');
-      await assertMember(knex, row.group_id, userId).catch(hideAsSettlement);
       return ok(toSettlement(row));
     },
 
     async list(userId: string, groupId: string, query: { limit: number; cursor?: string }) {
-      await assertMember(knex, groupId, userId);
-      const q = knex<SettlementRow>('settlements')
-        .where({ group_id: groupId })
-        .whereNull('deleted_at')
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ])
-        .limit(query.limit + 1);
-      afterTimeIdCursor(q, query.cursor, 'created_at', 'id');
-      return pageOf((await q).map(toSettlement), query.limit, (s) => [s.createdAt, s.id]);
+      const rows = await readGroupPage<SettlementRow>(
+        runRead,
+        READS.settlements,
+        { groupId, userId, limit: query.limit + 1 },
+        timeIdAfter(query.cursor),
+      );
+      return pageOf(rows.map(toSettlement), query.limit, (s) => [s.createdAt, s.id]);
     },
   };
 }
