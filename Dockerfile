@@ -3,8 +3,9 @@
 # Tally's one image for every role: ROLE=api | gateway | all comes from the environment (k8s/base).
 #
 # NOTE: this Dockerfile has NOT been built with `docker build`: the development machine has no Docker
-# engine. Its steps were reproduced by hand there (npm ci and the type check on the filtered context,
-# npm ci --omit=dev, then the server, the migration and both roles started as uid 1000 from the result),
+# engine. Its steps were reproduced by hand there (npm ci, the type check and `npm run build` on the
+# filtered context, npm ci --omit=dev, then the server, the migration and both roles started as uid 1000
+# from dist/ and the production node_modules),
 # and test/k8s/manifests.test.ts checks its structure (stages, production-only install, non-root user,
 # command). Build it where a daemon runs:  docker build -t tally .
 #
@@ -20,7 +21,8 @@ COPY apps apps
 COPY packages packages
 RUN find apps packages -mindepth 2 -maxdepth 2 ! -name package.json -exec rm -rf {} +
 
-# Stage 1: every dependency, and a type check of the sources that the image will run.
+# Stage 1: every dependency, a type check of the sources, and `npm run build`: esbuild bundles them
+# into dist/server.js and dist/migrate.js (the workspaces inlined, node_modules packages left external).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
@@ -31,9 +33,9 @@ COPY tsconfig.json ./
 COPY apps apps
 COPY packages packages
 RUN npx tsc -p tsconfig.json --noEmit
+RUN npm run build
 
-# Stage 2: production dependencies only. tsx is one of them: the service runs its TypeScript through
-# `node --import tsx`, so no compiled output is needed.
+# Stage 2: production dependencies only (no tsx, no esbuild: the image runs compiled JavaScript).
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
@@ -41,16 +43,17 @@ COPY package.json package-lock.json ./
 COPY --from=manifests /app ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
 
-# The runtime: production node_modules and the type-checked sources, owned by root and read-only to
-# the process, which runs as the unprivileged `node` user (uid 1000).
+# The runtime: production node_modules and the bundles, owned by root and read-only to the process,
+# which runs as the unprivileged `node` user (uid 1000). No TypeScript sources: the workspace links in
+# node_modules/@tally point nowhere, and nothing follows them (the bundles inline the workspaces).
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
-COPY --from=build /app/package.json /app/package-lock.json /app/tsconfig.json ./
-COPY --from=build /app/apps ./apps
-COPY --from=build /app/packages ./packages
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-# node is PID 1 and handles SIGTERM itself (drain, then exit 0).
-CMD ["node", "--import", "tsx", "apps/server/src/main.ts"]
+# `npm run start:prod` without npm. node is PID 1 and handles SIGTERM itself (drain, then exit 0).
+# The migration Job runs `node --enable-source-maps dist/migrate.js` (`npm run migrate:prod`).
+CMD ["node", "--enable-source-maps", "dist/server.js"]

@@ -11,6 +11,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { ensureBuilt } from '../fleet/ensure-built';
 import { benchBareBaseline, benchTallyGateway, type WsResult } from './ws-bench';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -31,8 +32,10 @@ async function waitFor(url: string) {
   throw new Error(`${url} did not come up`);
 }
 
+/** Tally runs as in production, from dist/ (built first when missing or stale); baselines through tsx. */
 function startProcess(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const argv = script === 'tally' ? ['--enable-source-maps', ensureBuilt()] : ['--import', 'tsx', script];
+  const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -97,7 +100,7 @@ async function main() {
     // ---- Tally, ROLE=api on PostgreSQL and Redis ---------------------------------------------------
     const apiPort = await freePort();
     children.push(
-      startProcess('apps/server/src/main.ts', {
+      startProcess('tally', {
         ROLE: 'api',
         PORT: String(apiPort),
         DATABASE_URL: dbUrl.toString(),
@@ -232,7 +235,7 @@ async function main() {
       bare.kill('SIGTERM');
 
       const gatewayPort = await freePort();
-      const gateway = startProcess('apps/server/src/main.ts', {
+      const gateway = startProcess('tally', {
         ROLE: 'gateway',
         PORT: String(gatewayPort),
         DATABASE_URL: dbUrl.toString(),

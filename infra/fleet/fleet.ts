@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../test/support/server-process';
+import { ensureBuilt } from './ensure-built';
 import { findHaproxy, haproxySees, type RunningHaproxy, startHaproxy } from './haproxy';
 
 export { findHaproxy } from './haproxy';
@@ -69,6 +70,8 @@ const isReady = async (port: number) => (await fetch(`http://127.0.0.1:${port}/r
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   findHaproxy(); // fail before starting anything when it is missing
   const log = options.log ?? (() => {});
+  // Members run the compiled bundle, as production does (built here when dist/ is missing or stale).
+  const bundle = ensureBuilt(log);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tally-fleet-'));
   const publicPort = options.port ?? 8080;
   const jwtSecret = options.env?.['JWT_SECRET'] ?? randomBytes(32).toString('hex');
@@ -80,7 +83,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   }
 
   const launch = (member: FleetMember) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -96,6 +96,14 @@ const ROOT_SCRIPTS = (
 ).scripts;
 const scriptArgv = (name: string) => (ROOT_SCRIPTS[name] ?? '').split(/\s+/).filter(Boolean);
 
+/** What `npm run build` writes: `dist/<name>.js` for each `<name>=<entry point>` of its esbuild command. */
+const BUNDLES = Object.fromEntries(
+  scriptArgv('build')
+    .filter((arg) => /^\w+=[^-]/.test(arg))
+    .map((arg) => arg.split('=') as [string, string])
+    .map(([name, entry]) => [`dist/${name}.js`, entry]),
+);
+
 // ---------------------------------------------------------------------------------------------------
 // Helpers over rendered objects
 
@@ -619,14 +627,15 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     }
   });
 
-  it('migrates with a Job that runs `npm run migrate` with the servers’ image and settings', () => {
+  it('migrates with a Job that runs the compiled migration (`npm run migrate:prod`) with the servers’ image and settings', () => {
     const job = named(ofKind<IJob>(objects, 'Job'), 'tally-migrate');
     const spec = job.spec?.template.spec as IPodSpec;
     expect(spec.restartPolicy).toBe('Never');
     expect(job.spec?.backoffLimit).toBeGreaterThanOrEqual(1);
     const container = spec.containers[0] as IContainer;
     expect(spec.containers).toHaveLength(1);
-    expect(container.command).toEqual(scriptArgv('migrate'));
+    expect(container.command).toEqual(scriptArgv('migrate:prod'));
+    expect(BUNDLES[container.command?.at(-1) as string]).toBe('apps/server/src/migrate.ts');
     const server = api.spec?.template.spec?.containers[0] as IContainer;
     expect(container.image).toBe(server.image);
     expect(container.envFrom).toEqual(server.envFrom);
@@ -961,14 +970,39 @@ describe('Dockerfile', () => {
     expect(dockerWorkdir()).toBe('/app');
   });
 
-  it('starts the server as `npm start` does, as PID 1 (exec form)', () => {
+  it('starts the compiled server as `npm run start:prod` does, as PID 1 (exec form)', () => {
     const cmd = ops(runtime, 'CMD');
     expect(cmd).toHaveLength(1);
-    expect(JSON.parse(cmd[0] as string)).toEqual(scriptArgv('start'));
+    const argv = JSON.parse(cmd[0] as string) as string[];
+    expect(argv).toEqual(scriptArgv('start:prod'));
+    expect(argv).not.toContain('tsx');
+    expect(BUNDLES[argv.at(-1) as string]).toBe('apps/server/src/main.ts');
     expect(ops(runtime, 'ENTRYPOINT')).toEqual([]);
   });
 
-  it('has a .dockerignore that keeps local state, tests and git out of the context, and the sources in', () => {
+  it('builds dist/ (`npm run build`) after the type check, and the runtime gets dist/ but no sources', () => {
+    const build = stages.find((s) => ops(s, 'RUN').some((r) => /^npm run build$/.test(r))) as Stage;
+    expect(build).toBeDefined();
+    const steps = build.instructions.map((i) => `${i.op} ${i.args}`);
+    const at = (pattern: RegExp) => steps.findIndex((step) => pattern.test(step));
+    expect(at(/^RUN npm run build$/)).toBeGreaterThan(at(/^RUN npx tsc\b/));
+    expect(at(/^RUN npx tsc\b/)).toBeGreaterThan(at(/^COPY packages /));
+    expect(at(/^COPY packages /)).toBeGreaterThan(at(/^RUN .*\bnpm ci$/));
+    const copies = ops(runtime, 'COPY');
+    expect(copies).toContain(`--from=${build.name} /app/dist ./dist`);
+    expect(copies.join('\n')).not.toMatch(/\b(apps|packages|tsconfig\.json)\b/);
+    // The production install has neither the loader nor the bundler: they are development dependencies.
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    for (const tool of ['tsx', 'esbuild']) {
+      expect(manifest.dependencies[tool]).toBeUndefined();
+      expect(manifest.devDependencies[tool]).toBeDefined();
+    }
+  });
+
+  it('has a .dockerignore that keeps local state, tests, git and a local dist/ out of the context, and the sources in', () => {
     const patterns = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
       .split('\n')
       .map((l) => l.trim())
@@ -977,6 +1011,7 @@ describe('Dockerfile', () => {
       expect(patterns).toContain(required);
     expect(patterns.some((p) => /(^|\/)node_modules$/.test(p))).toBe(true);
     expect(patterns.some((p) => /^\/?data$/.test(p))).toBe(true);
+    expect(patterns.some((p) => /(^|\/)dist$/.test(p))).toBe(true);
     for (const kept of ['package.json', 'package-lock.json', 'tsconfig.json', 'apps', 'packages']) {
       expect(patterns).not.toContain(kept);
     }
