@@ -8,17 +8,34 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
+import { cpuMicros } from './cpu';
 import { benchBareBaseline, benchTallyGateway, type WsResult } from './ws-bench';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** Keyed writes are spread over this many groups (one group serialises its writes by design). */
+const GROUPS = Number(process.env.BENCH_GROUPS ?? 8);
 
-type Result = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+type Result = {
+  name: string;
+  /** All responses per second (autocannon's average). */
+  rps: number;
+  /** 2xx responses per second: what the side-by-side ratios compare (a busy group sheds with 503). */
+  okRps: number;
+  ok: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** CPU time (user + system) of the server process per 2xx response, from /proc/<pid>/stat. */
+  cpuMicrosPerRequest: number;
+};
 
 async function waitFor(url: string) {
   for (let i = 0; i < 300; i++) {
@@ -43,18 +60,23 @@ function startProcess(script: string, env: Record<string, string>): ChildProcess
   return child;
 }
 
-async function load(name: string, options: autocannon.Options): Promise<Result> {
+async function load(name: string, pid: number, options: autocannon.Options): Promise<Result> {
+  const cpuBefore = cpuMicros(pid);
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+  const cpu = cpuMicros(pid) - cpuBefore;
   const r: Result = {
     name,
     rps: result.requests.average,
+    okRps: result['2xx'] / result.duration,
+    ok: result['2xx'],
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    cpuMicrosPerRequest: result['2xx'] > 0 ? cpu / result['2xx'] : Number.NaN,
   };
   process.stdout.write(
-    `  ${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  errors ${r.errors}  non-2xx ${r.non2xx}\n`,
+    `  ${name.padEnd(50)} ${r.rps.toFixed(0).padStart(7)} req/s (2xx ${r.okRps.toFixed(0).padStart(5)})  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  CPU ${r.cpuMicrosPerRequest.toFixed(0).padStart(5)} µs/2xx  errors ${r.errors}  non-2xx ${r.non2xx}\n`,
   );
   return r;
 }
@@ -62,6 +84,33 @@ async function load(name: string, options: autocannon.Options): Promise<Result> 
 async function json<T>(res: Response): Promise<T> {
   if (res.status >= 300) throw new Error(`${res.url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** The side-by-side table of issue #10: each Tally scenario against its bare baseline of the same run. */
+function printTable(r: Record<string, Result>) {
+  const rows: [string, string, string, string][] = [
+    ['keyed POST /v1/expenses', 'keyed', 'baseline', '>= 0.5'],
+    ['keyed POST, one hot group (vs spread)', 'hotGroup', 'keyed', '>= 0.5'],
+    ['replay of a recorded key', 'replay', 'bareReplay', '>= 0.8'],
+    ['GET /v1/expenses/{id}', 'getExpense', 'bareGet', '>= 0.6'],
+    ['GET …/balances (100 expenses)', 'balances100', 'bareGet', '>= 0.6'],
+    ['GET …/balances (10,000 expenses)', 'balances10k', 'bareGet', ''],
+  ];
+  const cell = (v: number, w: number) => (Number.isFinite(v) ? v.toFixed(0) : '-').padStart(w);
+  process.stdout.write(
+    `\nSide by side (same run; 2xx responses/s and CPU µs per 2xx response; the baseline of the hot group is Tally spread over ${GROUPS} groups):\n`,
+  );
+  process.stdout.write(
+    `  ${'scenario'.padEnd(38)} ${'Tally req/s'.padStart(11)} ${'base req/s'.padStart(10)} ${'ratio'.padStart(6)} ${'target'.padStart(7)} ${'Tally CPU µs/req'.padStart(16)} ${'base CPU µs/req'.padStart(15)}\n`,
+  );
+  for (const [label, tallyKey, baseKey, target] of rows) {
+    const t = r[tallyKey] as Result;
+    const b = r[baseKey] as Result;
+    const x = b.okRps === 0 ? Number.NaN : t.okRps / b.okRps;
+    process.stdout.write(
+      `  ${label.padEnd(38)} ${cell(t.okRps, 11)} ${cell(b.okRps, 10)} ${`${x.toFixed(2)}x`.padStart(6)} ${target.padStart(7)} ${cell(t.cpuMicrosPerRequest, 16)} ${cell(b.cpuMicrosPerRequest, 15)}\n`,
+    );
+  }
 }
 
 async function main() {
@@ -77,40 +126,35 @@ async function main() {
   const results: Record<string, Result> = {};
   try {
     process.stdout.write(
-      `Tally benchmark: ${DURATION}s per run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs\n\n`,
+      `Tally benchmark: ${DURATION}s per run, ${CONNECTIONS} connections, keyed writes over ${GROUPS} groups, ${os.cpus().length} CPUs\n\n`,
     );
 
-    // ---- the bare baseline -------------------------------------------------------------------------
+    // ---- the bare baselines: express + pg + ioredis, no validation, auth or idempotency -----------
     const basePort = await freePort();
-    children.push(
-      startProcess('infra/bench/baseline-server.ts', {
-        DATABASE_URL: dbUrl.toString(),
-        PORT: String(basePort),
-      }),
-    );
-    await waitFor(`http://127.0.0.1:${basePort}/rows`);
-    const sample = { description: 'Dinner', amount: 90000 };
-    results['baseline'] = await load('baseline: express + pg insert', {
-      url: `http://127.0.0.1:${basePort}/rows`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(sample),
+    const baseline = startProcess('infra/bench/baseline-server.ts', {
+      DATABASE_URL: dbUrl.toString(),
+      REDIS_URL: redis.url,
+      PORT: String(basePort),
     });
+    children.push(baseline);
+    const base = `http://127.0.0.1:${basePort}`;
+    const basePid = baseline.pid as number;
+    await waitFor(`${base}/rows/1`);
 
     // ---- Tally, ROLE=api on PostgreSQL and Redis ---------------------------------------------------
     const apiPort = await freePort();
-    children.push(
-      startProcess('tally', {
-        ROLE: 'api',
-        PORT: String(apiPort),
-        DATABASE_URL: dbUrl.toString(),
-        REDIS_URL: redis.url,
-        JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
-        RATE_LIMIT_PER_MINUTE: '100000000',
-      }),
-    );
+    const tally = startProcess('tally', {
+      ROLE: 'api',
+      PORT: String(apiPort),
+      DATABASE_URL: dbUrl.toString(),
+      REDIS_URL: redis.url,
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
+      RATE_LIMIT_PER_MINUTE: '100000000',
+    });
+    children.push(tally);
+    const tallyPid = tally.pid as number;
     const api = `http://127.0.0.1:${apiPort}`;
     await waitFor(`${api}/healthz`);
     const session = await json<{ user: { id: string }; accessToken: string }>(
@@ -139,11 +183,8 @@ async function main() {
         paidBy: session.user.id,
         split: { type: 'equal', between: [session.user.id] },
       });
-
-    // Spread writes over many groups: one group serialises its writes by design.
-    const groups = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => newGroup(`bench ${i}`)));
     let n = 0;
-    results['keyed'] = await load('Tally: keyed POST /v1/expenses (first execution)', {
+    const keyedPost = (pickGroup: (i: number) => string): autocannon.Options => ({
       url: `${api}/v1/expenses`,
       requests: [
         {
@@ -153,28 +194,65 @@ async function main() {
             return {
               ...req,
               headers: { ...auth, 'idempotency-key': `bench-${process.pid}-${n}` },
-              body: expenseBody(groups[n % groups.length] as string),
+              body: expenseBody(pickGroup(n)),
             };
           },
         },
       ],
     });
 
+    // ---- keyed POST over GROUPS groups vs the bare insert in a transaction ------------------------
+    process.stdout.write('Keyed writes\n');
+    results['baseline'] = await load('bare: express + pg, INSERT in a transaction', basePid, {
+      url: `${base}/rows`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'Dinner', amount: 90000 }),
+    });
+    const groups = await Promise.all(Array.from({ length: GROUPS }, (_, i) => newGroup(`bench ${i}`)));
+    results['keyed'] = await load(
+      `Tally: keyed POST /v1/expenses, ${GROUPS} groups`,
+      tallyPid,
+      keyedPost((i) => groups[i % groups.length] as string),
+    );
+    // One hot group: every connection writes to the same group, which serialises its writes.
+    const hot = await newGroup('hot');
+    results['hotGroup'] = await load(
+      'Tally: keyed POST /v1/expenses, one hot group',
+      tallyPid,
+      keyedPost(() => hot),
+    );
+
+    // ---- replay of a recorded key vs one Redis GET ------------------------------------------------
+    process.stdout.write('Replay\n');
     const replayKey = `bench-replay-${process.pid}`;
     const replayBody = expenseBody(groups[0] as string);
-    await fetch(`${api}/v1/expenses`, {
+    const recorded = await fetch(`${api}/v1/expenses`, {
       method: 'POST',
       headers: { ...auth, 'idempotency-key': replayKey },
       body: replayBody,
     });
-    results['replay'] = await load('Tally: replay of a recorded key', {
+    const recordedText = await recorded.text();
+    const expenseId = (JSON.parse(recordedText) as { id: string }).id;
+    // The bare route answers the same bytes Tally recorded, from one GET.
+    const redisClient = new Redis(redis.url);
+    await redisClient.set(`bench:replay:${replayKey}`, recordedText);
+    await redisClient.quit();
+    results['bareReplay'] = await load('bare: answer from one Redis GET', basePid, {
+      url: `${base}/replay`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': replayKey },
+      body: replayBody,
+    });
+    results['replay'] = await load('Tally: replay of a recorded key', tallyPid, {
       url: `${api}/v1/expenses`,
       method: 'POST',
       headers: { ...auth, 'idempotency-key': replayKey },
       body: replayBody,
     });
 
-    // ---- balances: 100 vs 10,000 expenses ----------------------------------------------------------
+    // ---- reads vs one SELECT by primary key; balances: 100 vs 10,000 expenses ---------------------
+    process.stdout.write('Reads\n');
     const small = await newGroup('hundred');
     const large = await newGroup('ten thousand');
     const seed = async (groupId: string, count: number) => {
@@ -197,11 +275,18 @@ async function main() {
     process.stdout.write('  (seeding 100 and 10,000 expenses…)\n');
     await seed(small, 100);
     await seed(large, 10_000);
-    results['balances100'] = await load('Tally: GET balances, 100 expenses', {
+    results['bareGet'] = await load('bare: one PostgreSQL SELECT by primary key', basePid, {
+      url: `${base}/rows/1`,
+    });
+    results['getExpense'] = await load('Tally: GET /v1/expenses/{id}', tallyPid, {
+      url: `${api}/v1/expenses/${expenseId}`,
+      headers: auth,
+    });
+    results['balances100'] = await load('Tally: GET balances, 100 expenses', tallyPid, {
       url: `${api}/v1/groups/${small}/balances`,
       headers: auth,
     });
-    results['balances10k'] = await load('Tally: GET balances, 10,000 expenses', {
+    results['balances10k'] = await load('Tally: GET balances, 10,000 expenses', tallyPid, {
       url: `${api}/v1/groups/${large}/balances`,
       headers: auth,
     });
@@ -315,21 +400,30 @@ async function main() {
     const ratio = (a: number, b: number) => (b === 0 ? Number.NaN : a / b);
     const r = results as Record<string, Result>;
     const summary = {
-      keyedThroughputVsBaseline: ratio(r['keyed']!.rps, r['baseline']!.rps),
+      keyedThroughputVsBaseline: ratio(r['keyed']!.okRps, r['baseline']!.okRps),
+      keyedCpuVsBaseline: ratio(r['keyed']!.cpuMicrosPerRequest, r['baseline']!.cpuMicrosPerRequest),
       keyedP99VsBaseline: ratio(r['keyed']!.p99, r['baseline']!.p99),
+      hotGroupVsSpread: ratio(r['hotGroup']!.okRps, r['keyed']!.okRps),
+      hotGroupShedShare: ratio(r['hotGroup']!.non2xx, r['hotGroup']!.non2xx + r['hotGroup']!.ok),
+      replayVsRedisGet: ratio(r['replay']!.okRps, r['bareReplay']!.okRps),
       replayThroughputVsFirstExecution: ratio(r['replay']!.rps, r['keyed']!.rps),
+      getExpenseVsSelect: ratio(r['getExpense']!.okRps, r['bareGet']!.okRps),
+      balancesVsSelect: ratio(r['balances100']!.okRps, r['bareGet']!.okRps),
       balances10kVs100Latency: ratio(r['balances10k']!.p50 || 0.5, r['balances100']!.p50 || 0.5),
       balances10kVs100Throughput: ratio(r['balances10k']!.rps, r['balances100']!.rps),
     };
-    process.stdout.write('\nRatios (same run):\n');
+    printTable(r);
     process.stdout.write(
-      `  keyed POST throughput / bare insert        ${summary.keyedThroughputVsBaseline.toFixed(2)}x (target >= 0.7)\n`,
+      `\n  CPU per keyed write / bare insert          ${summary.keyedCpuVsBaseline.toFixed(2)}x (target <= 2.5)\n`,
+    );
+    process.stdout.write(
+      `  one hot group: share of non-2xx (503 busy) ${(summary.hotGroupShedShare * 100).toFixed(0)}% (MAX_WRITES_WAITING_PER_GROUP sheds beyond its queue)\n`,
     );
     process.stdout.write(
       `  keyed POST p99 / bare insert p99           ${summary.keyedP99VsBaseline.toFixed(2)}x\n`,
     );
     process.stdout.write(
-      `  replay throughput / first execution        ${summary.replayThroughputVsFirstExecution.toFixed(2)}x (target >= 2)\n`,
+      `  replay throughput / first execution        ${summary.replayThroughputVsFirstExecution.toFixed(2)}x\n`,
     );
     process.stdout.write(
       `  GET balances throughput, 10,000 / 100      ${summary.balances10kVs100Throughput.toFixed(2)}x (target ~ 1)\n`,
@@ -343,7 +437,14 @@ async function main() {
     writeFileSync(
       file,
       JSON.stringify(
-        { durationSeconds: DURATION, connections: CONNECTIONS, results, summary, websockets: wsResults },
+        {
+          durationSeconds: DURATION,
+          connections: CONNECTIONS,
+          groups: GROUPS,
+          results,
+          summary,
+          websockets: wsResults,
+        },
         null,
         2,
       ),
