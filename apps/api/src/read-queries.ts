@@ -1,6 +1,7 @@
 import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { decodeTimeIdCursor } from './http/cursor';
+import { groupSnapshotSql } from './ledger/group-write';
 
 /**
  * A read the hot GET routes run as ONE statement: a `pg` named (prepared) query, parsed and planned
@@ -109,14 +110,7 @@ export const READS = {
    */
   snapshot: {
     name: 'read_group_snapshot',
-    text: `select g.last_seq,
-       coalesce((select json_agg(m.user_id order by m.joined_at, m.user_id)
-                   from group_members m where m.group_id = g.id), '[]') as member_ids,
-       coalesce((select json_agg(json_build_array(b.currency, b.user_id, b.net))
-                   from balances b where b.group_id = g.id and b.net <> 0), '[]') as balances,
-       coalesce((select json_agg(json_build_array(c.currency, c.live_records) order by c.currency)
-                   from group_currencies c where c.group_id = g.id and c.live_records > 0), '[]') as currencies
-     from groups g where g.id = $1`,
+    text: groupSnapshotSql('$1'),
   },
   /** A group with its members (as in `groups`), when the caller is one of them. `$1` group, `$2` user. */
   group: {

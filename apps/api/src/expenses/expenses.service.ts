@@ -18,6 +18,7 @@ import { isUniqueViolation, toIso } from '../db-errors';
 import { pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
+import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
 import { GroupWrite } from '../ledger/group-write';
 import type { WriteResult } from '../ledger/write-runner';
@@ -70,8 +71,6 @@ type ExpenseRow = {
   deleted_at: Date | string | null;
 };
 
-const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
-
 export const toExpense = (row: ExpenseRow): Expense => ({
   id: row.id,
   groupId: row.group_id,
@@ -79,10 +78,10 @@ export const toExpense = (row: ExpenseRow): Expense => ({
   category: row.category,
   amount: Number(row.amount),
   currency: row.currency,
-  paidBy: json(row.paid_by),
+  paidBy: jsonColumn(row.paid_by),
   occurredAt: toIso(row.occurred_at),
-  split: json(row.split),
-  shares: json(row.shares),
+  split: jsonColumn(row.split),
+  shares: jsonColumn(row.shares),
   createdBy: row.created_by,
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),

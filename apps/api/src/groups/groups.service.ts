@@ -4,8 +4,9 @@ import { toIso } from '../db-errors';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
+import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
-import { balancesOf, type GroupSnapshot, GroupWrite } from '../ledger/group-write';
+import { balancesOf, type GroupSnapshotRow, GroupWrite, toGroupSnapshot } from '../ledger/group-write';
 import type { WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS } from '../read-queries';
 
@@ -57,15 +58,13 @@ const groupHeaders = (group: Group) => ({ ETag: etagOf(group.version) });
 /** A group row with its members, `[userId, name, joinedAt]` (see `READS.group`). */
 type ListedGroupRow = GroupRow & { members: [string, string, string][] | string | null };
 
-const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
-
 /** A group of `READS.groups`, whose members came in the same statement. */
 const toListedGroup = (row: ListedGroupRow): Group => ({
   id: row.id,
   name: row.name,
   description: row.description,
   currency: row.currency,
-  members: (parsed(row.members) ?? []).map(([userId, name, joinedAt]) => ({
+  members: (jsonColumn(row.members) ?? []).map(([userId, name, joinedAt]) => ({
     userId,
     name,
     joinedAt: toIso(joinedAt),
@@ -74,29 +73,6 @@ const toListedGroup = (row: ListedGroupRow): Group => ({
   updatedAt: toIso(row.updated_at),
   version: row.version,
 });
-
-type SnapshotRow = {
-  last_seq: number | string;
-  member_ids: string[] | string;
-  balances: [string, string, number | string][] | string;
-  currencies: [string, number | string][] | string;
-};
-
-/** The snapshot of `READS.snapshot`'s row, as `readGroupSnapshot` makes it. */
-function toSnapshot(row: SnapshotRow): GroupSnapshot {
-  const nets = new Map<string, Map<string, number>>();
-  for (const [currency, userId, net] of parsed(row.balances)) {
-    const perUser = nets.get(currency) ?? new Map<string, number>();
-    perUser.set(userId, Number(net));
-    nets.set(currency, perUser);
-  }
-  return {
-    lastSeq: Number(row.last_seq),
-    memberIds: parsed(row.member_ids),
-    nets,
-    liveRecords: new Map(parsed(row.currencies).map(([currency, n]) => [currency, Number(n)])),
-  };
-}
 
 export function createGroupsService(deps: { knex: Knex }) {
   const runRead = createRunRead(deps.knex);
@@ -244,8 +220,8 @@ export function createGroupsService(deps: { knex: Knex }) {
 
     async balances(userId: string, groupId: string): Promise<Reply> {
       // One statement, so `asOfSeq` is exactly the sequence the nets reflect; it has the members too.
-      const [row] = await runRead<SnapshotRow>(READS.snapshot, [groupId]);
-      const snapshot = row && toSnapshot(row);
+      const [row] = await runRead<GroupSnapshotRow>(READS.snapshot, [groupId]);
+      const snapshot = row && toGroupSnapshot(row);
       if (!snapshot?.memberIds.includes(userId)) throw notFound('Group');
       return ok({ groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) });
     },

@@ -4,6 +4,7 @@ import { AppError, notFound } from '@tally/http-kit';
 import { DurableRecordExists, type SqlFragment } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import { newId } from '../ids';
+import { jsonColumn } from '../json-column';
 import type { GroupRow } from './group-access';
 
 type Db = Knex | Knex.Transaction;
@@ -23,46 +24,50 @@ export type GroupSnapshot = {
   liveRecords: Map<string, number>;
 };
 
-type SnapshotRow = {
+export type GroupSnapshotRow = {
   last_seq: number | string;
   member_ids: string[] | string;
   balances: [string, string, number | string][] | string;
-  currencies: [string, number][] | string;
+  currencies: [string, number | string][] | string;
 };
 
-const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
-
 /**
- * Reads a group's members, balances and currencies in ONE statement, so they are one consistent
- * snapshot without an explicit transaction, and in one round trip. Costs members × currencies,
- * never the length of the group's history.
+ * A group's members, balances and currencies in ONE statement, so they are one consistent snapshot
+ * without an explicit transaction, and in one round trip. Costs members × currencies, never the
+ * length of the group's history. The statement, with `groupParam` as the group id's placeholder (`?` for knex,
+ * `$1` for a prepared `pg` statement): the write path and the balances read share it.
  */
-export async function readGroupSnapshot(db: Db, groupId: string): Promise<GroupSnapshot | undefined> {
-  const result = await db.raw(
-    `select g.last_seq,
+export const groupSnapshotSql = (groupParam: string): string =>
+  `select g.last_seq,
        coalesce((select json_agg(m.user_id order by m.joined_at, m.user_id)
                    from group_members m where m.group_id = g.id), '[]') as member_ids,
        coalesce((select json_agg(json_build_array(b.currency, b.user_id, b.net))
                    from balances b where b.group_id = g.id and b.net <> 0), '[]') as balances,
        coalesce((select json_agg(json_build_array(c.currency, c.live_records) order by c.currency)
                    from group_currencies c where c.group_id = g.id and c.live_records > 0), '[]') as currencies
-     from groups g where g.id = ?`,
-    [groupId],
-  );
-  const row = (result as { rows: SnapshotRow[] }).rows[0];
-  if (!row) return undefined;
+     from groups g where g.id = ${groupParam}`;
+
+/** The snapshot of one row of `groupSnapshotSql`. */
+export function toGroupSnapshot(row: GroupSnapshotRow): GroupSnapshot {
   const nets = new Map<string, Map<string, number>>();
-  for (const [currency, userId, net] of parsed(row.balances)) {
+  for (const [currency, userId, net] of jsonColumn(row.balances)) {
     const perUser = nets.get(currency) ?? new Map<string, number>();
     perUser.set(userId, Number(net));
     nets.set(currency, perUser);
   }
   return {
     lastSeq: Number(row.last_seq),
-    memberIds: parsed(row.member_ids),
+    memberIds: jsonColumn(row.member_ids),
     nets,
-    liveRecords: new Map(parsed(row.currencies).map(([currency, n]) => [currency, Number(n)])),
+    liveRecords: new Map(jsonColumn(row.currencies).map(([currency, n]) => [currency, Number(n)])),
   };
+}
+
+/** Reads a group's snapshot (`groupSnapshotSql`) inside the caller's transaction. */
+export async function readGroupSnapshot(db: Db, groupId: string): Promise<GroupSnapshot | undefined> {
+  const result = await db.raw(groupSnapshotSql('?'), [groupId]);
+  const row = (result as { rows: GroupSnapshotRow[] }).rows[0];
+  return row && toGroupSnapshot(row);
 }
 
 /**
