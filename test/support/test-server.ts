@@ -49,7 +49,7 @@ export async function startTestServer(
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tally-test-data-'));
   const config = loadConfig({
     PORT: '0',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: dataDir,
     JWT_SECRET: TEST_JWT_SECRET,
     // Tests drive one user hard; the limiter has its own tests with a small budget.

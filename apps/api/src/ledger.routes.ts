@@ -17,7 +17,6 @@ import { jsonBody } from './http/json-body';
 import { keyedWrites } from './http/keyed-writes';
 import { ok, sendReply } from './http/reply';
 import { validate } from './http/validate';
-import { groupIdOf } from './ledger/group-access';
 import type { RunWrite } from './ledger/write-runner';
 import { createRunRead, READS, readGroupPage } from './read-queries';
 import {
@@ -74,7 +73,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
         createGroupBody,
         req.body,
       );
-      return write((trx, userId) => groups.create(trx, userId, input));
+      return write((ctx, userId) => groups.create(ctx, userId, input));
     }),
   );
   router.get('/groups', async (req, res) => {
@@ -90,9 +89,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     keyed(async (req, write) => {
       const input = validate<{ name?: string; description?: string }>(patchGroupBody, req.body);
       const groupId = param(req, 'groupId');
-      return write((trx, userId) => groups.update(trx, userId, groupId, input, req.get('if-match')), {
-        groupId,
-      });
+      return write((ctx, userId) => groups.update(ctx, userId, groupId, input, req.get('if-match')));
     }),
   );
   router.post(
@@ -102,7 +99,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     keyed(async (req, write) => {
       const input = validate<{ userId?: string; email?: string }>(addMemberBody, req.body);
       const groupId = param(req, 'groupId');
-      return write((trx, userId) => groups.addMember(trx, userId, groupId, input), { groupId });
+      return write((ctx, userId) => groups.addMember(ctx, userId, groupId, input));
     }),
   );
   router.delete(
@@ -110,9 +107,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     optionalKey,
     keyed(async (req, write) => {
       const groupId = param(req, 'groupId');
-      return write((trx, userId) => groups.removeMember(trx, userId, groupId, param(req, 'userId')), {
-        groupId,
-      });
+      return write((ctx, userId) => groups.removeMember(ctx, userId, groupId, param(req, 'userId')));
     }),
   );
   router.get('/groups/:groupId/balances', async (req, res) => {
@@ -150,7 +145,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     moneyKey,
     keyed(async (req, write) => {
       const input = validate<ExpenseInput>(createExpenseBody, req.body);
-      return write((trx, userId) => expenses.create(trx, userId, input), { groupId: input.groupId });
+      return write((ctx, userId) => expenses.create(ctx, userId, input));
     }),
   );
   router.get('/expenses/:expenseId', async (req, res) => {
@@ -163,12 +158,10 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     keyed(async (req, write) => {
       const expenseId = validate<string>(clientId.label('expenseId'), param(req, 'expenseId'), 'path');
       const input = validate<ExpenseInput>(createExpenseBody, req.body);
-      // Two PUTs creating one id at once: the loser runs again, and then replaces (or no-ops).
-      // An existing expense stays in its group (a PUT naming another one is refused).
-      const groupId = (await groupIdOf(deps.knex, 'expenses', expenseId)) ?? input.groupId;
-      return write((trx, userId) => expenses.put(trx, userId, expenseId, input, req.get('if-match')), {
+      // Two PUTs creating one id in two groups at once: the loser runs again, and then finds the
+      // expense in the other group (a PUT naming another group is refused).
+      return write((ctx, userId) => expenses.put(ctx, userId, expenseId, input, req.get('if-match')), {
         retryIf: lostCreateRace,
-        groupId,
       });
     }),
   );
@@ -179,9 +172,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     keyed(async (req, write) => {
       const patch = validate<ExpensePatch>(patchExpenseBody, req.body);
       const expenseId = param(req, 'expenseId');
-      return write((trx, userId) => expenses.patch(trx, userId, expenseId, patch, req.get('if-match')), {
-        groupId: await groupIdOf(deps.knex, 'expenses', expenseId),
-      });
+      return write((ctx, userId) => expenses.patch(ctx, userId, expenseId, patch, req.get('if-match')));
     }),
   );
   router.delete(
@@ -189,9 +180,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     moneyKey,
     keyed(async (req, write) => {
       const expenseId = param(req, 'expenseId');
-      return write((trx, userId) => expenses.remove(trx, userId, expenseId, req.get('if-match')), {
-        groupId: await groupIdOf(deps.knex, 'expenses', expenseId),
-      });
+      return write((ctx, userId) => expenses.remove(ctx, userId, expenseId, req.get('if-match')));
     }),
   );
   router.post(
@@ -200,9 +189,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     moneyKey,
     keyed(async (req, write) => {
       const expenseId = param(req, 'expenseId');
-      return write((trx, userId) => expenses.restore(trx, userId, expenseId), {
-        groupId: await groupIdOf(deps.knex, 'expenses', expenseId),
-      });
+      return write((ctx, userId) => expenses.restore(ctx, userId, expenseId));
     }),
   );
 
@@ -213,7 +200,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     moneyKey,
     keyed(async (req, write) => {
       const input = validate<SettlementInput>(createSettlementBody, req.body);
-      return write((trx, userId) => settlements.create(trx, userId, input), { groupId: input.groupId });
+      return write((ctx, userId) => settlements.create(ctx, userId, input));
     }),
   );
   router.get('/settlements/:settlementId', async (req, res) => {
@@ -224,9 +211,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     moneyKey,
     keyed(async (req, write) => {
       const settlementId = param(req, 'settlementId');
-      return write((trx, userId) => settlements.remove(trx, userId, settlementId), {
-        groupId: await groupIdOf(deps.knex, 'settlements', settlementId),
-      });
+      return write((ctx, userId) => settlements.remove(ctx, userId, settlementId));
     }),
   );
 

@@ -1,7 +1,7 @@
 import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { decodeTimeIdCursor } from './http/cursor';
-import { groupSnapshotSql } from './ledger/group-write';
+import { groupSnapshotSql } from './ledger/group-snapshot';
 
 /**
  * A read the hot GET routes run as ONE statement: a `pg` named (prepared) query, parsed and planned

@@ -95,7 +95,7 @@ describe('configuration', () => {
       dbIdleInTransactionTimeoutMs: 10000,
       dbPoolAcquireTimeoutMs: 3000,
       dbPoolMax: 10,
-      maxWritesWaitingPerGroup: 16,
+      maxWritesWaitingPerGroup: 64,
     });
     expect(
       loadConfig({

@@ -71,7 +71,7 @@ const schema = Joi.object({
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
   DB_POOL_ACQUIRE_TIMEOUT_MS: Joi.number().integer().min(1).default(3000),
   DB_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
-  MAX_WRITES_WAITING_PER_GROUP: Joi.number().integer().min(1).default(16),
+  MAX_WRITES_WAITING_PER_GROUP: Joi.number().integer().min(1).default(64),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   NODE_ENV: Joi.string().default('development'),
   TALLY_TEST_FAULT_POINT: Joi.string().valid('after-claim', 'before-commit', 'after-commit').empty(''),

@@ -1,10 +1,14 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/001-initial';
+import * as oneStatementWrites from './migrations/002-one-statement-writes';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
 /** Migrations are imported, not discovered on disk, so they run the same under tsx, jest and a bundle. */
-const MIGRATIONS: ReadonlyArray<[string, Migration]> = [['001-initial', initial]];
+const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
+  ['001-initial', initial],
+  ['002-one-statement-writes', oneStatementWrites],
+];
 
 /**
  * Each migration runs in its own transaction without the per-connection request limits

@@ -11,7 +11,7 @@ export type DurableRecord = {
   expiresAt: Date;
 };
 
-/** Thrown inside a write's transaction when the key already has a live durable record: roll back and replay. */
+/** Thrown by a write whose key already has a live durable record: it changed nothing; replay the record. */
 export class DurableRecordExists extends Error {
   override name = 'DurableRecordExists';
 }
@@ -39,6 +39,33 @@ type Row = {
 };
 
 /**
+ * The durable record's insert for a writer that folds it into its own statement (one round trip
+ * for the whole write): it inserts only when `source`, a relation of the writer's statement, has a
+ * row, and it takes the place of an expired record. It returns a row only when it inserted. `$1`…`$8`
+ * are `durableRecordValues(record)`, numbered from 1: the writer renumbers them into its statement.
+ */
+export const durableRecordInsertSql = (source: string): string =>
+  `insert into idempotency_records (user_id, key, path, fingerprint, status, headers, body, created_at, expires_at)
+   select $1, $2, $3, $4, $5::integer, $6::jsonb, $7, now(), $8::timestamptz from ${source}
+   on conflict (user_id, key, path) do update
+     set fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
+         body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+     where idempotency_records.expires_at <= now()
+   returning 1`;
+
+/** The values of `durableRecordInsertSql`, in its order. */
+export const durableRecordValues = (record: DurableRecord): unknown[] => [
+  record.userId,
+  record.key,
+  storedPath(record.path),
+  record.fingerprint,
+  record.response.status,
+  JSON.stringify(record.response.headers),
+  record.response.body,
+  record.expiresAt,
+];
+
+/**
  * The PostgreSQL half of exactly-once: a record per (user, key, path) written in the same
  * transaction as the money write, under a unique key. An expired record counts as unseen: the
  * insert takes its place.
@@ -47,7 +74,7 @@ export function createDurableRecords(deps: { knex: Knex }) {
   const { knex } = deps;
 
   /** Insert, or take the place of an expired record; returns a row only when it did. */
-  const insertQuery = (db: Knex | Knex.Transaction, record: DurableRecord) => {
+  const insertQuery = (record: DurableRecord) => {
     const row = {
       user_id: record.userId,
       key: record.key,
@@ -59,31 +86,18 @@ export function createDurableRecords(deps: { knex: Knex }) {
       created_at: new Date(),
       expires_at: record.expiresAt,
     };
-    return db('idempotency_records')
+    return knex('idempotency_records')
       .insert(row)
       .onConflict(['user_id', 'key', 'path'])
       .merge()
       .where('idempotency_records.expires_at', '<=', new Date())
       .returning('user_id');
   };
-  const insertRow = async (db: Knex | Knex.Transaction, record: DurableRecord): Promise<boolean> =>
-    (await insertQuery(db, record)).length > 0;
 
   return {
-    /** In the write's own transaction. @throws DurableRecordExists when a live record holds the key */
-    async insertInTransaction(trx: Knex.Transaction, record: DurableRecord): Promise<void> {
-      if (!(await insertRow(trx, record))) throw new DurableRecordExists();
-    },
-
-    /** The same insert as a fragment, for a writer that folds it into its own statement. */
-    insertStatement(record: DurableRecord): { sql: string; bindings: readonly unknown[] } {
-      const { sql, bindings } = insertQuery(knex, record).toSQL();
-      return { sql, bindings };
-    },
-
-    /** For outcomes that changed nothing (4xx): false when a live record already holds the key. */
+    /** A record by itself (an outcome that changed nothing): false when a live record already holds the key. */
     async insert(record: DurableRecord): Promise<boolean> {
-      return insertRow(knex, record);
+      return (await insertQuery(record)).length > 0;
     },
 
     async find(userId: string, key: string, path: string): Promise<DurableRecord | undefined> {

@@ -66,7 +66,7 @@ describe('idempotency layer: a keyed write’s events go out with its completion
       request,
       async (hook: TransactionHook) => {
         const reply = { status: 201, body: { n }, headers: {} };
-        await db.knex.transaction((trx) => hook.insert(trx, reply));
+        await hook.insert(reply);
         hook.written();
         taken = hook.announce?.([{ id: `evt_${n}` }]);
         after?.();

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
-import { DurableRecordExists, type DurableRecords } from './durable-records';
+import { DurableRecordExists, type DurableRecords, durableRecordValues } from './durable-records';
 import { fingerprintOf, scopeOf } from './fingerprint';
 import type { IdempotencyStore, LeaseOwner, Publication, StoredResponse } from './idempotency-store';
 import { createLeaseRenewer } from './lease-renewer';
@@ -10,21 +9,20 @@ import { fromStored, type Reply, stripReplayHeader, toStored } from './stored-re
 
 export type { Reply } from './stored-reply';
 
-/** A SQL statement with `?` placeholders, for a writer to fold into its own statement. */
-export type SqlFragment = { sql: string; bindings: readonly unknown[] };
-
 /**
- * How the durable idempotency record joins the write's transaction, just before commit: as a
- * statement of its own (`insert`), or folded into the writer's last statement (`statement`, an
- * `insert … returning` that returns no row when a live record already holds the key; the writer
- * then throws `DurableRecordExists`). The writer calls `written` once the record is in: an
- * operation that answers without that call is refused (`UnprotectedWrite`). After the commit the
- * writer offers the write's events to `announce`: when it takes them (true), they go out with the
- * completion record, in one round trip; when not (false), the writer announces them itself.
+ * How the durable idempotency record joins the write: folded into the writer's one statement
+ * (`values`, the values of `durableRecordInsertSql` for the reply; when the insert finds a live
+ * record holding the key, the writer's statement undoes itself and the writer throws
+ * `DurableRecordExists`), or, for a write that changed nothing, by itself (`insert`, which throws
+ * `DurableRecordExists` likewise). The writer calls `written` just before the statement that
+ * carries the record goes out: an operation that answers without that call is refused
+ * (`UnprotectedWrite`). After the commit the writer offers the write's events to `announce`: when it
+ * takes them (true), they go out with the completion record, in one round trip; when not (false),
+ * the writer announces them itself.
  */
 export type TransactionHook = {
-  insert(trx: Knex.Transaction, reply: Reply): Promise<void>;
-  statement(reply: Reply): SqlFragment;
+  values(reply: Reply): unknown[];
+  insert(reply: Reply): Promise<void>;
   written(): void;
   announce?(events: readonly unknown[]): boolean;
 };
@@ -193,8 +191,10 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
     let reply: Reply;
     try {
       reply = await operation({
-        insert: (trx, result) => durable.insertInTransaction(trx, record(result)),
-        statement: (result) => durable.insertStatement(record(result)),
+        values: (result) => durableRecordValues(record(result)),
+        insert: async (result) => {
+          if (!(await durable.insert(record(result)))) throw new DurableRecordExists();
+        },
         written: () => {
           written = true;
           fault('before-commit');

@@ -20,8 +20,8 @@ import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../htt
 import { newId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
-import { GroupWrite } from '../ledger/group-write';
-import type { WriteResult } from '../ledger/write-runner';
+import type { GroupChange, StatementPart } from '../ledger/group-change';
+import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
 
 export type ExpenseInput = {
@@ -143,16 +143,45 @@ const partiesOf = (e: Pick<Expense, 'paidBy' | 'split'>): string[] => [
   ...userIdsOf(e.split),
 ];
 
-const rowColumns = (p: Prepared) => ({
-  description: p.description,
-  category: p.category,
-  amount: p.amount,
-  currency: p.currency,
-  paid_by: JSON.stringify(p.paidBy),
-  split: JSON.stringify(p.split),
-  shares: JSON.stringify(p.shares),
-  occurred_at: new Date(p.occurredAt),
-});
+/** The content columns of `EXPENSE_WRITES`, `$2`…`$9`, in their order. */
+const contentValues = (p: Prepared): unknown[] => [
+  p.description,
+  p.category,
+  p.amount,
+  p.currency,
+  JSON.stringify(p.paidBy),
+  JSON.stringify(p.split),
+  JSON.stringify(p.shares),
+  p.occurredAt,
+];
+
+/** The expense rows' writes, as parts of a change's one statement (`GroupChange.write`); `$1` is the id. */
+const EXPENSE_WRITES = {
+  insert: {
+    name: 'expense_insert',
+    sql: `insert into expenses (id, group_id, description, category, amount, currency, paid_by, split, shares,
+                                occurred_at, created_by, created_at, updated_at, version)
+          select $1::text, guard.id, $2::text, $3::text, $4::bigint, $5::text, $6::jsonb, $7::jsonb, $8::jsonb,
+                 $9::timestamptz, $10::text, $11::timestamptz, $11::timestamptz, 1 from guard`,
+  },
+  replace: {
+    name: 'expense_replace',
+    sql: `update expenses set description = $2::text, category = $3::text, amount = $4::bigint, currency = $5::text,
+                              paid_by = $6::jsonb, split = $7::jsonb, shares = $8::jsonb, occurred_at = $9::timestamptz,
+                              updated_at = $10::timestamptz, version = $11::integer
+            from guard where expenses.id = $1::text`,
+  },
+  remove: {
+    name: 'expense_delete',
+    sql: `update expenses set deleted_at = $2::timestamptz, updated_at = $2::timestamptz, version = $3::integer
+            from guard where expenses.id = $1::text`,
+  },
+  restore: {
+    name: 'expense_restore',
+    sql: `update expenses set deleted_at = null, updated_at = $2::timestamptz, version = $3::integer
+            from guard where expenses.id = $1::text`,
+  },
+} satisfies Record<string, StatementPart>;
 
 const headersOf = (e: Expense) => ({ ETag: etagOf(e.version) });
 
@@ -170,39 +199,23 @@ export function createExpensesService(deps: { knex: Knex }) {
 
   /** Applies a balance change and announces it: the money event carries the balances after it. */
   function recordChange(
-    write: GroupWrite,
+    change: GroupChange,
     userId: string,
     type: EventType,
     expense: Expense,
     deltas: BalanceDelta[],
     extra: Record<string, unknown> = {},
   ) {
-    write.applyDeltas(deltas);
-    return write.commit(type, userId, { expense, ...extra }, { withBalances: true });
+    change.applyDeltas(deltas);
+    return change.commit(type, userId, { expense, ...extra }, { withBalances: true });
   }
 
-  async function insert(
-    trx: Knex.Transaction,
-    userId: string,
-    id: string,
-    input: ExpenseInput,
-  ): Promise<WriteResult> {
-    const write = await GroupWrite.open(trx, input.groupId, userId);
-    const { group } = write;
+  function insert(change: GroupChange, userId: string, id: string, input: ExpenseInput): WriteResult {
+    const { group } = change;
     const now = new Date();
     const prepared = prepare(input, group, now.toISOString());
-    write.assertMembers(partiesOf(prepared));
-    write.stage(
-      trx('expenses').insert({
-        id,
-        group_id: group.id,
-        ...rowColumns(prepared),
-        created_by: userId,
-        created_at: now,
-        updated_at: now,
-        version: 1,
-      }),
-    );
+    change.assertMembers(partiesOf(prepared));
+    change.write(EXPENSE_WRITES.insert, [id, ...contentValues(prepared), userId, now]);
     const expense: Expense = {
       id,
       groupId: group.id,
@@ -212,8 +225,8 @@ export function createExpensesService(deps: { knex: Knex }) {
       updatedAt: now.toISOString(),
       version: 1,
     };
-    write.countRecord(expense.currency, 1);
-    const event = recordChange(write, userId, 'expense.created', expense, expenseBalanceEffect(expense));
+    change.countRecord(expense.currency, 1);
+    const event = recordChange(change, userId, 'expense.created', expense, expenseBalanceEffect(expense));
     return {
       reply: created(expense, { ...headersOf(expense), Location: `/v1/expenses/${id}` }),
       events: [event],
@@ -221,65 +234,51 @@ export function createExpensesService(deps: { knex: Knex }) {
   }
 
   /**
-   * Finds the expense and locks its group; 404 for unknown ids and for non-members alike. A
-   * non-member gets `hidden()`, which must be exactly what the caller answers for an unknown id, so
-   * that not even the problem's detail tells them the id exists (API.md §1).
+   * The expense with a change to its group; undefined for an unknown id. A non-member gets
+   * `hidden()`, which must be exactly what the caller answers for an unknown id, so that not even
+   * the problem's detail tells them the id exists (API.md §1).
    */
-  async function lockExpense(
-    trx: Knex.Transaction,
+  const openExpense = (
+    ctx: WriteContext,
     userId: string,
     expenseId: string,
     hidden: () => AppError = () => notFound('Expense'),
-  ) {
-    const found = await trx<ExpenseRow>('expenses').where({ id: expenseId }).first('group_id');
-    if (!found) return undefined;
-    const write = await GroupWrite.open(trx, found.group_id, userId).catch((error: unknown) => {
-      throw error instanceof AppError && error.code === 'not_found' ? hidden() : error;
-    });
-    const row = await trx<ExpenseRow>('expenses').where({ id: expenseId }).first();
-    if (!row) throw notFound('Expense');
-    return { write, row };
-  }
+  ) => ctx.openRecord<ExpenseRow>('expenses', expenseId, userId, hidden);
 
-  async function replace(
-    write: GroupWrite,
+  function replace(
+    change: GroupChange,
     userId: string,
     row: ExpenseRow,
     input: Omit<ExpenseInput, 'groupId'>,
-  ): Promise<WriteResult> {
+  ): WriteResult {
     const current = toExpense(row);
-    const next = prepare(input, write.group, current.occurredAt);
+    const next = prepare(input, change.group, current.occurredAt);
     if (sameContent(current, next)) return { reply: ok(current, headersOf(current)), events: [] };
     const before = expenseBalanceEffect(current);
     const after = expenseBalanceEffect(next);
     const deltas = diffBalanceEffects(before, after);
     const known = new Set(partiesOf(current));
-    write.assertMembers([...partiesOf(next).filter((id) => !known.has(id)), ...deltas.map((d) => d.userId)]);
+    change.assertMembers([...partiesOf(next).filter((id) => !known.has(id)), ...deltas.map((d) => d.userId)]);
     const now = new Date();
     const version = current.version + 1;
-    write.stage(
-      write
-        .trx('expenses')
-        .where({ id: row.id })
-        .update({ ...rowColumns(next), updated_at: now, version }),
-    );
+    change.write(EXPENSE_WRITES.replace, [row.id, ...contentValues(next), now, version]);
     if (next.currency !== current.currency) {
-      write.countRecord(current.currency, -1);
-      write.countRecord(next.currency, 1);
+      change.countRecord(current.currency, -1);
+      change.countRecord(next.currency, 1);
     }
     const expense: Expense = { ...current, ...next, updatedAt: now.toISOString(), version };
-    const event = recordChange(write, userId, 'expense.updated', expense, deltas);
+    const event = recordChange(change, userId, 'expense.updated', expense, deltas);
     return { reply: ok(expense, headersOf(expense)), events: [event] };
   }
 
   return {
-    create(trx: Knex.Transaction, userId: string, input: ExpenseInput): Promise<WriteResult> {
-      return insert(trx, userId, newId('exp'), input);
+    async create(ctx: WriteContext, userId: string, input: ExpenseInput): Promise<WriteResult> {
+      return insert(await ctx.open(input.groupId, userId), userId, newId('exp'), input);
     },
 
     /** PUT: replaces an expense, or creates it at a client-chosen id. */
     async put(
-      trx: Knex.Transaction,
+      ctx: WriteContext,
       userId: string,
       expenseId: string,
       input: ExpenseInput,
@@ -287,12 +286,12 @@ export function createExpensesService(deps: { knex: Knex }) {
     ): Promise<WriteResult> {
       // For an unknown id PUT creates the expense in `input.groupId`, which a non-member of that
       // group is told is not found; an existing expense they cannot see answers the same.
-      const locked = await lockExpense(trx, userId, expenseId, () => notFound('Group'));
-      if (!locked) {
+      const found = await openExpense(ctx, userId, expenseId, () => notFound('Group'));
+      if (!found) {
         if (ifMatch !== undefined) throw preconditionFailed();
-        return insert(trx, userId, expenseId, input);
+        return insert(await ctx.open(input.groupId, userId), userId, expenseId, input);
       }
-      const { write, row } = locked;
+      const { change, row } = found;
       if (row.deleted_at) throw notFound('Expense');
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       if (input.groupId !== row.group_id) {
@@ -301,26 +300,26 @@ export function createExpensesService(deps: { knex: Knex }) {
         });
       }
       const { groupId: _groupId, ...rest } = input;
-      return replace(write, userId, row, rest);
+      return replace(change, userId, row, rest);
     },
 
     async patch(
-      trx: Knex.Transaction,
+      ctx: WriteContext,
       userId: string,
       expenseId: string,
       patch: ExpensePatch,
       ifMatch: string | undefined,
     ): Promise<WriteResult> {
-      const locked = await lockExpense(trx, userId, expenseId);
-      if (!locked || locked.row.deleted_at) throw notFound('Expense');
-      const { write, row } = locked;
+      const found = await openExpense(ctx, userId, expenseId);
+      if (!found || found.row.deleted_at) throw notFound('Expense');
+      const { change, row } = found;
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
       const onlyPayer = current.paidBy.length === 1 ? current.paidBy[0] : undefined;
       // A single payer keeps paying the whole amount when only the amount changes.
       const paidBy =
         patch.paidBy ?? (patch.amount !== undefined && onlyPayer ? onlyPayer.userId : current.paidBy);
-      return replace(write, userId, row, {
+      return replace(change, userId, row, {
         description: patch.description ?? current.description,
         category: patch.category === undefined ? current.category : patch.category,
         amount: patch.amount ?? current.amount,
@@ -332,48 +331,44 @@ export function createExpensesService(deps: { knex: Knex }) {
     },
 
     async remove(
-      trx: Knex.Transaction,
+      ctx: WriteContext,
       userId: string,
       expenseId: string,
       ifMatch: string | undefined,
     ): Promise<WriteResult> {
-      const locked = await lockExpense(trx, userId, expenseId);
-      if (!locked) throw notFound('Expense');
-      const { write, row } = locked;
+      const found = await openExpense(ctx, userId, expenseId);
+      if (!found) throw notFound('Expense');
+      const { change, row } = found;
       if (row.deleted_at) return { reply: noContent(), events: [] };
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
       const deltas = diffBalanceEffects(expenseBalanceEffect(current), []);
-      write.assertMembers(deltas.map((d) => d.userId));
+      change.assertMembers(deltas.map((d) => d.userId));
       const now = new Date();
       const version = current.version + 1;
-      write.stage(
-        trx('expenses').where({ id: row.id }).update({ deleted_at: now, updated_at: now, version }),
-      );
-      write.countRecord(current.currency, -1);
+      change.write(EXPENSE_WRITES.remove, [row.id, now, version]);
+      change.countRecord(current.currency, -1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
-      const event = recordChange(write, userId, 'expense.deleted', expense, deltas, {
+      const event = recordChange(change, userId, 'expense.deleted', expense, deltas, {
         deletedAt: now.toISOString(),
       });
       return { reply: noContent(), events: [event] };
     },
 
-    async restore(trx: Knex.Transaction, userId: string, expenseId: string): Promise<WriteResult> {
-      const locked = await lockExpense(trx, userId, expenseId);
-      if (!locked) throw notFound('Expense');
-      const { write, row } = locked;
+    async restore(ctx: WriteContext, userId: string, expenseId: string): Promise<WriteResult> {
+      const found = await openExpense(ctx, userId, expenseId);
+      if (!found) throw notFound('Expense');
+      const { change, row } = found;
       const current = toExpense(row);
       if (!row.deleted_at) return { reply: ok(current, headersOf(current)), events: [] };
       const deltas = expenseBalanceEffect(current);
-      write.assertMembers(partiesOf(current));
+      change.assertMembers(partiesOf(current));
       const now = new Date();
       const version = current.version + 1;
-      write.stage(
-        trx('expenses').where({ id: row.id }).update({ deleted_at: null, updated_at: now, version }),
-      );
-      write.countRecord(current.currency, 1);
+      change.write(EXPENSE_WRITES.restore, [row.id, now, version]);
+      change.countRecord(current.currency, 1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
-      const event = recordChange(write, userId, 'expense.created', expense, deltas, {
+      const event = recordChange(change, userId, 'expense.created', expense, deltas, {
         restored: true,
       });
       return { reply: ok(expense, headersOf(expense)), events: [event] };

@@ -6,8 +6,9 @@ import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../htt
 import { newId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
-import { balancesOf, type GroupSnapshotRow, GroupWrite, toGroupSnapshot } from '../ledger/group-write';
-import type { WriteResult } from '../ledger/write-runner';
+import type { StatementPart } from '../ledger/group-change';
+import { balancesOf, type GroupSnapshotRow, toGroupSnapshot } from '../ledger/group-snapshot';
+import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS } from '../read-queries';
 
 export type Member = { userId: string; name: string; joinedAt: string };
@@ -21,37 +22,6 @@ export type Group = {
   updatedAt: string;
   version: number;
 };
-
-type Db = Knex | Knex.Transaction;
-
-async function membersOf(db: Db, groupId: string): Promise<Member[]> {
-  const rows = await db('group_members as m')
-    .join('users as u', 'u.id', 'm.user_id')
-    .where('m.group_id', groupId)
-    .orderBy([
-      { column: 'm.joined_at', order: 'asc' },
-      { column: 'm.user_id', order: 'asc' },
-    ])
-    .select('m.user_id', 'u.name', 'm.joined_at');
-  return rows.map((r: { user_id: string; name: string; joined_at: Date }) => ({
-    userId: r.user_id,
-    name: r.name,
-    joinedAt: toIso(r.joined_at),
-  }));
-}
-
-async function toGroup(db: Db, row: GroupRow): Promise<Group> {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    currency: row.currency,
-    members: await membersOf(db, row.id),
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-    version: row.version,
-  };
-}
 
 const groupHeaders = (group: Group) => ({ ETag: etagOf(group.version) });
 
@@ -74,15 +44,39 @@ const toListedGroup = (row: ListedGroupRow): Group => ({
   version: row.version,
 });
 
+/** The membership rows' writes, as parts of a change's one statement (`GroupChange.write`). */
+const MEMBER_WRITES = {
+  add: {
+    name: 'member_insert',
+    sql: 'insert into group_members (group_id, user_id, joined_at) select guard.id, $1::text, $2::timestamptz from guard',
+  },
+  remove: {
+    name: 'member_delete',
+    sql: 'delete from group_members using guard where group_members.group_id = guard.id and group_members.user_id = $1::text',
+  },
+} satisfies Record<string, StatementPart>;
+
+/** A user to add and, when they are in the group already, since when. `$1` id or email, `$2` group. */
+const userToAdd = (by: 'id' | 'email_normalized') => ({
+  name: `write_user_by_${by}`,
+  text: `select u.id, u.name, m.joined_at from users u
+           left join group_members m on m.group_id = $2 and m.user_id = u.id
+          where u.${by} = $1`,
+});
+const USER_TO_ADD = { id: userToAdd('id'), email: userToAdd('email_normalized') };
+const USER_NAME = { name: 'write_user_name', text: 'select name from users where id = $1' };
+
 export function createGroupsService(deps: { knex: Knex }) {
   const runRead = createRunRead(deps.knex);
 
   return {
     async create(
-      trx: Knex.Transaction,
+      ctx: WriteContext,
       userId: string,
       input: { name: string; currency?: string; description?: string },
     ): Promise<WriteResult> {
+      const [user] = await ctx.read<{ name: string }>(USER_NAME, [userId]);
+      if (!user) throw notFound('User');
       const now = new Date();
       const row: GroupRow = {
         id: newId('grp'),
@@ -94,12 +88,20 @@ export function createGroupsService(deps: { knex: Knex }) {
         created_at: now,
         updated_at: now,
       };
-      await trx('groups').insert(row);
-      await trx('group_members').insert({ group_id: row.id, user_id: userId, joined_at: now });
-      const write = await GroupWrite.open(trx, row.id, userId);
-      const group = await toGroup(trx, write.group);
-      const member = group.members[0];
-      const event = write.commit('member.added', userId, { member });
+      const change = ctx.create(row, userId);
+      change.write(MEMBER_WRITES.add, [userId, now]);
+      const member: Member = { userId, name: user.name, joinedAt: now.toISOString() };
+      const group: Group = {
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        currency: row.currency,
+        members: [member],
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+        version: 1,
+      };
+      const event = change.commit('member.added', userId, { member }, { at: now });
       return {
         reply: created(group, { ...groupHeaders(group), Location: `/v1/groups/${group.id}` }),
         events: [event],
@@ -132,37 +134,37 @@ export function createGroupsService(deps: { knex: Knex }) {
     },
 
     async update(
-      trx: Knex.Transaction,
+      ctx: WriteContext,
       userId: string,
       groupId: string,
       input: { name?: string; description?: string },
       ifMatch: string | undefined,
     ): Promise<WriteResult> {
-      const write = await GroupWrite.open(trx, groupId, userId);
-      const row = write.group;
+      const change = await ctx.open(groupId, userId);
+      const row = change.group;
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) {
         throw new AppError('precondition_failed', 412, 'The group has changed since you read it.');
       }
-      const changed =
-        (input.name !== undefined && input.name !== row.name) ||
-        (input.description !== undefined && input.description !== row.description);
-      if (!changed) {
-        const group = await toGroup(trx, row);
-        return { reply: ok(group, groupHeaders(group)), events: [] };
-      }
+      // The members (with their names) for the reply; the change's guard vouches for the rest.
+      const [read] = await ctx.read<ListedGroupRow>(READS.group, [groupId, userId]);
+      if (!read || Number(read.last_seq) !== Number(row.last_seq)) throw new StaleState();
+      const current = toListedGroup(read);
       const name = input.name ?? row.name;
       const description = input.description ?? row.description;
-      await trx('groups').where({ id: groupId }).update({ name, description });
+      if (name === row.name && description === row.description) {
+        return { reply: ok(current, groupHeaders(current)), events: [] };
+      }
+      change.rename({ name, description });
       const updatedAt = new Date();
-      const group = await toGroup(trx, {
-        ...row,
+      const group: Group = {
+        ...current,
         name,
         description,
         version: row.version + 1,
-        updated_at: updatedAt,
-      });
+        updatedAt: updatedAt.toISOString(),
+      };
       const { members: _members, ...withoutMembers } = group;
-      const event = write.commit(
+      const event = change.commit(
         'group.updated',
         userId,
         { group: withoutMembers },
@@ -172,49 +174,51 @@ export function createGroupsService(deps: { knex: Knex }) {
     },
 
     async addMember(
-      trx: Knex.Transaction,
+      ctx: WriteContext,
       userId: string,
       groupId: string,
       input: { userId?: string; email?: string },
     ): Promise<WriteResult> {
-      const write = await GroupWrite.open(trx, groupId, userId);
-      const user = await trx('users')
-        .where(input.userId ? { id: input.userId } : { email_normalized: input.email })
-        .first('id', 'name');
+      const change = await ctx.open(groupId, userId);
+      const [user] = await ctx.read<{ id: string; name: string; joined_at: Date | string | null }>(
+        input.userId ? USER_TO_ADD.id : USER_TO_ADD.email,
+        [input.userId ?? input.email, groupId],
+      );
       if (!user) throw notFound('User');
-      if (write.isMember(user.id)) {
-        const existing = await trx('group_members').where({ group_id: groupId, user_id: user.id }).first();
+      // The read and the change's state disagree on the membership: the state is out of date.
+      if (change.isMember(user.id) !== (user.joined_at !== null)) throw new StaleState();
+      if (user.joined_at !== null) {
         return {
-          reply: ok({ userId: user.id, name: user.name, joinedAt: toIso(existing.joined_at) }),
+          reply: ok({ userId: user.id, name: user.name, joinedAt: toIso(user.joined_at) }),
           events: [],
         };
       }
       const joinedAt = new Date();
-      await trx('group_members').insert({ group_id: groupId, user_id: user.id, joined_at: joinedAt });
-      write.memberAdded(user.id);
+      change.write(MEMBER_WRITES.add, [user.id, joinedAt]);
+      change.memberAdded(user.id);
       const member: Member = { userId: user.id, name: user.name, joinedAt: joinedAt.toISOString() };
-      const event = write.commit('member.added', userId, { member }, { bumpVersion: true, at: joinedAt });
+      const event = change.commit('member.added', userId, { member }, { bumpVersion: true, at: joinedAt });
       return { reply: created(member), events: [event] };
     },
 
     async removeMember(
-      trx: Knex.Transaction,
+      ctx: WriteContext,
       userId: string,
       groupId: string,
       memberId: string,
     ): Promise<WriteResult> {
-      const write = await GroupWrite.open(trx, groupId, userId);
-      if (!write.isMember(memberId)) throw notFound('Member');
-      if ([...write.netOf(memberId).values()].some((net) => net !== 0)) {
+      const change = await ctx.open(groupId, userId);
+      if (!change.isMember(memberId)) throw notFound('Member');
+      if ([...change.netOf(memberId).values()].some((net) => net !== 0)) {
         throw new AppError(
           'member_has_balance',
           409,
           'This member still owes or is owed money in this group; settle up first.',
         );
       }
-      await trx('group_members').where({ group_id: groupId, user_id: memberId }).delete();
-      write.memberRemoved(memberId);
-      const event = write.commit('member.removed', userId, { userId: memberId }, { bumpVersion: true });
+      change.write(MEMBER_WRITES.remove, [memberId]);
+      change.memberRemoved(memberId);
+      const event = change.commit('member.removed', userId, { userId: memberId }, { bumpVersion: true });
       return { reply: noContent(), events: [event] };
     },
 

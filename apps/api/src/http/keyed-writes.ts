@@ -1,9 +1,8 @@
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@tally/http-kit';
 import { IdempotencyConflict, type IdempotencyLayer, type TransactionHook } from '@tally/idempotency';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Knex } from 'knex';
 import { userIdOf } from '../auth/authenticate';
-import type { RunWrite, WriteOptions, WriteResult } from '../ledger/write-runner';
+import type { RunWrite, WriteContext, WriteOptions, WriteResult } from '../ledger/write-runner';
 import { type Reply, sendReply } from './reply';
 import { requestIdOf } from './request-id';
 
@@ -34,7 +33,7 @@ function toHttpError(error: IdempotencyConflict): AppError {
  * cannot run a keyed write without it.
  */
 export type KeyedWrite = (
-  work: (trx: Knex.Transaction, userId: string) => Promise<WriteResult>,
+  work: (ctx: WriteContext, userId: string) => Promise<WriteResult>,
   options?: WriteOptions,
 ) => Promise<Reply>;
 
@@ -81,7 +80,7 @@ export function keyedWrites(deps: { layer: IdempotencyLayer | undefined; runWrit
       if (used) throw new Error('a write route runs exactly one write per request');
       used = true;
       const userId = userIdOf(res);
-      return runWrite((trx) => work(trx, userId), hook, options);
+      return runWrite((ctx) => work(ctx, userId), hook, options);
     };
   };
 

@@ -1,5 +1,4 @@
-import { notFound, unavailable } from '@tally/http-kit';
-import type { Knex } from 'knex';
+import { unavailable } from '@tally/http-kit';
 import { Counter, type Registry } from 'prom-client';
 
 export type GroupRow = {
@@ -13,42 +12,12 @@ export type GroupRow = {
   updated_at: Date | string;
 };
 
-type Db = Knex | Knex.Transaction;
-
-export async function isMember(db: Db, groupId: string, userId: string): Promise<boolean> {
-  const row = await db('group_members').where({ group_id: groupId, user_id: userId }).first('user_id');
-  return row !== undefined;
-}
-
-/** Non-members get the same 404 as for a group that does not exist, so ids do not leak. */
-export async function assertMember(db: Db, groupId: string, userId: string): Promise<void> {
-  if (!(await isMember(db, groupId, userId))) throw notFound('Group');
-}
-
-/**
- * The group an expense or a settlement belongs to, or undefined for an unknown id. Records never
- * move between groups, so this may be read before the write's transaction, to pass the group's
- * gate before taking a pooled connection for the transaction.
- */
-export async function groupIdOf(
-  db: Db,
-  table: 'expenses' | 'settlements',
-  id: string,
-): Promise<string | undefined> {
-  const row = (await db(table).where('id', id).first('group_id')) as { group_id: string } | undefined;
-  return row?.group_id;
-}
-
 export type GroupGateOptions = {
-  /** Writes to one group this process lets run or wait at once; one more gets `503` at once. */
-  maxWaiting: number;
   /**
-   * Of those, how many may go on to the database (a pooled connection, the group's row lock) at
-   * once; the others wait here without a connection. The row lock lets one write run per group
-   * anyway; a second one already waiting at the lock takes over the moment the first commits.
-   * @default 2
+   * Writes to one group this process lets run or wait at once; one more gets `503` at once. One
+   * of them runs (one pooled connection, one statement); the others wait here without one.
    */
-  maxRunning?: number;
+  maxWaiting: number;
   /** How long a write waits here for its turn before it gets `503` (as long as for a pooled connection). */
   waitTimeoutMs: number;
   registry?: Registry;
@@ -59,14 +28,14 @@ type Lane = { admitted: number; running: number; queue: Array<() => void> };
 const busy = () => unavailable('Too many changes to this group are waiting; retry shortly.', 1);
 
 /**
- * Bounds the writes that wait on one group in this process, before they touch the database: a hot
- * group queues at most `maxWaiting` writes and holds at most `maxRunning` pooled connections, so
- * it can neither starve the pool nor build a queue that only times out. Beyond the bound, and
+ * Lets the writes to one group in this process run one at a time, each on the state the previous
+ * one left (the write runner keeps it), and bounds those that wait, before they touch the
+ * database: a hot group queues at most `maxWaiting` writes and holds one pooled connection, so it
+ * can neither starve the pool nor build a queue that only times out. Beyond the bound, and
  * after `waitTimeoutMs` in the queue, a write is refused with `503 unavailable` and
  * `Retry-After: 1`; it has done nothing, so the client retries it with the same Idempotency-Key.
  */
 export function createGroupGate(options: GroupGateOptions) {
-  const maxRunning = Math.max(1, Math.min(options.maxRunning ?? 2, options.maxWaiting));
   const lanes = new Map<string, Lane>();
   const refused = new Counter({
     name: 'group_writes_refused_total',
@@ -109,7 +78,7 @@ export function createGroupGate(options: GroupGateOptions) {
       throw busy();
     }
     lane.admitted++;
-    if (lane.running < maxRunning) lane.running++;
+    if (lane.running === 0) lane.running = 1;
     else if (!(await turn(lane))) {
       leave(groupId, lane);
       refused.inc({ reason: 'wait_timeout' });

@@ -1,69 +1,257 @@
 import type { GroupEvent } from '@tally/events';
-import type { TransactionHook } from '@tally/idempotency';
+import { AppError, notFound, unavailable } from '@tally/http-kit';
+import { DurableRecordExists, type TransactionHook } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import type { Reply } from '../http/reply';
-import type { GroupGate } from './group-access';
-import { flushGroupWrite } from './group-write';
+import { createRunRead, type RunRead } from '../read-queries';
+import { createGroupGate, type GroupGate, type GroupRow } from './group-access';
+import { GroupChange } from './group-change';
+import { type GroupSnapshotRow, type GroupState, groupSnapshotSql, toGroupState } from './group-snapshot';
 
 export type WriteResult = { reply: Reply; events: GroupEvent[] };
 
 export type { TransactionHook } from '@tally/idempotency';
 
-/** Told about every event after its transaction committed; a failure here never fails the write. */
+/** Told about every event after its write committed; a failure here never fails the write. */
 export type EventNotifier = (events: readonly GroupEvent[]) => void;
+
+/**
+ * Thrown by a write's work when what it read disagrees with its change's state (e.g. a membership):
+ * the state is out of date, and the work runs again on a state read afresh.
+ */
+export class StaleState extends Error {
+  override name = 'StaleState';
+}
+
+/** The records a write may change, each read with its group's state in one statement. */
+export type RecordTable = 'expenses' | 'settlements';
+
+/**
+ * What a write's work gets: the group it changes (at most one per write), as a `GroupChange` on
+ * the group's current state, and reads for whatever else it needs to decide.
+ */
+export type WriteContext = {
+  /**
+   * A change to `groupId` by `userId` on the group's state: the one this process last wrote or read
+   * (no round trip), or read now. 404 (`Group`) for an unknown group or a caller who is not a member.
+   */
+  open(groupId: string, userId: string): Promise<GroupChange>;
+  /**
+   * The record `id` of `table` with a change to its group, read in ONE statement so that the row
+   * and the group's state are consistent. Undefined for an unknown id; `hidden()` when the caller is
+   * not a member of the record's group (it must answer exactly as for an unknown id).
+   */
+  openRecord<R>(
+    table: RecordTable,
+    id: string,
+    userId: string,
+    hidden: () => AppError,
+  ): Promise<{ row: R; change: GroupChange } | undefined>;
+  /** A change that creates `group`, with `creatorId` its first member. */
+  create(group: GroupRow, creatorId: string): GroupChange;
+  /** A read that decides the change (a user to add, a group's members): one prepared statement. */
+  read: RunRead;
+};
+
+export type Work = (ctx: WriteContext) => Promise<WriteResult>;
 
 export type WriteOptions = {
   /**
-   * Runs the work once more, in a fresh transaction, when the first attempt failed with an error
-   * this accepts: e.g. a create that lost the race for its client-chosen id, which on the second
-   * attempt finds the row and replaces it instead.
+   * Runs the work once more when it failed with an error this accepts: e.g. a create that lost the
+   * race for its client-chosen id, which on the second attempt finds the row and replaces it.
    */
   retryIf?: (error: unknown) => boolean;
-  /**
-   * The group the write changes, when it is known before the transaction: the write first takes
-   * its place in the group's gate (503 when the group is busy), before any pooled connection.
-   */
-  groupId?: string | undefined;
 };
 
+/** A record with its group's state, as `openRecord` reads it. */
+const recordWithGroup = (table: RecordTable) => ({
+  name: `write_open_${table}`,
+  text: `select to_jsonb(r) as record, s.* from ${table} r
+           cross join lateral (${groupSnapshotSql('r.group_id')}) s where r.id = $1`,
+});
+const RECORD_READS = { expenses: recordWithGroup('expenses'), settlements: recordWithGroup('settlements') };
+const GROUP_READ = { name: 'write_open_group', text: groupSnapshotSql('$1') };
+
 /**
- * Runs one change in one transaction: the domain rows, the balances, the event and (when the
- * request is keyed) the durable idempotency record commit together or not at all. Events are
- * announced only after the commit: by `notify`, or by the idempotency layer with the completion.
+ * How often a change whose state turned out out of date (another process wrote the group in
+ * between) runs again on the state its statement returned, before the write gives up with `503`.
+ */
+const MAX_ATTEMPTS = 5;
+
+/** Groups whose state this process keeps, least recently used first out. */
+const CACHED_GROUPS = 10_000;
+
+/**
+ * The state of the groups this process wrote or read last, so a write to a group it knows needs
+ * no read before its statement. Never trusted blindly: the statement's guard checks `last_seq`.
+ */
+function createStateCache(capacity: number) {
+  const states = new Map<string, GroupState>();
+  return {
+    get(groupId: string): GroupState | undefined {
+      const state = states.get(groupId);
+      if (state) {
+        states.delete(groupId);
+        states.set(groupId, state);
+      }
+      return state;
+    },
+    /** Keeps `state` unless the cache already holds a later one. */
+    offer(state: GroupState): void {
+      const held = states.get(state.group.id);
+      if (held && Number(held.group.last_seq) > Number(state.group.last_seq)) return;
+      states.delete(state.group.id);
+      states.set(state.group.id, state);
+      if (states.size > capacity) states.delete(states.keys().next().value as string);
+    },
+    forget(groupId: string): void {
+      states.delete(groupId);
+    },
+  };
+}
+
+/**
+ * Runs writes. A write is one `GroupChange` sent as ONE statement in autocommit: the domain rows,
+ * the balances, the event and (keyed) the durable idempotency record commit together or not at
+ * all, and the group's row is locked only while the statement runs. Writes to one group take turns
+ * in this process (`groupGate`, one at a time), so each builds on the state the previous one left;
+ * across processes the statement's guard catches a state gone out of date, and the write runs again
+ * on the current one, which the failed statement returned. Events are announced after the commit:
+ * by `notify`, or by the idempotency layer with its completion.
  */
 export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; groupGate?: GroupGate }) {
-  async function attempt(
-    work: (trx: Knex.Transaction) => Promise<WriteResult>,
-    beforeCommit: TransactionHook | undefined,
-  ): Promise<Reply> {
-    const result = await deps.knex.transaction(async (trx) => {
-      const outcome = await work(trx);
-      // A GroupWrite stages its last statement; it runs now that the reply is known, with the
-      // durable idempotency record folded in: one round trip for both.
-      const flushed = await flushGroupWrite(trx, () => beforeCommit?.statement(outcome.reply));
-      if (!flushed && beforeCommit) await beforeCommit.insert(trx, outcome.reply);
-      beforeCommit?.written();
-      return outcome;
-    });
-    // A keyed write's layer may take the events, to publish them with its completion record (one
-    // Redis round trip for both); otherwise they are announced here.
-    if (result.events.length > 0 && !beforeCommit?.announce?.(result.events)) deps.notify(result.events);
-    return result.reply;
+  const runRead = createRunRead(deps.knex);
+  const gate =
+    deps.groupGate ?? createGroupGate({ maxWaiting: Number.MAX_SAFE_INTEGER, waitTimeoutMs: 30_000 });
+  const cache = createStateCache(CACHED_GROUPS);
+
+  async function readState(groupId: string): Promise<GroupState | undefined> {
+    const [row] = await runRead<GroupSnapshotRow>(GROUP_READ, [groupId]);
+    if (!row) return undefined;
+    const state = toGroupState(row);
+    cache.offer(state);
+    return state;
+  }
+
+  /** One write: its turn in its group's gate, its work, its statement; again while its state was out of date. */
+  async function attempt(work: Work, hook: TransactionHook | undefined): Promise<Reply> {
+    let turn: { groupId: string; release: () => void } | undefined;
+    const enter = async (groupId: string) => {
+      if (turn) {
+        if (turn.groupId !== groupId) throw new Error('a write changes one group');
+        return;
+      }
+      turn = { groupId, release: await gate.enter(groupId) };
+    };
+    let change: GroupChange | undefined;
+    /** The change the work opened in this attempt, if any. */
+    const opened = (): GroupChange | undefined => change;
+    // A cached state is good enough for a change (its guard checks it), but an answer that does
+    // not go through the guard (an error, a no-op) is decided again on a state read afresh.
+    let trustCache = true;
+    let fromCache = false;
+    const ctx: WriteContext = {
+      async open(groupId, userId) {
+        await enter(groupId);
+        const cached = trustCache ? cache.get(groupId) : undefined;
+        fromCache = cached !== undefined;
+        const state = cached ?? (await readState(groupId));
+        change = GroupChange.of(state, userId, () => notFound('Group'));
+        return change;
+      },
+      async openRecord<R>(table: RecordTable, id: string, userId: string, hidden: () => AppError) {
+        const [row] = await runRead<GroupSnapshotRow & { record: R }>(RECORD_READS[table], [id]);
+        if (!row) return undefined;
+        const state = toGroupState(row);
+        cache.offer(state);
+        const opened = GroupChange.of(state, userId, hidden);
+        await enter(state.group.id);
+        change = opened;
+        return { row: row.record, change: opened };
+      },
+      create(group, creatorId) {
+        change = GroupChange.creating(group, creatorId);
+        return change;
+      },
+      read: runRead,
+    };
+
+    try {
+      for (let attempts = 1; ; attempts++) {
+        change = undefined;
+        fromCache = false;
+        let outcome: WriteResult;
+        try {
+          outcome = await work(ctx);
+        } catch (error) {
+          const decidedOnCache = fromCache && error instanceof AppError;
+          if (!(error instanceof StaleState || decidedOnCache) || attempts >= MAX_ATTEMPTS) throw error;
+          trustCache = false;
+          continue;
+        }
+        const made = opened();
+        if (!made?.changed && fromCache) {
+          trustCache = false;
+          continue;
+        }
+        if (!made?.changed) {
+          // Nothing changed (a no-op PUT, a repeated delete): the record alone, when keyed.
+          if (hook) {
+            await hook.insert(outcome.reply);
+            hook.written();
+          }
+          return outcome.reply;
+        }
+        const statement = made.statement(hook?.values(outcome.reply));
+        hook?.written();
+        const [row] = await runStatement(statement);
+        if (row && Number(row.applied) > 0) {
+          cache.offer(made.after());
+          // A keyed write's layer may take the events, to publish them with its completion record
+          // (one Redis round trip for both); otherwise they are announced here.
+          if (outcome.events.length > 0 && !hook?.announce?.(outcome.events)) deps.notify(outcome.events);
+          return outcome.reply;
+        }
+        // Another process wrote the group since this state: the statement wrote nothing and
+        // returned the group's current state. Decide again on it.
+        if (row?.id) cache.offer(toGroupState(row));
+        else if (turn) cache.forget(turn.groupId);
+        if (attempts >= MAX_ATTEMPTS)
+          throw unavailable('This group is busy with other changes; retry shortly.', 1);
+      }
+    } catch (error) {
+      // The operation's own answers (404, 409, 412, 422) say nothing about the state; anything else might.
+      if (turn && !(error instanceof AppError)) cache.forget(turn.groupId);
+      throw error;
+    } finally {
+      turn?.release();
+    }
+  }
+
+  async function runStatement(statement: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<(GroupSnapshotRow & { applied: number | string })[]> {
+    try {
+      return await runRead(statement, statement.values);
+    } catch (error) {
+      // tally_write_settled (migration 002): a live durable record holds the key; nothing was written.
+      if ((error as { code?: string } | null)?.code === 'TY001') throw new DurableRecordExists();
+      throw error;
+    }
   }
 
   return async function runWrite(
-    work: (trx: Knex.Transaction) => Promise<WriteResult>,
-    beforeCommit?: TransactionHook,
+    work: Work,
+    hook?: TransactionHook,
     options: WriteOptions = {},
   ): Promise<Reply> {
-    const release = options.groupId ? await deps.groupGate?.enter(options.groupId) : undefined;
     try {
-      return await attempt(work, beforeCommit);
+      return await attempt(work, hook);
     } catch (error) {
       if (!options.retryIf?.(error)) throw error;
-      return attempt(work, beforeCommit);
-    } finally {
-      release?.();
+      return attempt(work, hook);
     }
   };
 }

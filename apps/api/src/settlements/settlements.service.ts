@@ -5,8 +5,8 @@ import { toIso } from '../db-errors';
 import { pageOf } from '../http/cursor';
 import { created, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
-import { GroupWrite } from '../ledger/group-write';
-import type { WriteResult } from '../ledger/write-runner';
+import type { StatementPart } from '../ledger/group-change';
+import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
 
 export type SettlementInput = {
@@ -55,27 +55,33 @@ const toSettlement = (row: SettlementRow): Settlement => ({
   createdAt: toIso(row.created_at),
 });
 
-/**
- * A settlement in a group the caller cannot see answers exactly like an unknown settlement, so that
- * its id does not leak; any other failure (e.g. the database being down) passes through unchanged.
- */
-const hideAsSettlement = (error: unknown): never => {
-  throw error instanceof AppError && error.code === 'not_found' ? notFound('Settlement') : error;
-};
+/** The settlement rows' writes, as parts of a change's one statement (`GroupChange.write`). */
+const SETTLEMENT_WRITES = {
+  insert: {
+    name: 'settlement_insert',
+    sql: `insert into settlements (id, group_id, from_user_id, to_user_id, amount, currency, note, created_by, created_at)
+          select $1::text, guard.id, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::text, $8::timestamptz
+            from guard`,
+  },
+  remove: {
+    name: 'settlement_delete',
+    sql: 'update settlements set deleted_at = $2::timestamptz from guard where settlements.id = $1::text',
+  },
+} satisfies Record<string, StatementPart>;
 
 export function createSettlementsService(deps: { knex: Knex }) {
   const runRead = createRunRead(deps.knex);
 
   return {
-    async create(trx: Knex.Transaction, userId: string, input: SettlementInput): Promise<WriteResult> {
+    async create(ctx: WriteContext, userId: string, input: SettlementInput): Promise<WriteResult> {
       if (input.fromUserId === input.toUserId) {
         throw new AppError('validation_failed', 422, 'A member cannot settle with themselves.', {
           errors: [{ path: 'toUserId', message: 'must differ from fromUserId' }],
         });
       }
-      const write = await GroupWrite.open(trx, input.groupId, userId);
-      const { group } = write;
-      write.assertMembers([input.fromUserId, input.toUserId]);
+      const change = await ctx.open(input.groupId, userId);
+      const { group } = change;
+      change.assertMembers([input.fromUserId, input.toUserId]);
       const now = new Date();
       const settlement: Settlement = {
         id: newId('stl'),
@@ -88,22 +94,19 @@ export function createSettlementsService(deps: { knex: Knex }) {
         createdBy: userId,
         createdAt: now.toISOString(),
       };
-      write.stage(
-        trx('settlements').insert({
-          id: settlement.id,
-          group_id: group.id,
-          from_user_id: settlement.fromUserId,
-          to_user_id: settlement.toUserId,
-          amount: settlement.amount,
-          currency: settlement.currency,
-          note: settlement.note,
-          created_by: userId,
-          created_at: now,
-        }),
-      );
-      write.applyDeltas(settlementBalanceEffect(settlement));
-      write.countRecord(settlement.currency, 1);
-      const event = write.commit('settlement.created', userId, { settlement }, { withBalances: true });
+      change.write(SETTLEMENT_WRITES.insert, [
+        settlement.id,
+        settlement.fromUserId,
+        settlement.toUserId,
+        settlement.amount,
+        settlement.currency,
+        settlement.note,
+        userId,
+        now,
+      ]);
+      change.applyDeltas(settlementBalanceEffect(settlement));
+      change.countRecord(settlement.currency, 1);
+      const event = change.commit('settlement.created', userId, { settlement }, { withBalances: true });
       return {
         reply: created(settlement, { Location: `/v1/settlements/${settlement.id}` }),
         events: [event],
@@ -111,21 +114,22 @@ export function createSettlementsService(deps: { knex: Knex }) {
     },
 
     /** Undo of a settlement; deleting one already deleted is the same 204. */
-    async remove(trx: Knex.Transaction, userId: string, settlementId: string): Promise<WriteResult> {
-      const found = await trx<SettlementRow>('settlements').where({ id: settlementId }).first('group_id');
+    async remove(ctx: WriteContext, userId: string, settlementId: string): Promise<WriteResult> {
+      // A settlement in a group the caller cannot see answers exactly like an unknown one.
+      const found = await ctx.openRecord<SettlementRow>('settlements', settlementId, userId, () =>
+        notFound('Settlement'),
+      );
       if (!found) throw notFound('Settlement');
-      const write = await GroupWrite.open(trx, found.group_id, userId).catch(hideAsSettlement);
-      const row = await trx<SettlementRow>('settlements').where({ id: settlementId }).first();
-      if (!row) throw notFound('Settlement');
+      const { change, row } = found;
       if (row.deleted_at) return { reply: noContent(), events: [] };
       const settlement = toSettlement(row);
       const deltas = diffBalanceEffects(settlementBalanceEffect(settlement), []);
-      write.assertMembers([settlement.fromUserId, settlement.toUserId]);
+      change.assertMembers([settlement.fromUserId, settlement.toUserId]);
       const now = new Date();
-      write.stage(trx('settlements').where({ id: settlementId }).update({ deleted_at: now }));
-      write.applyDeltas(deltas);
-      write.countRecord(settlement.currency, -1);
-      const event = write.commit(
+      change.write(SETTLEMENT_WRITES.remove, [settlementId, now]);
+      change.applyDeltas(deltas);
+      change.countRecord(settlement.currency, -1);
+      const event = change.commit(
         'settlement.deleted',
         userId,
         { settlement, deletedAt: now.toISOString() },

@@ -1,0 +1,105 @@
+import { simplifyDebts, type Transfer } from '@tally/domain';
+import { jsonColumn } from '../json-column';
+import type { GroupRow } from './group-access';
+
+/** One currency of API.md §6's balances. */
+export type CurrencyBalances = {
+  currency: string;
+  members: { userId: string; net: number }[];
+  simplified: Transfer[];
+};
+
+/** Members, nets and live-record counts of one group, as one statement saw them. */
+export type GroupSnapshot = {
+  lastSeq: number;
+  memberIds: string[];
+  nets: Map<string, Map<string, number>>;
+  liveRecords: Map<string, number>;
+};
+
+/** A group's row and its snapshot, at one `last_seq`: what a change builds on. */
+export type GroupState = { group: GroupRow; snapshot: GroupSnapshot };
+
+export type GroupSnapshotRow = GroupRow & {
+  member_ids: string[] | string;
+  balances: [string, string, number | string][] | string;
+  currencies: [string, number | string][] | string;
+};
+
+/**
+ * A group's row, members, balances and currencies in ONE statement, so they are one consistent
+ * snapshot without an explicit transaction, and in one round trip. Costs members × currencies,
+ * never the length of the group's history. `groupParam` is the group id's placeholder (`$1`) or a
+ * column of an enclosing statement (`e.group_id`): the write path and the balances read share it.
+ */
+export const groupSnapshotSql = (groupParam: string): string =>
+  `select g.id, g.name, g.description, g.currency, g.last_seq, g.version, g.created_at, g.updated_at,
+       coalesce((select json_agg(m.user_id order by m.joined_at, m.user_id)
+                   from group_members m where m.group_id = g.id), '[]') as member_ids,
+       coalesce((select json_agg(json_build_array(b.currency, b.user_id, b.net))
+                   from balances b where b.group_id = g.id and b.net <> 0), '[]') as balances,
+       coalesce((select json_agg(json_build_array(c.currency, c.live_records) order by c.currency)
+                   from group_currencies c where c.group_id = g.id and c.live_records > 0), '[]') as currencies
+     from groups g where g.id = ${groupParam}`;
+
+/** The snapshot of one row of `groupSnapshotSql`. */
+export function toGroupSnapshot(row: GroupSnapshotRow): GroupSnapshot {
+  const nets = new Map<string, Map<string, number>>();
+  for (const [currency, userId, net] of jsonColumn(row.balances)) {
+    const perUser = nets.get(currency) ?? new Map<string, number>();
+    perUser.set(userId, Number(net));
+    nets.set(currency, perUser);
+  }
+  return {
+    lastSeq: Number(row.last_seq),
+    memberIds: jsonColumn(row.member_ids),
+    nets,
+    liveRecords: new Map(jsonColumn(row.currencies).map(([currency, n]) => [currency, Number(n)])),
+  };
+}
+
+/** The row and snapshot of one row of `groupSnapshotSql`. */
+export function toGroupState(row: GroupSnapshotRow): GroupState {
+  const group: GroupRow = {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    currency: row.currency,
+    last_seq: Number(row.last_seq),
+    version: Number(row.version),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+  return { group, snapshot: toGroupSnapshot(row) };
+}
+
+/** A copy a change may modify without touching the state it came from (a cached one, say). */
+export function copyState(state: GroupState): GroupState {
+  const { group, snapshot } = state;
+  return {
+    group: { ...group },
+    snapshot: {
+      lastSeq: snapshot.lastSeq,
+      memberIds: [...snapshot.memberIds],
+      nets: new Map([...snapshot.nets].map(([currency, perUser]) => [currency, new Map(perUser)])),
+      liveRecords: new Map(snapshot.liveRecords),
+    },
+  };
+}
+
+/**
+ * The balances of API.md §6 from a snapshot: every member in every currency that has live
+ * records, plus any former member whose net is not zero, so the nets always add up to 0.
+ */
+export function balancesOf(snapshot: GroupSnapshot): CurrencyBalances[] {
+  return [...snapshot.liveRecords.entries()]
+    .filter(([, count]) => count > 0)
+    .map(([currency]) => currency)
+    .sort()
+    .map((currency) => {
+      const nets = new Map<string, number>(snapshot.memberIds.map((id) => [id, 0]));
+      for (const [userId, net] of snapshot.nets.get(currency) ?? []) if (net !== 0) nets.set(userId, net);
+      const members = [...nets].map(([userId, net]) => ({ userId, net }));
+      return { currency, members, simplified: simplifyDebts(members) };
+    });
+}
