@@ -11,7 +11,7 @@
 #
 # No HEALTHCHECK: Kubernetes probes /healthz and /readyz (k8s/base/api.yaml).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Only the package manifests of the root and of every workspace, so that the npm ci layers below are
 # rebuilt when dependencies change, not on every source change.

@@ -939,9 +939,9 @@ describe('Dockerfile', () => {
   const runtime = stages.at(-1) as Stage;
   const ops = (stage: Stage, op: string) => stage.instructions.filter((i) => i.op === op).map((i) => i.args);
 
-  it('is a multi-stage build on node:20-bookworm-slim', () => {
+  it('is a multi-stage build on node:24-bookworm-slim', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    for (const stage of stages) expect(stage.image).toBe('node:20-bookworm-slim');
+    for (const stage of stages) expect(stage.image).toBe('node:24-bookworm-slim');
   });
 
   it('installs every dependency in a build stage and only production dependencies for the runtime', () => {

@@ -16,6 +16,9 @@ export type AccessTokens = {
 
 const ISSUER = 'tally';
 
+/** Verified tokens each process remembers, so a client's next request skips the HMAC and the JSON. */
+const REMEMBERED_TOKENS = 10_000;
+
 /**
  * HS256 access tokens signed with JWT_SECRET; only HS256 is accepted on the way in. During a
  * rotation, tokens signed with the retired secret (`previousSecret`, JWT_SECRET_PREVIOUS) still
@@ -31,7 +34,25 @@ export function createAccessTokens(options: {
   const key = encode(options.secret);
   const verifyingKeys = options.previousSecret ? [key, encode(options.previousSecret)] : [key];
 
+  // The exact token text verified before, until it expires: the same bytes verify the same way
+  // (the keys do not change while the process runs). Oldest first out.
+  const remembered = new Map<string, VerifiedToken>();
+
   async function verifyDetailed(token: string): Promise<VerifiedToken | undefined> {
+    const known = remembered.get(token);
+    if (known) {
+      if (known.expiresAt.getTime() > Date.now()) return known;
+      remembered.delete(token);
+    }
+    const verified = await verifySignature(token);
+    if (verified) {
+      remembered.set(token, verified);
+      if (remembered.size > REMEMBERED_TOKENS) remembered.delete(remembered.keys().next().value as string);
+    }
+    return verified;
+  }
+
+  async function verifySignature(token: string): Promise<VerifiedToken | undefined> {
     for (const candidate of verifyingKeys) {
       try {
         const { payload } = await jwtVerify(token, candidate, { algorithms: ['HS256'], issuer: ISSUER });

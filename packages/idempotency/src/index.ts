@@ -6,3 +6,4 @@ export * from './liveness';
 export * from './memory-store';
 export * from './parse-idempotency-key';
 export * from './redis-store';
+export { bodyTextOf } from './stored-reply';

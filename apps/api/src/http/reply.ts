@@ -1,13 +1,8 @@
+import { bodyTextOf, type Reply } from '@tally/idempotency';
 import type { Response } from 'express';
 
-/**
- * What an operation answers, as data: the idempotency layer records exactly this and replays it.
- */
-export type Reply = {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-};
+/** What an operation answers, as data: the idempotency layer records exactly this and replays it. */
+export type { Reply } from '@tally/idempotency';
 
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({
   status: 200,
@@ -28,7 +23,7 @@ export function sendReply(res: Response, reply: Reply): void {
     res.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = bodyTextOf(reply);
   if (notModified(res, text)) {
     res.status(304).end();
     return;

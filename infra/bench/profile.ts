@@ -1,0 +1,168 @@
+/**
+ * `npm run bench:profile`: a CPU profile of Tally (ROLE=all, from dist/) under the bench's keyed-POST
+ * load, and the functions that took the most samples. The profile (.cpuprofile) is written to
+ * bench-results/ for Chrome DevTools or speedscope. Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS
+ * (32), BENCH_GROUPS (8), PROFILE_TOP (30).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { freePort } from '../../test/support/server-process';
+import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { ensureBuilt } from '../fleet/ensure-built';
+
+const ROOT = path.resolve(__dirname, '../..');
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const GROUPS = Number(process.env.BENCH_GROUPS ?? 8);
+const TOP = Number(process.env.PROFILE_TOP ?? 30);
+
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+};
+type Profile = { nodes: ProfileNode[]; samples: number[] };
+
+/** Self samples per function, and per top-level bucket (file or package), as shares of all samples. */
+function summarise(profile: Profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  for (const id of profile.samples) self.set(id, (self.get(id) ?? 0) + 1);
+  const total = profile.samples.length;
+  const fns = new Map<string, number>();
+  const buckets = new Map<string, number>();
+  for (const [id, count] of self) {
+    const { callFrame } = byId.get(id) as ProfileNode;
+    const file = callFrame.url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '');
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
+    const name = `${callFrame.functionName || '(anonymous)'} ${file ? `${file}:${callFrame.lineNumber + 1}` : ''}`;
+    fns.set(name, (fns.get(name) ?? 0) + count);
+    const bucket = pkg ?? (file ? file.split('/').slice(0, 2).join('/') : callFrame.functionName);
+    buckets.set(bucket, (buckets.get(bucket) ?? 0) + count);
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `  ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`)
+      .join('\n');
+  return `${total} samples\n\nBy function (self):\n${top(fns, TOP)}\n\nBy package or file (self):\n${top(buckets, 15)}\n`;
+}
+
+async function main() {
+  const pg = await ensurePostgres();
+  const redis = await ensureRedis();
+  const dbName = `tally_profile_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: pg.url });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  const dbUrl = new URL(pg.url);
+  dbUrl.pathname = `/${dbName}`;
+  const outDir = path.join(
+    ROOT,
+    'bench-results',
+    `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+  );
+  mkdirSync(outDir, { recursive: true });
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', '--cpu-prof', `--cpu-prof-dir=${outDir}`, ensureBuilt()],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        ROLE: 'all',
+        PORT: String(port),
+        DATABASE_URL: dbUrl.toString(),
+        REDIS_URL: redis.url,
+        JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-profile-')),
+        RATE_LIMIT_PER_MINUTE: '100000000',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const api = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${api}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (i > 300) throw new Error('Tally did not come up');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const register = await fetch(`${api}/v1/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: `profile-${Date.now()}@example.com`,
+        name: 'P',
+        password: 'profile password',
+      }),
+    });
+    const session = (await register.json()) as { user: { id: string }; accessToken: string };
+    const auth = { authorization: `Bearer ${session.accessToken}`, 'content-type': 'application/json' };
+    const groups: string[] = [];
+    for (let i = 0; i < GROUPS; i++) {
+      const res = await fetch(`${api}/v1/groups`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: `g${i}` }),
+      });
+      groups.push(((await res.json()) as { id: string }).id);
+    }
+    let n = 0;
+    const result = await autocannon({
+      url: `${api}/v1/expenses`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            n++;
+            return {
+              ...req,
+              headers: { ...auth, 'idempotency-key': `profile-${n}` },
+              body: JSON.stringify({
+                groupId: groups[n % groups.length],
+                description: 'Dinner',
+                amount: 90000,
+                paidBy: session.user.id,
+                split: { type: 'equal', between: [session.user.id] },
+              }),
+            };
+          },
+        },
+      ],
+    });
+    process.stdout.write(
+      `keyed POST under profile: ${(result['2xx'] / result.duration).toFixed(0)} 2xx/s\n\n`,
+    );
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end();
+    await redis.stop();
+    await pg.stop();
+  }
+  const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no profile written in ${outDir}`);
+  const profile = JSON.parse(readFileSync(path.join(outDir, file), 'utf8')) as Profile;
+  process.stdout.write(summarise(profile));
+  process.stdout.write(`\nprofile: ${path.relative(ROOT, path.join(outDir, file))}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`profile failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
