@@ -364,6 +364,14 @@ describe('authentication (API.md §2)', () => {
       expectUnauthenticated(await me(token));
     });
 
+    it('rejects a token once it expires, though it was accepted (and remembered) before', async () => {
+      const exp = nowSeconds() + 2;
+      const token = await signToken(user.id, { iat: nowSeconds(), exp });
+      expect((await me(token)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 50));
+      expectUnauthenticated(await me(token));
+    });
+
     it('rejects a token with another issuer', async () => {
       const token = await new SignJWT({})
         .setProtectedHeader({ alg: 'HS256' })

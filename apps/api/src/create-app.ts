@@ -17,7 +17,7 @@ import { requestId } from './http/request-id';
 import type { GroupGate } from './ledger/group-access';
 import { createWriteRunner, type EventNotifier } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
-import { docsPage, openApiDocument } from './openapi/openapi';
+import { docsRoutes, openApiDocument } from './openapi/openapi';
 import { createSettlementsService } from './settlements/settlements.service';
 
 export type AppDeps = {
@@ -79,9 +79,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
-  app.get('/docs', (_req, res) => {
-    res.type('html').send(docsPage('/v1/openapi.json'));
-  });
+  app.use(docsRoutes('/v1/openapi.json'));
 
   const v1 = express.Router();
   v1.use(privateNoCache);

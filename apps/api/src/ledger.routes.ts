@@ -5,17 +5,19 @@ import { type Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { userIdOf } from './auth/authenticate';
 import {
+  type Expense,
   type ExpenseInput,
   type ExpensePatch,
   type ExpensesService,
+  type ExpenseWritten,
   lostCreateRace,
 } from './expenses/expenses.service';
-import type { GroupsService } from './groups/groups.service';
+import type { Group, GroupsService, Member } from './groups/groups.service';
 import { decodeSeqCursor, encodeCursor } from './http/cursor';
 import { idempotencyKey } from './http/idempotency-key';
 import { jsonBody } from './http/json-body';
 import { keyedWrites } from './http/keyed-writes';
-import { ok, sendReply } from './http/reply';
+import { created, etagOf, noContent, ok, type Reply, sendReply } from './http/reply';
 import { validate } from './http/validate';
 import type { RunWrite } from './ledger/write-runner';
 import { createRunRead, READS, readGroupPage } from './read-queries';
@@ -30,7 +32,7 @@ import {
   patchExpenseBody,
   patchGroupBody,
 } from './schemas';
-import type { SettlementInput, SettlementsService } from './settlements/settlements.service';
+import type { Settlement, SettlementInput, SettlementsService } from './settlements/settlements.service';
 
 export type LedgerDeps = {
   knex: Knex;
@@ -43,6 +45,26 @@ export type LedgerDeps = {
 };
 
 type ListQuery = { limit: number; cursor?: string };
+
+/**
+ * The replies of API.md: what the services decided, as status, body and headers. Versioned
+ * resources carry their `ETag`; a create, its `Location`.
+ */
+const REPLIES = {
+  expense: (e: Expense): Reply => ok(e, { ETag: etagOf(e.version) }),
+  expenseCreated: (e: Expense): Reply =>
+    created(e, { ETag: etagOf(e.version), Location: `/v1/expenses/${e.id}` }),
+  /** A PUT: `201` when it created the expense, `200` when it replaced it (or changed nothing). */
+  expenseWritten: (w: ExpenseWritten): Reply =>
+    w.created ? REPLIES.expenseCreated(w.expense) : REPLIES.expense(w.expense),
+  group: (g: Group): Reply => ok(g, { ETag: etagOf(g.version) }),
+  groupCreated: (g: Group): Reply => created(g, { ETag: etagOf(g.version), Location: `/v1/groups/${g.id}` }),
+  /** `201` for a new member, `200` for one who already was. */
+  member: (m: { member: Member; added: boolean }): Reply => (m.added ? created(m.member) : ok(m.member)),
+  settlement: (s: Settlement): Reply => ok(s),
+  settlementCreated: (s: Settlement): Reply => created(s, { Location: `/v1/settlements/${s.id}` }),
+  gone: (): Reply => noContent(),
+};
 
 const param = (req: Request, name: string): string => {
   const value = req.params[name];
@@ -73,14 +95,14 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
         createGroupBody,
         req.body,
       );
-      return write((ctx, userId) => groups.create(ctx, userId, input));
+      return write((ctx, userId) => groups.create(ctx, userId, input), REPLIES.groupCreated);
     }),
   );
   router.get('/groups', async (req, res) => {
     sendReply(res, ok(await groups.list(userIdOf(res), validate<ListQuery>(listQuery, req.query, 'query'))));
   });
   router.get('/groups/:groupId', async (req, res) => {
-    sendReply(res, await groups.get(userIdOf(res), param(req, 'groupId')));
+    sendReply(res, REPLIES.group(await groups.get(userIdOf(res), param(req, 'groupId'))));
   });
   router.patch(
     '/groups/:groupId',
@@ -89,7 +111,10 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     keyed(async (req, write) => {
       const input = validate<{ name?: string; description?: string }>(patchGroupBody, req.body);
       const groupId = param(req, 'groupId');
-      return write((ctx, userId) => groups.update(ctx, userId, groupId, input, req.get('if-match')));
+      return write(
+        (ctx, userId) => groups.update(ctx, userId, groupId, input, req.get('if-match')),
+        REPLIES.group,
+      );
     }),
   );
   router.post(
@@ -99,7 +124,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     keyed(async (req, write) => {
       const input = validate<{ userId?: string; email?: string }>(addMemberBody, req.body);
       const groupId = param(req, 'groupId');
-      return write((ctx, userId) => groups.addMember(ctx, userId, groupId, input));
+      return write((ctx, userId) => groups.addMember(ctx, userId, groupId, input), REPLIES.member);
     }),
   );
   router.delete(
@@ -107,11 +132,14 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     optionalKey,
     keyed(async (req, write) => {
       const groupId = param(req, 'groupId');
-      return write((ctx, userId) => groups.removeMember(ctx, userId, groupId, param(req, 'userId')));
+      return write(
+        (ctx, userId) => groups.removeMember(ctx, userId, groupId, param(req, 'userId')),
+        REPLIES.gone,
+      );
     }),
   );
   router.get('/groups/:groupId/balances', async (req, res) => {
-    sendReply(res, await groups.balances(userIdOf(res), param(req, 'groupId')));
+    sendReply(res, ok(await groups.balances(userIdOf(res), param(req, 'groupId'))));
   });
   router.get('/groups/:groupId/expenses', async (req, res) => {
     const query = validate<ListQuery>(listQuery, req.query, 'query');
@@ -145,11 +173,11 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     moneyKey,
     keyed(async (req, write) => {
       const input = validate<ExpenseInput>(createExpenseBody, req.body);
-      return write((ctx, userId) => expenses.create(ctx, userId, input));
+      return write((ctx, userId) => expenses.create(ctx, userId, input), REPLIES.expenseCreated);
     }),
   );
   router.get('/expenses/:expenseId', async (req, res) => {
-    sendReply(res, await expenses.get(userIdOf(res), param(req, 'expenseId')));
+    sendReply(res, REPLIES.expense(await expenses.get(userIdOf(res), param(req, 'expenseId'))));
   });
   router.put(
     '/expenses/:expenseId',
@@ -160,9 +188,13 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
       const input = validate<ExpenseInput>(createExpenseBody, req.body);
       // Two PUTs creating one id in two groups at once: the loser runs again, and then finds the
       // expense in the other group (a PUT naming another group is refused).
-      return write((ctx, userId) => expenses.put(ctx, userId, expenseId, input, req.get('if-match')), {
-        retryIf: lostCreateRace,
-      });
+      return write(
+        (ctx, userId) => expenses.put(ctx, userId, expenseId, input, req.get('if-match')),
+        REPLIES.expenseWritten,
+        {
+          retryIf: lostCreateRace,
+        },
+      );
     }),
   );
   router.patch(
@@ -172,7 +204,10 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     keyed(async (req, write) => {
       const patch = validate<ExpensePatch>(patchExpenseBody, req.body);
       const expenseId = param(req, 'expenseId');
-      return write((ctx, userId) => expenses.patch(ctx, userId, expenseId, patch, req.get('if-match')));
+      return write(
+        (ctx, userId) => expenses.patch(ctx, userId, expenseId, patch, req.get('if-match')),
+        REPLIES.expense,
+      );
     }),
   );
   router.delete(
@@ -180,7 +215,10 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     moneyKey,
     keyed(async (req, write) => {
       const expenseId = param(req, 'expenseId');
-      return write((ctx, userId) => expenses.remove(ctx, userId, expenseId, req.get('if-match')));
+      return write(
+        (ctx, userId) => expenses.remove(ctx, userId, expenseId, req.get('if-match')),
+        REPLIES.gone,
+      );
     }),
   );
   router.post(
@@ -189,7 +227,7 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     moneyKey,
     keyed(async (req, write) => {
       const expenseId = param(req, 'expenseId');
-      return write((ctx, userId) => expenses.restore(ctx, userId, expenseId));
+      return write((ctx, userId) => expenses.restore(ctx, userId, expenseId), REPLIES.expense);
     }),
   );
 
@@ -200,18 +238,18 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     moneyKey,
     keyed(async (req, write) => {
       const input = validate<SettlementInput>(createSettlementBody, req.body);
-      return write((ctx, userId) => settlements.create(ctx, userId, input));
+      return write((ctx, userId) => settlements.create(ctx, userId, input), REPLIES.settlementCreated);
     }),
   );
   router.get('/settlements/:settlementId', async (req, res) => {
-    sendReply(res, await settlements.get(userIdOf(res), param(req, 'settlementId')));
+    sendReply(res, REPLIES.settlement(await settlements.get(userIdOf(res), param(req, 'settlementId'))));
   });
   router.delete(
     '/settlements/:settlementId',
     moneyKey,
     keyed(async (req, write) => {
       const settlementId = param(req, 'settlementId');
-      return write((ctx, userId) => settlements.remove(ctx, userId, settlementId));
+      return write((ctx, userId) => settlements.remove(ctx, userId, settlementId), REPLIES.gone);
     }),
   );
 

@@ -16,7 +16,7 @@ import { canonicalJson } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toIso } from '../db-errors';
 import { pageOf } from '../http/cursor';
-import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
+import { etagOf, ifMatchHolds } from '../http/reply';
 import { newId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
@@ -87,6 +87,9 @@ export const toExpense = (row: ExpenseRow): Expense => ({
   updatedAt: toIso(row.updated_at),
   version: row.version,
 });
+
+/** An expense a write left, and whether the write created it (a PUT may create or replace). */
+export type ExpenseWritten = { expense: Expense; created: boolean };
 
 /** The money-relevant content of an expense, after validation against the domain rules. */
 type Prepared = Pick<
@@ -183,8 +186,6 @@ const EXPENSE_WRITES = {
   },
 } satisfies Record<string, StatementPart>;
 
-const headersOf = (e: Expense) => ({ ETag: etagOf(e.version) });
-
 /**
  * A PUT-create that lost the race for its client-chosen id: another request created it after this
  * one looked (the insert hits the primary key). Run again, the PUT finds the expense and takes the
@@ -210,7 +211,12 @@ export function createExpensesService(deps: { knex: Knex }) {
     return change.commit(type, userId, { expense, ...extra }, { withBalances: true });
   }
 
-  function insert(change: GroupChange, userId: string, id: string, input: ExpenseInput): WriteResult {
+  function insert(
+    change: GroupChange,
+    userId: string,
+    id: string,
+    input: ExpenseInput,
+  ): WriteResult<ExpenseWritten> {
     const { group } = change;
     const now = new Date();
     const prepared = prepare(input, group, now.toISOString());
@@ -227,10 +233,7 @@ export function createExpensesService(deps: { knex: Knex }) {
     };
     change.countRecord(expense.currency, 1);
     const event = recordChange(change, userId, 'expense.created', expense, expenseBalanceEffect(expense));
-    return {
-      reply: created(expense, { ...headersOf(expense), Location: `/v1/expenses/${id}` }),
-      events: [event],
-    };
+    return { value: { expense, created: true }, events: [event] };
   }
 
   /**
@@ -250,10 +253,10 @@ export function createExpensesService(deps: { knex: Knex }) {
     userId: string,
     row: ExpenseRow,
     input: Omit<ExpenseInput, 'groupId'>,
-  ): WriteResult {
+  ): WriteResult<ExpenseWritten> {
     const current = toExpense(row);
     const next = prepare(input, change.group, current.occurredAt);
-    if (sameContent(current, next)) return { reply: ok(current, headersOf(current)), events: [] };
+    if (sameContent(current, next)) return { value: { expense: current, created: false }, events: [] };
     const before = expenseBalanceEffect(current);
     const after = expenseBalanceEffect(next);
     const deltas = diffBalanceEffects(before, after);
@@ -268,12 +271,13 @@ export function createExpensesService(deps: { knex: Knex }) {
     }
     const expense: Expense = { ...current, ...next, updatedAt: now.toISOString(), version };
     const event = recordChange(change, userId, 'expense.updated', expense, deltas);
-    return { reply: ok(expense, headersOf(expense)), events: [event] };
+    return { value: { expense, created: false }, events: [event] };
   }
 
   return {
-    async create(ctx: WriteContext, userId: string, input: ExpenseInput): Promise<WriteResult> {
-      return insert(await ctx.open(input.groupId, userId), userId, newId('exp'), input);
+    async create(ctx: WriteContext, userId: string, input: ExpenseInput): Promise<WriteResult<Expense>> {
+      const { value, events } = insert(await ctx.open(input.groupId, userId), userId, newId('exp'), input);
+      return { value: value.expense, events };
     },
 
     /** PUT: replaces an expense, or creates it at a client-chosen id. */
@@ -283,7 +287,7 @@ export function createExpensesService(deps: { knex: Knex }) {
       expenseId: string,
       input: ExpenseInput,
       ifMatch: string | undefined,
-    ): Promise<WriteResult> {
+    ): Promise<WriteResult<ExpenseWritten>> {
       // For an unknown id PUT creates the expense in `input.groupId`, which a non-member of that
       // group is told is not found; an existing expense they cannot see answers the same.
       const found = await openExpense(ctx, userId, expenseId, () => notFound('Group'));
@@ -309,7 +313,7 @@ export function createExpensesService(deps: { knex: Knex }) {
       expenseId: string,
       patch: ExpensePatch,
       ifMatch: string | undefined,
-    ): Promise<WriteResult> {
+    ): Promise<WriteResult<Expense>> {
       const found = await openExpense(ctx, userId, expenseId);
       if (!found || found.row.deleted_at) throw notFound('Expense');
       const { change, row } = found;
@@ -319,7 +323,7 @@ export function createExpensesService(deps: { knex: Knex }) {
       // A single payer keeps paying the whole amount when only the amount changes.
       const paidBy =
         patch.paidBy ?? (patch.amount !== undefined && onlyPayer ? onlyPayer.userId : current.paidBy);
-      return replace(change, userId, row, {
+      const { value, events } = replace(change, userId, row, {
         description: patch.description ?? current.description,
         category: patch.category === undefined ? current.category : patch.category,
         amount: patch.amount ?? current.amount,
@@ -328,6 +332,7 @@ export function createExpensesService(deps: { knex: Knex }) {
         occurredAt: patch.occurredAt ?? current.occurredAt,
         split: patch.split ?? current.split,
       });
+      return { value: value.expense, events };
     },
 
     async remove(
@@ -335,11 +340,11 @@ export function createExpensesService(deps: { knex: Knex }) {
       userId: string,
       expenseId: string,
       ifMatch: string | undefined,
-    ): Promise<WriteResult> {
+    ): Promise<WriteResult<void>> {
       const found = await openExpense(ctx, userId, expenseId);
       if (!found) throw notFound('Expense');
       const { change, row } = found;
-      if (row.deleted_at) return { reply: noContent(), events: [] };
+      if (row.deleted_at) return { value: undefined, events: [] };
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
       const deltas = diffBalanceEffects(expenseBalanceEffect(current), []);
@@ -352,15 +357,15 @@ export function createExpensesService(deps: { knex: Knex }) {
       const event = recordChange(change, userId, 'expense.deleted', expense, deltas, {
         deletedAt: now.toISOString(),
       });
-      return { reply: noContent(), events: [event] };
+      return { value: undefined, events: [event] };
     },
 
-    async restore(ctx: WriteContext, userId: string, expenseId: string): Promise<WriteResult> {
+    async restore(ctx: WriteContext, userId: string, expenseId: string): Promise<WriteResult<Expense>> {
       const found = await openExpense(ctx, userId, expenseId);
       if (!found) throw notFound('Expense');
       const { change, row } = found;
       const current = toExpense(row);
-      if (!row.deleted_at) return { reply: ok(current, headersOf(current)), events: [] };
+      if (!row.deleted_at) return { value: current, events: [] };
       const deltas = expenseBalanceEffect(current);
       change.assertMembers(partiesOf(current));
       const now = new Date();
@@ -371,15 +376,14 @@ export function createExpensesService(deps: { knex: Knex }) {
       const event = recordChange(change, userId, 'expense.created', expense, deltas, {
         restored: true,
       });
-      return { reply: ok(expense, headersOf(expense)), events: [event] };
+      return { value: expense, events: [event] };
     },
 
     /** One statement; an expense in a group the caller is not in is as unknown as any other id. */
-    async get(userId: string, expenseId: string): Promise<Reply> {
+    async get(userId: string, expenseId: string): Promise<Expense> {
       const [row] = await runRead<ExpenseRow>(READS.expense, [expenseId, userId]);
       if (!row) throw notFound('Expense');
-      const expense = toExpense(row);
-      return ok(expense, headersOf(expense));
+      return toExpense(row);
     },
 
     async list(userId: string, groupId: string, query: { limit: number; cursor?: string }) {

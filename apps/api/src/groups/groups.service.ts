@@ -2,7 +2,7 @@ import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
-import { created, etagOf, ifMatchHolds, noContent, ok, type Reply } from '../http/reply';
+import { etagOf, ifMatchHolds } from '../http/reply';
 import { newId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
@@ -22,8 +22,6 @@ export type Group = {
   updatedAt: string;
   version: number;
 };
-
-const groupHeaders = (group: Group) => ({ ETag: etagOf(group.version) });
 
 /** A group row with its members, `[userId, name, joinedAt]` (see `READS.group`). */
 type ListedGroupRow = GroupRow & { members: [string, string, string][] | string | null };
@@ -74,7 +72,7 @@ export function createGroupsService(deps: { knex: Knex }) {
       ctx: WriteContext,
       userId: string,
       input: { name: string; currency?: string; description?: string },
-    ): Promise<WriteResult> {
+    ): Promise<WriteResult<Group>> {
       const [user] = await ctx.read<{ name: string }>(USER_NAME, [userId]);
       if (!user) throw notFound('User');
       const now = new Date();
@@ -102,10 +100,7 @@ export function createGroupsService(deps: { knex: Knex }) {
         version: 1,
       };
       const event = change.commit('member.added', userId, { member }, { at: now });
-      return {
-        reply: created(group, { ...groupHeaders(group), Location: `/v1/groups/${group.id}` }),
-        events: [event],
-      };
+      return { value: group, events: [event] };
     },
 
     /** One statement: the page of groups with their members. */
@@ -126,11 +121,10 @@ export function createGroupsService(deps: { knex: Knex }) {
       return { data: page.data.map(toListedGroup), nextCursor: page.nextCursor };
     },
 
-    async get(userId: string, groupId: string): Promise<Reply> {
+    async get(userId: string, groupId: string): Promise<Group> {
       const [row] = await runRead<ListedGroupRow>(READS.group, [groupId, userId]);
       if (!row) throw notFound('Group');
-      const group = toListedGroup(row);
-      return ok(group, groupHeaders(group));
+      return toListedGroup(row);
     },
 
     async update(
@@ -139,20 +133,20 @@ export function createGroupsService(deps: { knex: Knex }) {
       groupId: string,
       input: { name?: string; description?: string },
       ifMatch: string | undefined,
-    ): Promise<WriteResult> {
+    ): Promise<WriteResult<Group>> {
       const change = await ctx.open(groupId, userId);
       const row = change.group;
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) {
         throw new AppError('precondition_failed', 412, 'The group has changed since you read it.');
       }
-      // The members (with their names) for the reply; the change's guard vouches for the rest.
+      // The members (with their names) for the answer; the change's guard vouches for the rest.
       const [read] = await ctx.read<ListedGroupRow>(READS.group, [groupId, userId]);
       if (!read || Number(read.last_seq) !== Number(row.last_seq)) throw new StaleState();
       const current = toListedGroup(read);
       const name = input.name ?? row.name;
       const description = input.description ?? row.description;
       if (name === row.name && description === row.description) {
-        return { reply: ok(current, groupHeaders(current)), events: [] };
+        return { value: current, events: [] };
       }
       change.rename({ name, description });
       const updatedAt = new Date();
@@ -170,7 +164,7 @@ export function createGroupsService(deps: { knex: Knex }) {
         { group: withoutMembers },
         { bumpVersion: true, at: updatedAt },
       );
-      return { reply: ok(group, groupHeaders(group)), events: [event] };
+      return { value: group, events: [event] };
     },
 
     async addMember(
@@ -178,7 +172,7 @@ export function createGroupsService(deps: { knex: Knex }) {
       userId: string,
       groupId: string,
       input: { userId?: string; email?: string },
-    ): Promise<WriteResult> {
+    ): Promise<WriteResult<{ member: Member; added: boolean }>> {
       const change = await ctx.open(groupId, userId);
       const [user] = await ctx.read<{ id: string; name: string; joined_at: Date | string | null }>(
         input.userId ? USER_TO_ADD.id : USER_TO_ADD.email,
@@ -188,17 +182,15 @@ export function createGroupsService(deps: { knex: Knex }) {
       // The read and the change's state disagree on the membership: the state is out of date.
       if (change.isMember(user.id) !== (user.joined_at !== null)) throw new StaleState();
       if (user.joined_at !== null) {
-        return {
-          reply: ok({ userId: user.id, name: user.name, joinedAt: toIso(user.joined_at) }),
-          events: [],
-        };
+        const member: Member = { userId: user.id, name: user.name, joinedAt: toIso(user.joined_at) };
+        return { value: { member, added: false }, events: [] };
       }
       const joinedAt = new Date();
       change.write(MEMBER_WRITES.add, [user.id, joinedAt]);
       change.memberAdded(user.id);
       const member: Member = { userId: user.id, name: user.name, joinedAt: joinedAt.toISOString() };
       const event = change.commit('member.added', userId, { member }, { bumpVersion: true, at: joinedAt });
-      return { reply: created(member), events: [event] };
+      return { value: { member, added: true }, events: [event] };
     },
 
     async removeMember(
@@ -206,7 +198,7 @@ export function createGroupsService(deps: { knex: Knex }) {
       userId: string,
       groupId: string,
       memberId: string,
-    ): Promise<WriteResult> {
+    ): Promise<WriteResult<void>> {
       const change = await ctx.open(groupId, userId);
       if (!change.isMember(memberId)) throw notFound('Member');
       if ([...change.netOf(memberId).values()].some((net) => net !== 0)) {
@@ -219,15 +211,15 @@ export function createGroupsService(deps: { knex: Knex }) {
       change.write(MEMBER_WRITES.remove, [memberId]);
       change.memberRemoved(memberId);
       const event = change.commit('member.removed', userId, { userId: memberId }, { bumpVersion: true });
-      return { reply: noContent(), events: [event] };
+      return { value: undefined, events: [event] };
     },
 
-    async balances(userId: string, groupId: string): Promise<Reply> {
+    async balances(userId: string, groupId: string) {
       // One statement, so `asOfSeq` is exactly the sequence the nets reflect; it has the members too.
       const [row] = await runRead<GroupSnapshotRow>(READS.snapshot, [groupId]);
       const snapshot = row && toGroupSnapshot(row);
       if (!snapshot?.memberIds.includes(userId)) throw notFound('Group');
-      return ok({ groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) });
+      return { groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) };
     },
   };
 }

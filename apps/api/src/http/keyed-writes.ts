@@ -32,8 +32,9 @@ function toHttpError(error: IdempotencyConflict): AppError {
  * idempotency record joins when the request is keyed. The route never sees the record's hook, so it
  * cannot run a keyed write without it.
  */
-export type KeyedWrite = (
-  work: (ctx: WriteContext, userId: string) => Promise<WriteResult>,
+export type KeyedWrite = <T>(
+  work: (ctx: WriteContext, userId: string) => Promise<WriteResult<T>>,
+  toReply: (value: T) => Reply,
   options?: WriteOptions,
 ) => Promise<Reply>;
 
@@ -75,12 +76,12 @@ export function keyedWrites(deps: { layer: IdempotencyLayer | undefined; runWrit
   const { layer, runWrite } = deps;
   const writeFor = (res: Response, hook: TransactionHook | undefined): KeyedWrite => {
     let used = false;
-    return async (work, options) => {
+    return async (work, toReply, options) => {
       // One request, one change: a second write (its record already taken) is a bug, refused.
       if (used) throw new Error('a write route runs exactly one write per request');
       used = true;
       const userId = userIdOf(res);
-      return runWrite((ctx) => work(ctx, userId), hook, options);
+      return runWrite((ctx) => work(ctx, userId), toReply, hook, options);
     };
   };
 

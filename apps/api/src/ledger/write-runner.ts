@@ -8,7 +8,8 @@ import { createGroupGate, type GroupGate, type GroupRow } from './group-access';
 import { GroupChange } from './group-change';
 import { type GroupSnapshotRow, type GroupState, groupSnapshotSql, toGroupState } from './group-snapshot';
 
-export type WriteResult = { reply: Reply; events: GroupEvent[] };
+/** What a write's work decided: its outcome (the route turns it into the reply) and the events it appends. */
+export type WriteResult<T> = { value: T; events: GroupEvent[] };
 
 export type { TransactionHook } from '@tally/idempotency';
 
@@ -53,7 +54,7 @@ export type WriteContext = {
   read: RunRead;
 };
 
-export type Work = (ctx: WriteContext) => Promise<WriteResult>;
+export type Work<T> = (ctx: WriteContext) => Promise<WriteResult<T>>;
 
 export type WriteOptions = {
   /**
@@ -134,7 +135,11 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
   }
 
   /** One write: its turn in its group's gate, its work, its statement; again while its state was out of date. */
-  async function attempt(work: Work, hook: TransactionHook | undefined): Promise<Reply> {
+  async function attempt<T>(
+    work: Work<T>,
+    toReply: (value: T) => Reply,
+    hook: TransactionHook | undefined,
+  ): Promise<Reply> {
     let turn: { groupId: string; release: () => void } | undefined;
     const enter = async (groupId: string) => {
       if (turn) {
@@ -180,7 +185,7 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
       for (let attempts = 1; ; attempts++) {
         change = undefined;
         fromCache = false;
-        let outcome: WriteResult;
+        let outcome: WriteResult<T>;
         try {
           outcome = await work(ctx);
         } catch (error) {
@@ -190,6 +195,7 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
           continue;
         }
         const made = opened();
+        const reply = toReply(outcome.value);
         if (!made?.changed && fromCache) {
           trustCache = false;
           continue;
@@ -197,12 +203,12 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
         if (!made?.changed) {
           // Nothing changed (a no-op PUT, a repeated delete): the record alone, when keyed.
           if (hook) {
-            await hook.insert(outcome.reply);
+            await hook.insert(reply);
             hook.written();
           }
-          return outcome.reply;
+          return reply;
         }
-        const statement = made.statement(hook?.values(outcome.reply));
+        const statement = made.statement(hook?.values(reply));
         hook?.written();
         const [row] = await runStatement(statement);
         if (row && Number(row.applied) > 0) {
@@ -210,7 +216,7 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
           // A keyed write's layer may take the events, to publish them with its completion record
           // (one Redis round trip for both); otherwise they are announced here.
           if (outcome.events.length > 0 && !hook?.announce?.(outcome.events)) deps.notify(outcome.events);
-          return outcome.reply;
+          return reply;
         }
         // Another process wrote the group since this state: the statement wrote nothing and
         // returned the group's current state. Decide again on it.
@@ -242,16 +248,18 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
     }
   }
 
-  return async function runWrite(
-    work: Work,
+  /** Runs `work`; `toReply` turns its outcome into the reply (which the durable record keeps). */
+  return async function runWrite<T>(
+    work: Work<T>,
+    toReply: (value: T) => Reply,
     hook?: TransactionHook,
     options: WriteOptions = {},
   ): Promise<Reply> {
     try {
-      return await attempt(work, hook);
+      return await attempt(work, toReply, hook);
     } catch (error) {
       if (!options.retryIf?.(error)) throw error;
-      return attempt(work, hook);
+      return attempt(work, toReply, hook);
     }
   };
 }

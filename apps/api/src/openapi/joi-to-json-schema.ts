@@ -1,60 +1,92 @@
 import type Joi from 'joi';
+import parse from 'joi-to-json';
 
 /**
- * A small, strict converter from joi schemas (through `schema.describe()`) to JSON Schema 2020-12,
- * the dialect of OpenAPI 3.1. It covers exactly the joi features that `schemas.ts` uses and throws on
- * anything else, so that a new rule in a request schema fails the OpenAPI test instead of silently
- * leaving the published document less strict than the validation.
+ * joi → JSON Schema 2020-12 (the dialect of OpenAPI 3.1) through the maintained converter
+ * `joi-to-json` (its `open-api-3.1` output), fed with joi's own `schema.describe()`.
  *
- * Not representable in JSON Schema and deliberately ignored: conversions (`trim`, `lowercase`),
- * `custom` validators (e.g. "is an ISO 4217 code") and error messages.
+ * Where joi-to-json gives the same result as joi, it is used as it is. Where it cannot, the
+ * description is adjusted first (`adjust` below), and each adjustment says why:
+ *
+ * 1. joi rejects the empty string unless `allow('')`; joi-to-json emits no `minLength`, so the
+ *    document would accept `""` (e.g. `category`, `cursor`) where the API answers 422. → a `min(1)`
+ *    rule is added to strings that nothing else keeps from being empty.
+ * 2. `number().precision(n)` is ignored by joi-to-json (a percent with 3 decimals would validate). →
+ *    rewritten as `multiple(1e-n)`, which joi-to-json turns into `multipleOf`.
+ * 3. `Joi.alternatives().conditional('.type', { switch, otherwise })`: joi-to-json lists the
+ *    `otherwise` schema as one more `anyOf` branch. Ours can only be reached by values the switch
+ *    already claims, so it never applies in joi, but as an `anyOf` branch it would accept any object
+ *    with a known `type` (`{"type":"equal","between":[]}` included). → an unreachable `otherwise` is
+ *    dropped, and every `then` must pin the key itself (else the branches would not be exclusive).
+ * 4. `xor` peers: joi-to-json's default is `if/then/else`; the `oneOf` of `required` below says the
+ *    same thing in a form code generators (openapi-typescript) and UIs understand.
+ * 5. joi-to-json reads `integer` only as the first number rule, and ignores a string `length`. →
+ *    `integer` is moved first and `length(n)` becomes `min(n)` + `max(n)`.
+ * 6. joi-to-json ignores `object().min(n)` (PatchExpenseRequest: "at least one field"). → set as
+ *    `minProperties` on its result (outside alternatives, where the branches cannot be told apart).
+ *
+ * joi-to-json silently skips what it does not know. This module does not: anything outside the
+ * features listed in `SUPPORTED` throws, so a new rule in a request schema fails the OpenAPI tests
+ * instead of leaving the published document less strict than the validation. Not representable in
+ * JSON Schema and deliberately ignored: conversions (`trim`, `lowercase`), `custom` validators (e.g.
+ * "is an ISO 4217 code") and error messages.
  */
 
 export type JsonSchema = { [keyword: string]: unknown };
 
+type Rule = { name: string; args?: Record<string, unknown> };
 type Ref = { path?: string[]; ancestor?: number; type?: string };
 type Condition = { is?: Described; then?: Described; otherwise?: Described };
 type Match = Condition & { schema?: Described; ref?: Ref; switch?: Condition[] };
 
-/** The parts of `Joi.Description` this converter reads. */
+/** The parts of `Joi.Description` read here. */
 type Described = {
   type: string;
   flags?: Record<string, unknown>;
-  rules?: { name: string; args?: Record<string, unknown> }[];
+  rules?: Rule[];
   allow?: unknown[];
   invalid?: unknown[];
   keys?: Record<string, Described>;
   items?: Described[];
   matches?: Match[];
   dependencies?: { rel: string; peers: string[] }[];
-  examples?: unknown[];
-  preferences?: unknown;
-  metas?: unknown[];
-  notes?: unknown[];
-  tags?: unknown[];
   [other: string]: unknown;
 };
 
-const HANDLED_PARTS = new Set([
-  'type',
-  'flags',
-  'rules',
-  'allow',
-  'invalid',
-  'keys',
-  'items',
-  'matches',
-  'dependencies',
-  'examples',
-  'preferences',
-  'metas',
-  'notes',
-  'tags',
-]);
-/** `label` names components; `error` is a message override; `match` is read for alternatives. */
-const HANDLED_FLAGS = new Set(['description', 'presence', 'default', 'only', 'unknown', 'label', 'match']);
+/** What a description may contain: anything else throws. */
+const SUPPORTED = {
+  parts: new Set([
+    'type',
+    'flags',
+    'rules',
+    'allow',
+    'invalid',
+    'keys',
+    'items',
+    'matches',
+    'dependencies',
+    'examples',
+    'preferences',
+    'metas',
+    'notes',
+    'tags',
+  ]),
+  /** `label` names components; `error` is a message override; `match` is read for alternatives. */
+  flags: new Set(['description', 'presence', 'default', 'only', 'unknown', 'label', 'match']),
+  rules: {
+    string: new Set(['min', 'max', 'length', 'pattern', 'email', 'isoDate', 'uri', 'guid']),
+    number: new Set(['integer', 'min', 'max', 'greater', 'less', 'precision', 'multiple', 'sign']),
+    array: new Set(['min', 'max', 'length', 'unique']),
+    object: new Set(['min', 'max', 'length']),
+    boolean: new Set<string>(),
+    alternatives: new Set<string>(),
+  } as Record<string, Set<string>>,
+  dependencies: new Set(['xor', 'or']),
+};
 /** Rules with no JSON Schema equivalent: conversions and custom functions. */
 const IGNORED_RULES = new Set(['trim', 'case', 'custom', 'normalize']);
+/** String rules that already keep a string from being empty (or say what it must look like). */
+const NON_EMPTY_RULES = new Set(['min', 'length', 'pattern', 'email', 'isoDate', 'uri', 'guid']);
 
 function unsupported(what: string): never {
   throw new Error(
@@ -64,324 +96,182 @@ function unsupported(what: string): never {
 
 const isOverride = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && (value as { override?: unknown }).override === true;
-
 const literalsOf = (values: unknown[] | undefined): unknown[] => (values ?? []).filter((v) => !isOverride(v));
 
-/** `"/^[A-Z]{3}$/"` (joi's description of a RegExp) → `^[A-Z]{3}$`. */
-function regexSource(described: unknown): string {
-  const text = String(described);
-  const match = /^\/(.*)\/([a-z]*)$/s.exec(text);
-  if (!match) unsupported(`regex ${text}`);
-  if (match[2]) unsupported(`regex flags /${match[2]} in ${text}`);
-  return match[1] ?? '';
-}
-
-const numberArg = (rule: { name: string; args?: Record<string, unknown> }, arg = 'limit'): number => {
+function numberArg(rule: Rule, arg = 'limit'): number {
   const value = rule.args?.[arg];
   if (typeof value !== 'number') unsupported(`rule ${rule.name} with a non-numeric (reference?) argument`);
   return value;
-};
+}
 
-function convertString(d: Described, out: JsonSchema): void {
-  for (const rule of d.rules ?? []) {
-    if (IGNORED_RULES.has(rule.name)) continue;
-    switch (rule.name) {
-      case 'min':
-        out['minLength'] = numberArg(rule);
-        break;
-      case 'max':
-        out['maxLength'] = numberArg(rule);
-        break;
-      case 'length':
-        out['minLength'] = numberArg(rule);
-        out['maxLength'] = numberArg(rule);
-        break;
-      case 'pattern': {
+function adjustString(d: Described, rules: Rule[]): Rule[] {
+  const out: Rule[] = [];
+  for (const rule of rules) {
+    if (rule.name === 'length') {
+      // (5) joi-to-json ignores a string length
+      out.push(
+        { name: 'min', args: { limit: numberArg(rule) } },
+        { name: 'max', args: { limit: numberArg(rule) } },
+      );
+    } else {
+      if (rule.name === 'pattern') {
         const options = (rule.args?.['options'] ?? {}) as { invert?: boolean };
-        const pattern = regexSource(rule.args?.['regex']);
-        if (options.invert) out['not'] = { pattern };
-        else if (out['pattern'] === undefined) out['pattern'] = pattern;
-        else out['allOf'] = [...((out['allOf'] as JsonSchema[]) ?? []), { pattern }];
-        break;
+        if (options.invert) unsupported('inverted string pattern');
+        if (rules.filter((r) => r.name === 'pattern').length > 1)
+          unsupported('several patterns on one string');
+        if (/\/[a-z]+$/.test(String(rule.args?.['regex'])))
+          unsupported(`regex flags in ${rule.args?.['regex']}`);
       }
-      case 'email':
-        out['format'] = 'email';
-        break;
-      case 'isoDate':
-        out['format'] = 'date-time';
-        break;
-      case 'uri':
-        out['format'] = 'uri';
-        break;
-      case 'guid':
-        out['format'] = 'uuid';
-        break;
-      default:
-        unsupported(`string rule "${rule.name}"`);
+      out.push(rule);
     }
   }
+  // (1) joi rejects '' unless it is allowed
+  const allowsEmpty = literalsOf(d.allow).includes('');
+  if (d.flags?.['only'] !== true && !allowsEmpty && !out.some((rule) => NON_EMPTY_RULES.has(rule.name))) {
+    out.push({ name: 'min', args: { limit: 1 } });
+  }
+  return out;
 }
 
-function convertNumber(d: Described, out: JsonSchema): void {
-  for (const rule of d.rules ?? []) {
-    if (IGNORED_RULES.has(rule.name)) continue;
-    switch (rule.name) {
-      case 'integer':
-        out['type'] = 'integer';
-        break;
-      case 'min':
-        out['minimum'] = numberArg(rule);
-        break;
-      case 'max':
-        out['maximum'] = numberArg(rule);
-        break;
-      case 'greater':
-        out['exclusiveMinimum'] = numberArg(rule);
-        break;
-      case 'less':
-        out['exclusiveMaximum'] = numberArg(rule);
-        break;
-      case 'precision':
-        // precision(2) → multipleOf 0.01 (written as a literal so that it is exactly the double 0.01)
-        out['multipleOf'] = Number(`1e-${numberArg(rule)}`);
-        break;
-      case 'multiple':
-        out['multipleOf'] = numberArg(rule, 'base');
-        break;
-      case 'sign':
-        if (rule.args?.['sign'] === 'positive') out['exclusiveMinimum'] = 0;
-        else if (rule.args?.['sign'] === 'negative') out['exclusiveMaximum'] = 0;
-        else unsupported(`number sign ${String(rule.args?.['sign'])}`);
-        break;
-      default:
-        unsupported(`number rule "${rule.name}"`);
+function adjustNumber(rules: Rule[]): Rule[] {
+  const out = rules.map((rule): Rule => {
+    if (rule.name === 'sign' && !['positive', 'negative'].includes(String(rule.args?.['sign']))) {
+      unsupported(`number sign ${String(rule.args?.['sign'])}`);
     }
-  }
+    // (2) precision(2) → multipleOf 0.01 (written as a literal so that it is exactly the double 0.01)
+    if (rule.name === 'precision')
+      return { name: 'multiple', args: { base: Number(`1e-${numberArg(rule)}`) } };
+    if (['min', 'max', 'greater', 'less'].includes(rule.name)) numberArg(rule);
+    if (rule.name === 'multiple') numberArg(rule, 'base');
+    return rule;
+  });
+  // (5) joi-to-json reads `integer` only as the first rule
+  return [...out.filter((rule) => rule.name === 'integer'), ...out.filter((rule) => rule.name !== 'integer')];
 }
 
-function convertArray(d: Described, out: JsonSchema): void {
-  for (const rule of d.rules ?? []) {
-    if (IGNORED_RULES.has(rule.name)) continue;
-    switch (rule.name) {
-      case 'min':
-        out['minItems'] = numberArg(rule);
-        break;
-      case 'max':
-        out['maxItems'] = numberArg(rule);
-        break;
-      case 'length':
-        out['minItems'] = numberArg(rule);
-        out['maxItems'] = numberArg(rule);
-        break;
-      case 'unique':
-        if (rule.args && Object.keys(rule.args).length > 0)
-          unsupported('array unique() by comparator or path');
-        out['uniqueItems'] = true;
-        break;
-      default:
-        unsupported(`array rule "${rule.name}"`);
-    }
-  }
-  const items = (d.items ?? []).map(convert);
-  if (items.length === 1) out['items'] = items[0];
-  else if (items.length > 1) out['items'] = { anyOf: items };
-}
-
-function convertObject(d: Described, out: JsonSchema): void {
-  for (const rule of d.rules ?? []) {
-    if (IGNORED_RULES.has(rule.name)) continue;
-    switch (rule.name) {
-      case 'min':
-        out['minProperties'] = numberArg(rule);
-        break;
-      case 'max':
-        out['maxProperties'] = numberArg(rule);
-        break;
-      case 'length':
-        out['minProperties'] = numberArg(rule);
-        out['maxProperties'] = numberArg(rule);
-        break;
-      default:
-        unsupported(`object rule "${rule.name}"`);
-    }
-  }
-  if (d.keys) {
-    const properties: Record<string, JsonSchema> = {};
-    const required: string[] = [];
-    for (const [key, child] of Object.entries(d.keys)) {
-      if (child.flags?.['presence'] === 'forbidden') unsupported(`forbidden key "${key}"`);
-      properties[key] = convert(child);
-      if (child.flags?.['presence'] === 'required') required.push(key);
-    }
-    out['properties'] = properties;
-    if (required.length > 0) out['required'] = required;
-    // A described object with `keys` rejects every other key unless `.unknown(true)`.
-    if (d.flags?.['unknown'] !== true) out['additionalProperties'] = false;
-  }
-  const dependencies = d.dependencies ?? [];
-  const groups: JsonSchema[] = [];
-  for (const dependency of dependencies) {
-    const eachRequired = dependency.peers.map((peer) => ({ required: [peer] }));
-    if (dependency.rel === 'xor') groups.push({ oneOf: eachRequired });
-    else if (dependency.rel === 'or') groups.push({ anyOf: eachRequired });
-    else unsupported(`object dependency "${dependency.rel}"`);
-  }
-  if (groups.length === 1) Object.assign(out, groups[0]);
-  else if (groups.length > 1) out['allOf'] = groups;
-}
-
-/** The constant values an `is` condition matches, e.g. `Joi.valid('equal')` → `['equal']`. */
-function conditionValues(is: Described | undefined): unknown[] {
-  if (is?.flags?.['only'] !== true || is.flags['presence'] !== 'required' || is.rules?.length) {
-    unsupported('conditional whose `is` is not a required set of literal values');
-  }
-  return literalsOf(is.allow);
-}
-
-/** True when an object branch itself already requires `key` to be one of `values`. */
-function pinsKey(branch: Described, key: string, values: unknown[]): boolean {
-  const child = branch.keys?.[key];
+/** True when an object branch itself requires `key` to be one of `values`. */
+function pinsKey(branch: Described | undefined, key: string, values: unknown[]): boolean {
+  const child = branch?.keys?.[key];
   if (child?.flags?.['only'] !== true || child.flags['presence'] !== 'required') return false;
   const allowed = literalsOf(child.allow);
   return allowed.length > 0 && allowed.every((v) => values.includes(v));
 }
 
-function hasKeyIn(key: string, values: unknown[]): JsonSchema {
-  return { type: 'object', properties: { [key]: { enum: values } }, required: [key] };
-}
-
-/**
- * `Joi.alternatives().conditional('.key', { switch: [...], otherwise })` → the branches, each one
- * constrained to its value of `key`. A branch that already pins `key` itself is used as it is; an
- * `otherwise` that can only accept values the switch already claimed can never pass and is dropped.
- */
-function conditionalBranches(match: Match): JsonSchema[] {
+/** (3) `conditional('.key', { switch, otherwise })` with every branch pinning `key`, minus an unreachable `otherwise`. */
+function adjustConditional(match: Match): Match {
   const ref = match.ref;
   if (!ref || ref.type !== undefined || (ref.ancestor ?? 1) !== 0 || ref.path?.length !== 1) {
     unsupported('conditional on anything but a key of the value itself (".key")');
   }
   const key = ref.path[0] as string;
   const cases: Condition[] = match.switch ?? [match];
-  const branches: JsonSchema[] = [];
   const claimed: unknown[] = [];
+  const kept: Condition[] = [];
   for (const [index, condition] of cases.entries()) {
-    const values = conditionValues(condition.is);
+    const is = condition.is;
+    if (is?.flags?.['only'] !== true || is.flags['presence'] !== 'required' || is.rules?.length) {
+      unsupported('conditional whose `is` is not a required set of literal values');
+    }
+    const values = literalsOf(is.allow);
     claimed.push(...values);
-    if (condition.then) {
-      branches.push(
-        pinsKey(condition.then, key, values)
-          ? convert(condition.then)
-          : { allOf: [hasKeyIn(key, values), convert(condition.then)] },
-      );
+    if (condition.then && !pinsKey(condition.then, key, values)) {
+      unsupported(`conditional branch that does not itself require "${key}" to be ${JSON.stringify(values)}`);
     }
     if (condition.otherwise) {
       if (index !== cases.length - 1) unsupported('otherwise before the last switch case');
-      if (!pinsKey(condition.otherwise, key, claimed)) {
-        branches.push({ allOf: [{ not: hasKeyIn(key, [...claimed]) }, convert(condition.otherwise)] });
-      }
+      if (!pinsKey(condition.otherwise, key, claimed))
+        unsupported('a reachable `otherwise` of a conditional');
     }
+    // `is` is passed on as joi described it (joi-to-json does not read it when the condition has a ref)
+    kept.push({ is, ...(condition.then ? { then: adjust(condition.then, true) } : {}) });
   }
-  return branches;
+  // joi-to-json 5.0.5 merges a lone case through an undefined variable (a ReferenceError)
+  if (kept.length < 2) unsupported('a conditional with fewer than two cases');
+  return { ref, switch: kept };
 }
 
-function convertAlternatives(d: Described, out: JsonSchema): void {
-  if (d.rules?.length) unsupported('alternatives rules');
-  const branches: JsonSchema[] = [];
-  for (const match of d.matches ?? []) {
-    if (match.schema) branches.push(convert(match.schema));
-    else if (match.ref) branches.push(...conditionalBranches(match));
-    else unsupported('alternatives match on a schema condition');
-  }
-  const mode = d.flags?.['match'];
-  out[mode === 'all' ? 'allOf' : 'oneOf'] = branches;
-}
-
-/** Converts one described joi schema. */
-function convert(d: Described): JsonSchema {
-  for (const part of Object.keys(d)) if (!HANDLED_PARTS.has(part)) unsupported(`joi "${part}" on ${d.type}`);
+/**
+ * Checks a description against `SUPPORTED` and applies the adjustments (1)–(5), recursively.
+ * `inAlternative`: below an alternatives branch, where (6) cannot follow.
+ */
+function adjust(d: Described, inAlternative = false): Described {
+  for (const part of Object.keys(d))
+    if (!SUPPORTED.parts.has(part)) unsupported(`joi "${part}" on ${d.type}`);
   for (const flag of Object.keys(d.flags ?? {})) {
-    if (!HANDLED_FLAGS.has(flag)) unsupported(`joi flag "${flag}" on ${d.type}`);
+    if (!SUPPORTED.flags.has(flag)) unsupported(`joi flag "${flag}" on ${d.type}`);
   }
-  const out: JsonSchema = {};
-  switch (d.type) {
-    case 'string':
-      out['type'] = 'string';
-      convertString(d, out);
-      break;
-    case 'number':
-      out['type'] = 'number';
-      convertNumber(d, out);
-      break;
-    case 'boolean':
-      out['type'] = 'boolean';
-      break;
-    case 'array':
-      out['type'] = 'array';
-      convertArray(d, out);
-      break;
-    case 'object':
-      out['type'] = 'object';
-      convertObject(d, out);
-      break;
-    case 'alternatives':
-      convertAlternatives(d, out);
-      break;
-    case 'any':
-      if (d.rules?.length) unsupported('rules on any()');
-      break;
-    default:
-      unsupported(`joi type "${d.type}"`);
+  const known = SUPPORTED.rules[d.type];
+  if (!known) unsupported(`joi type "${d.type}"`);
+  const rules = (d.rules ?? []).filter((rule) => !IGNORED_RULES.has(rule.name));
+  for (const rule of rules) if (!known.has(rule.name)) unsupported(`${d.type} rule "${rule.name}"`);
+  if (d.type === 'object' && rules.length > 0 && inAlternative) {
+    unsupported('object min/max/length inside alternatives');
+  }
+  if (typeof d.flags?.['default'] === 'function' || typeof d.flags?.['default'] === 'object') {
+    unsupported('a computed or reference default');
+  }
+  if (d.flags?.['only'] !== true) {
+    const extras = literalsOf(d.allow).filter((v) => v !== null && !(v === '' && d.type === 'string'));
+    if (extras.length > 0) unsupported(`allow(${JSON.stringify(extras)}) on ${d.type} without valid()`);
   }
 
-  const allowed = literalsOf(d.allow);
-  const flags = d.flags ?? {};
-  if (flags['only'] === true) {
-    out['enum'] = allowed;
-    if (allowed.includes(null) && typeof out['type'] === 'string') out['type'] = [out['type'], 'null'];
-  } else if (allowed.length > 0) {
-    const nullable = allowed.includes(null);
-    // joi strings reject '' unless it is allowed; below it is handled by leaving out minLength 1.
-    const extras = allowed.filter(
-      (v) => v !== null && !(v === '' && out['type'] === 'string' && out['minLength'] === undefined),
-    );
-    if (nullable) {
-      if (typeof out['type'] === 'string') out['type'] = [out['type'], 'null'];
-      else extras.push(null);
-    }
-    if (extras.length > 0) {
-      const base = { ...out };
-      for (const key of Object.keys(out)) delete out[key];
-      out['anyOf'] = [base, { enum: extras }];
+  const out: Described = { ...d };
+  if (d.type === 'string') out.rules = adjustString(d, rules);
+  else if (d.type === 'number') out.rules = adjustNumber(rules);
+  else out.rules = rules;
+  if (d.keys) {
+    out.keys = {};
+    for (const [key, child] of Object.entries(d.keys)) {
+      if (child.flags?.['presence'] === 'forbidden') unsupported(`forbidden key "${key}"`);
+      out.keys[key] = adjust(child, inAlternative);
     }
   }
-  // joi rejects the empty string by default; say so unless a rule or format already does.
-  if (
-    d.type === 'string' &&
-    flags['only'] !== true &&
-    !allowed.includes('') &&
-    out['minLength'] === undefined &&
-    out['pattern'] === undefined &&
-    out['format'] === undefined
-  ) {
-    out['minLength'] = 1;
+  if (d.items) out.items = d.items.map((item) => adjust(item, inAlternative));
+  for (const dependency of d.dependencies ?? []) {
+    if (!SUPPORTED.dependencies.has(dependency.rel)) unsupported(`object dependency "${dependency.rel}"`);
   }
-  const invalid = literalsOf(d.invalid);
-  if (invalid.length > 0) out['not'] = { enum: invalid };
-
-  if (typeof flags['description'] === 'string') out['description'] = flags['description'];
-  if (flags['default'] !== undefined) {
-    if (typeof flags['default'] === 'function' || typeof flags['default'] === 'object') {
-      unsupported('a computed or reference default');
-    }
-    out['default'] = flags['default'];
+  if (d.matches) {
+    out.matches = d.matches.map((match) => {
+      if (match.schema) return { schema: adjust(match.schema, true) };
+      if (match.ref) return adjustConditional(match);
+      return unsupported('alternatives match on a schema condition');
+    });
   }
-  if (d.examples && d.examples.length > 0) out['examples'] = [...d.examples];
   return out;
+}
+
+/** (4) `xor(a, b)`: exactly one of them is present. */
+const logicalOpParser = {
+  xor: (schema: JsonSchema, dependency: { peers: string[] }) => {
+    schema['oneOf'] = dependency.peers.map((peer) => ({ required: [peer] }));
+  },
+};
+
+/** (6) Object `min`/`max`/`length` (joi-to-json ignores them) → `minProperties`/`maxProperties`. */
+function setObjectSizes(d: Described, out: JsonSchema): void {
+  if (d.type === 'object') {
+    for (const rule of d.rules ?? []) {
+      if (rule.name === 'min' || rule.name === 'length') out['minProperties'] = numberArg(rule);
+      if (rule.name === 'max' || rule.name === 'length') out['maxProperties'] = numberArg(rule);
+    }
+    const properties = (out['properties'] ?? {}) as Record<string, JsonSchema>;
+    for (const [key, child] of Object.entries(d.keys ?? {})) {
+      if (properties[key]) setObjectSizes(child, properties[key]);
+    }
+  }
+  if (d.type === 'array' && d.items?.length === 1 && out['items']) {
+    setObjectSizes(d.items[0] as Described, out['items'] as JsonSchema);
+  }
 }
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses it) of a joi schema. */
 export function joiToJsonSchema(schema: Joi.Schema): JsonSchema {
-  return convert(schema.describe() as unknown as Described);
+  const described = adjust(schema.describe() as unknown as Described);
+  // joi-to-json reads nothing but `describe()` of what it is given.
+  const adjusted = { describe: () => described } as unknown as Parameters<typeof parse>[0];
+  const out = parse(adjusted, 'open-api-3.1', {}, { logicalOpParser }) as JsonSchema;
+  setObjectSizes(described, out);
+  return out;
 }
 
 /** The label of a joi schema (`.label('ExpenseRequest')`), used as its component name. */

@@ -4,7 +4,7 @@ import { type JsonSchema, joiLabel, joiQueryParameters, joiToJsonSchema } from '
 import { type HttpMethod, OPERATIONS, type Operation, PATH_PARAMETER_DESCRIPTIONS } from './operations';
 import { ERROR_STATUS, responseSchemas } from './responses';
 
-export { docsPage } from './docs-page';
+export { docsPage, docsRoutes } from './docs-page';
 
 /**
  * The OpenAPI 3.1 document of the whole API, built from the operation table (`operations.ts`), the joi

@@ -87,7 +87,8 @@ A bad or missing token refuses the upgrade with HTTP 401. A user who already has
 \`WS_MAX_CONNECTIONS_PER_USER\` sockets on this gateway is refused with HTTP 429 \`rate_limited\`
 (\`Retry-After\`).
 
-Every message is one JSON text frame. On open the server sends
+Every message is one JSON text frame: a \`ClientMessage\` from the client, a \`ServerMessage\` from the
+server (both in the schemas of this document). On open the server sends
 \`{"type":"welcome","connectionId","userId","heartbeatMs"}\`.
 
 | client → server | server → client |
@@ -547,7 +548,9 @@ export const OPERATIONS: Operation[] = [
     operationId: 'docs',
     tag: 'Operations',
     summary: 'Human-readable API reference',
-    description: 'A self-contained HTML page (no external assets) that renders this document.',
+    description:
+      'Swagger UI rendering this document. Its files come from the `swagger-ui-dist` npm package and are ' +
+      'served by this server: the page loads nothing from anywhere else and works offline.',
     public: true,
     success: [{ status: 200, description: 'HTML', contentType: 'text/html', schema: { type: 'string' } }],
   },

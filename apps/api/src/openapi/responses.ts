@@ -70,6 +70,197 @@ const payer: JsonSchema = {
   additionalProperties: false,
 };
 
+const groupFields: Record<string, JsonSchema> = {
+  id: id('grp', 'Group'),
+  name: { type: 'string' },
+  description: { type: 'string', description: 'Empty string when not set' },
+  currency: { ...currency, description: 'Default currency of new expenses and settlements' },
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  version,
+};
+
+const object = (properties: Record<string, JsonSchema>, required: string[], description?: string) => ({
+  type: 'object',
+  ...(description ? { description } : {}),
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+/** `data` of each event type, with the component name of that event. */
+const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
+  const balances = {
+    type: 'array',
+    items: ref('CurrencyBalances'),
+    description: 'The group’s balances after the change (the `currencies` of `Balances`)',
+  };
+  const deletedAt = { ...timestamp, description: 'When it was deleted' };
+  return {
+    'group.updated': { name: 'GroupUpdatedEvent', data: object({ group: ref('GroupSummary') }, ['group']) },
+    'member.added': { name: 'MemberAddedEvent', data: object({ member: ref('Member') }, ['member']) },
+    'member.removed': { name: 'MemberRemovedEvent', data: object({ userId: id('usr', 'User') }, ['userId']) },
+    'expense.created': {
+      name: 'ExpenseCreatedEvent',
+      data: object(
+        {
+          expense: ref('Expense'),
+          balances,
+          restored: { const: true, description: 'Present when a deleted expense was restored' },
+        },
+        ['expense', 'balances'],
+      ),
+    },
+    'expense.updated': {
+      name: 'ExpenseUpdatedEvent',
+      data: object({ expense: ref('Expense'), balances }, ['expense', 'balances']),
+    },
+    'expense.deleted': {
+      name: 'ExpenseDeletedEvent',
+      data: object({ expense: ref('Expense'), deletedAt, balances }, ['expense', 'deletedAt', 'balances']),
+    },
+    'settlement.created': {
+      name: 'SettlementCreatedEvent',
+      data: object({ settlement: ref('Settlement'), balances }, ['settlement', 'balances']),
+    },
+    'settlement.deleted': {
+      name: 'SettlementDeletedEvent',
+      data: object({ settlement: ref('Settlement'), deletedAt, balances }, [
+        'settlement',
+        'deletedAt',
+        'balances',
+      ]),
+    },
+  };
+})();
+
+/** `Event` (one of the per-type events) and one component per event type. */
+function events(): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {
+    Event: {
+      description:
+        'One entry of the group’s durable, ordered log; `data` depends on `type`. Money events carry ' +
+        'the group’s balances after the change in `data.balances`.',
+      oneOf: Object.values(EVENT_TYPES).map(({ name }) => ref(name)),
+    },
+  };
+  for (const [type, { name, data }] of Object.entries(EVENT_TYPES)) {
+    schemas[name] = object(
+      {
+        id: id('evt', 'Event'),
+        seq: { type: 'integer', minimum: 1, description: 'Per group, strictly increasing, without gaps' },
+        type: { const: type },
+        groupId: id('grp', 'Group'),
+        actorId: { ...id('usr', 'User'), description: 'The user whose request made the change' },
+        occurredAt: timestamp,
+        data,
+      },
+      ['id', 'seq', 'type', 'groupId', 'actorId', 'occurredAt', 'data'],
+    );
+  }
+  return schemas;
+}
+
+/** Messages of the WebSocket protocol (`GET /v1/ws`), one JSON text frame each. */
+function realtimeMessages(): Record<string, JsonSchema> {
+  const requestId = { type: 'string', maxLength: 128, description: 'Echoed in the answer' };
+  const groupId = { ...id('grp', 'Group'), minLength: 1, maxLength: 100 };
+  const message = (
+    type: string,
+    properties: Record<string, JsonSchema>,
+    required: string[],
+    description: string,
+  ) => object({ type: { const: type }, ...properties }, ['type', ...required], description);
+  const seq = { type: 'integer', minimum: 0 };
+  return {
+    ServerMessage: {
+      description: 'Every message the server sends on the WebSocket',
+      oneOf: [
+        message(
+          'welcome',
+          {
+            connectionId: { type: 'string' },
+            userId: id('usr', 'User'),
+            heartbeatMs: { type: 'integer', minimum: 1, description: 'The server pings this often' },
+          },
+          ['connectionId', 'userId', 'heartbeatMs'],
+          'Sent once, when the connection opens',
+        ),
+        message(
+          'event',
+          { groupId, seq: { ...seq, minimum: 1 }, event: ref('Event') },
+          ['groupId', 'seq', 'event'],
+          'An event of a subscribed group, in `seq` order without gaps',
+        ),
+        message(
+          'subscribed',
+          { id: requestId, groupId, seq: { ...seq, description: 'The group’s seq when the catch-up ended' } },
+          ['groupId', 'seq'],
+          'The subscription is live (after the missed events)',
+        ),
+        message(
+          'unsubscribed',
+          {
+            id: requestId,
+            groupId,
+            reason: { const: 'removed', description: 'Set when the user was removed from the group' },
+          },
+          ['groupId'],
+          'The subscription ended',
+        ),
+        message(
+          'presence',
+          { groupId, online: { type: 'array', items: id('usr', 'User') } },
+          ['groupId', 'online'],
+          'The members of the group connected right now, on any gateway',
+        ),
+        message('pong', { id: requestId }, [], 'The answer to `ping`'),
+        message(
+          'authenticated',
+          { id: requestId, expiresAt: { ...timestamp, description: 'When the new token expires' } },
+          ['expiresAt'],
+          'The answer to `auth`: the connection now holds until the new token expires',
+        ),
+        message(
+          'error',
+          {
+            id: requestId,
+            code: {
+              type: 'string',
+              enum: ['bad_message', 'not_found', 'limit_exceeded', 'unauthenticated', 'unavailable'],
+            },
+          },
+          ['code'],
+          'A request that failed; the connection stays open',
+        ),
+      ],
+    },
+    ClientMessage: {
+      description: 'Every message a client may send on the WebSocket (unknown fields are ignored)',
+      oneOf: [
+        message(
+          'subscribe',
+          {
+            id: requestId,
+            groupId,
+            afterSeq: { ...seq, description: 'Replay the events after this seq first' },
+          },
+          ['groupId'],
+          'Receive the group’s events (and presence)',
+        ),
+        message('unsubscribe', { id: requestId, groupId }, ['groupId'], 'Stop receiving the group'),
+        message('ping', { id: requestId }, [], 'Answered with `pong`'),
+        message(
+          'auth',
+          { id: requestId, accessToken: { type: 'string', minLength: 1, maxLength: 8192 } },
+          ['accessToken'],
+          'A fresh access token of the same user, before the current one expires',
+        ),
+      ].map(({ additionalProperties: _ignored, ...rest }) => rest),
+    },
+  };
+}
+
 export const responseSchemas: Record<string, JsonSchema> = {
   User: {
     type: 'object',
@@ -106,20 +297,21 @@ export const responseSchemas: Record<string, JsonSchema> = {
   Group: {
     type: 'object',
     properties: {
-      id: id('grp', 'Group'),
-      name: { type: 'string' },
-      description: { type: 'string', description: 'Empty string when not set' },
-      currency: { ...currency, description: 'Default currency of new expenses and settlements' },
+      ...groupFields,
       members: {
         type: 'array',
         items: ref('Member'),
         description: 'Current members, in the order they joined',
       },
-      createdAt: timestamp,
-      updatedAt: timestamp,
-      version,
     },
-    required: ['id', 'name', 'description', 'currency', 'members', 'createdAt', 'updatedAt', 'version'],
+    required: [...Object.keys(groupFields), 'members'],
+    additionalProperties: false,
+  },
+  GroupSummary: {
+    type: 'object',
+    description: 'A group without its members (in `group.updated` events)',
+    properties: groupFields,
+    required: Object.keys(groupFields),
     additionalProperties: false,
   },
   Payer: payer,
@@ -204,6 +396,19 @@ export const responseSchemas: Record<string, JsonSchema> = {
     ],
     additionalProperties: false,
   },
+  MemberNet: {
+    type: 'object',
+    properties: { userId: id('usr', 'User'), net: signedAmount },
+    required: ['userId', 'net'],
+    additionalProperties: false,
+  },
+  Transfer: {
+    type: 'object',
+    description: 'One payment that settles debts: `from` pays `to` the `amount`',
+    properties: { from: id('usr', 'User'), to: id('usr', 'User'), amount },
+    required: ['from', 'to', 'amount'],
+    additionalProperties: false,
+  },
   CurrencyBalances: {
     type: 'object',
     properties: {
@@ -212,24 +417,14 @@ export const responseSchemas: Record<string, JsonSchema> = {
         type: 'array',
         description:
           'Every current member (and any former member whose net is not zero); the nets add up to exactly 0',
-        items: {
-          type: 'object',
-          properties: { userId: id('usr', 'User'), net: signedAmount },
-          required: ['userId', 'net'],
-          additionalProperties: false,
-        },
+        items: ref('MemberNet'),
       },
       simplified: {
         type: 'array',
         description:
           'Transfers that settle every net exactly, each from a negative-net to a positive-net member, ' +
           'at most (number of non-zero nets − 1) of them',
-        items: {
-          type: 'object',
-          properties: { from: id('usr', 'User'), to: id('usr', 'User'), amount },
-          required: ['from', 'to', 'amount'],
-          additionalProperties: false,
-        },
+        items: ref('Transfer'),
       },
     },
     required: ['currency', 'members', 'simplified'],
@@ -255,51 +450,8 @@ export const responseSchemas: Record<string, JsonSchema> = {
     required: ['groupId', 'asOfSeq', 'currencies'],
     additionalProperties: false,
   },
-  Event: {
-    type: 'object',
-    description:
-      'One entry of the group’s durable, ordered log. `data` by type: `group.updated` {group} (without ' +
-      'members); `member.added` {member}; `member.removed` {userId}; `expense.created` {expense, balances} ' +
-      '(plus `restored: true` when an expense was restored); `expense.updated` {expense, balances}; ' +
-      '`expense.deleted` {expense, deletedAt, balances}; `settlement.created` {settlement, balances}; ' +
-      '`settlement.deleted` {settlement, deletedAt, balances}. `balances` is the `currencies` array of ' +
-      'the group’s balances after the change.',
-    properties: {
-      id: id('evt', 'Event'),
-      seq: { type: 'integer', minimum: 1, description: 'Per group, strictly increasing, without gaps' },
-      type: {
-        type: 'string',
-        enum: [
-          'group.updated',
-          'member.added',
-          'member.removed',
-          'expense.created',
-          'expense.updated',
-          'expense.deleted',
-          'settlement.created',
-          'settlement.deleted',
-        ],
-      },
-      groupId: id('grp', 'Group'),
-      actorId: { ...id('usr', 'User'), description: 'The user whose request made the change' },
-      occurredAt: timestamp,
-      data: {
-        type: 'object',
-        properties: {
-          group: { type: 'object' },
-          member: ref('Member'),
-          userId: id('usr', 'User'),
-          expense: ref('Expense'),
-          settlement: ref('Settlement'),
-          restored: { const: true },
-          deletedAt: timestamp,
-          balances: { type: 'array', items: ref('CurrencyBalances') },
-        },
-      },
-    },
-    required: ['id', 'seq', 'type', 'groupId', 'actorId', 'occurredAt', 'data'],
-    additionalProperties: false,
-  },
+  ...events(),
+  ...realtimeMessages(),
   Problem: {
     type: 'object',
     description: 'RFC 9457 problem details (`application/problem+json`). 5xx bodies never carry internals.',
@@ -322,15 +474,19 @@ export const responseSchemas: Record<string, JsonSchema> = {
         type: 'array',
         description:
           'Present on `validation_failed` (and some `not_a_member`/`split_mismatch`): one entry per failure',
-        items: {
-          type: 'object',
-          properties: { path: { type: 'string', examples: ['amount'] }, message: { type: 'string' } },
-          required: ['path', 'message'],
-          additionalProperties: false,
-        },
+        items: ref('FieldError'),
       },
     },
     required: ['type', 'title', 'status', 'code', 'detail', 'requestId'],
+  },
+  FieldError: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Dotted path of the field', examples: ['amount'] },
+      message: { type: 'string' },
+    },
+    required: ['path', 'message'],
+    additionalProperties: false,
   },
   Health: {
     type: 'object',

@@ -3,7 +3,6 @@ import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { pageOf } from '../http/cursor';
-import { created, noContent, ok, type Reply } from '../http/reply';
 import { newId } from '../ids';
 import type { StatementPart } from '../ledger/group-change';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
@@ -73,7 +72,11 @@ export function createSettlementsService(deps: { knex: Knex }) {
   const runRead = createRunRead(deps.knex);
 
   return {
-    async create(ctx: WriteContext, userId: string, input: SettlementInput): Promise<WriteResult> {
+    async create(
+      ctx: WriteContext,
+      userId: string,
+      input: SettlementInput,
+    ): Promise<WriteResult<Settlement>> {
       if (input.fromUserId === input.toUserId) {
         throw new AppError('validation_failed', 422, 'A member cannot settle with themselves.', {
           errors: [{ path: 'toUserId', message: 'must differ from fromUserId' }],
@@ -107,21 +110,18 @@ export function createSettlementsService(deps: { knex: Knex }) {
       change.applyDeltas(settlementBalanceEffect(settlement));
       change.countRecord(settlement.currency, 1);
       const event = change.commit('settlement.created', userId, { settlement }, { withBalances: true });
-      return {
-        reply: created(settlement, { Location: `/v1/settlements/${settlement.id}` }),
-        events: [event],
-      };
+      return { value: settlement, events: [event] };
     },
 
     /** Undo of a settlement; deleting one already deleted is the same 204. */
-    async remove(ctx: WriteContext, userId: string, settlementId: string): Promise<WriteResult> {
+    async remove(ctx: WriteContext, userId: string, settlementId: string): Promise<WriteResult<void>> {
       // A settlement in a group the caller cannot see answers exactly like an unknown one.
       const found = await ctx.openRecord<SettlementRow>('settlements', settlementId, userId, () =>
         notFound('Settlement'),
       );
       if (!found) throw notFound('Settlement');
       const { change, row } = found;
-      if (row.deleted_at) return { reply: noContent(), events: [] };
+      if (row.deleted_at) return { value: undefined, events: [] };
       const settlement = toSettlement(row);
       const deltas = diffBalanceEffects(settlementBalanceEffect(settlement), []);
       change.assertMembers([settlement.fromUserId, settlement.toUserId]);
@@ -135,14 +135,14 @@ export function createSettlementsService(deps: { knex: Knex }) {
         { settlement, deletedAt: now.toISOString() },
         { withBalances: true },
       );
-      return { reply: noContent(), events: [event] };
+      return { value: undefined, events: [event] };
     },
 
     /** One statement; a settlement in a group the caller is not in is as unknown as any other id. */
-    async get(userId: string, settlementId: string): Promise<Reply> {
+    async get(userId: string, settlementId: string): Promise<Settlement> {
       const [row] = await runRead<SettlementRow>(READS.settlement, [settlementId, userId]);
       if (!row) throw notFound('Settlement');
-      return ok(toSettlement(row));
+      return toSettlement(row);
     },
 
     async list(userId: string, groupId: string, query: { limit: number; cursor?: string }) {
