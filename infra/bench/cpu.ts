@@ -18,12 +18,17 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-/** User + system CPU time of `pid` so far, in microseconds. */
-export function cpuMicros(pid: number): number {
+/** User and system (kernel: syscalls, loopback networking) CPU time of `pid` so far, in microseconds. */
+export function cpuTimes(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return ((utime + stime) * 1_000_000) / clockTicks();
+  const toMicros = (ticks: string | undefined) => (Number(ticks) * 1_000_000) / clockTicks();
+  return { user: toMicros(fields[11]), system: toMicros(fields[12]) };
+}
+
+/** User + system CPU time of `pid` so far, in microseconds. */
+export function cpuMicros(pid: number): number {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
 }

@@ -13,6 +13,7 @@ import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
+import { cpuTimes } from './cpu';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -120,6 +121,7 @@ async function main() {
       groups.push(((await res.json()) as { id: string }).id);
     }
     let n = 0;
+    const before = cpuTimes(child.pid as number);
     const result = await autocannon({
       url: `${api}/v1/expenses`,
       connections: CONNECTIONS,
@@ -144,8 +146,10 @@ async function main() {
         },
       ],
     });
+    const after = cpuTimes(child.pid as number);
+    const per = (v: number) => (v / result['2xx']).toFixed(0);
     process.stdout.write(
-      `keyed POST under profile: ${(result['2xx'] / result.duration).toFixed(0)} 2xx/s\n\n`,
+      `keyed POST under profile: ${(result['2xx'] / result.duration).toFixed(0)} 2xx/s, CPU per write ${per(after.user - before.user)} µs user + ${per(after.system - before.system)} µs system\n\n`,
     );
   } finally {
     child.kill('SIGTERM');
