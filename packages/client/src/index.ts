@@ -25,6 +25,24 @@ export {
   type WriteOptions,
 } from './http-client';
 export { randomIdempotencyKey } from './idempotency-key';
+export {
+  Outbox,
+  type OutboxDeps,
+  type OutboxListeners,
+  type OutboxOptions,
+  type OutboxRejection,
+  requestOf,
+} from './outbox';
+export { fileOutbox, type NodeFsLike } from './outbox-file-storage';
+export { type IndexedDbFactoryLike, indexedDbOutbox } from './outbox-indexeddb-storage';
+export {
+  type AsyncStorageLike,
+  asyncStorageOutbox,
+  MemoryOutboxStorage,
+  type SnapshotBackend,
+  snapshotOutboxStorage,
+} from './outbox-storage';
+export type * from './outbox-types';
 export { paginate } from './pages';
 export {
   type BalancesUpdate,
@@ -53,3 +71,4 @@ export {
 export { SettlementsApi } from './settlements-api';
 export { TallyClient, type TallyClientOptions } from './tally-client';
 export type * from './types';
+export { ulidFactory } from './ulid';

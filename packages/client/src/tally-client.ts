@@ -2,7 +2,9 @@ import { MemoryTokenStore, TokenManager, type TokenStore } from './auth';
 import { AuthApi } from './auth-api';
 import { ExpensesApi } from './expenses-api';
 import { GroupsApi } from './groups-api';
-import { HttpClient, type HttpClientOptions } from './http-client';
+import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client';
+import { randomIdempotencyKey } from './idempotency-key';
+import { Outbox, type OutboxOptions } from './outbox';
 import { RealtimeClient, type RealtimeOptions } from './realtime';
 import { SettlementsApi } from './settlements-api';
 import type { Session } from './types';
@@ -17,6 +19,11 @@ export type TallyClientOptions = Omit<HttpClientOptions, 'tokens'> & {
   onSessionExpired?: () => void;
   /** Called with every new session (register, login, refresh). */
   onSession?: (session: Session) => void;
+  /**
+   * The durable outbox of money writes (`tally.outbox`): where it stores them and how it reports.
+   * @default an outbox in memory
+   */
+  outbox?: OutboxOptions;
 };
 
 /**
@@ -36,17 +43,25 @@ export class TallyClient {
   readonly groups: GroupsApi;
   readonly expenses: ExpensesApi;
   readonly settlements: SettlementsApi;
+  /**
+   * Money writes that survive the app being killed: stored first, sent after, until a final answer
+   * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
+   */
+  readonly outbox: Outbox;
   private readonly now: (() => number) | undefined;
 
   constructor(options: TallyClientOptions) {
-    const { tokenStore, onSessionExpired, onSession, ...httpOptions } = options;
+    const { tokenStore, onSessionExpired, onSession, outbox, ...httpOptions } = options;
     this.now = httpOptions.now;
     let http: HttpClient | undefined;
     this.tokens = new TokenManager({
       store: tokenStore ?? new MemoryTokenStore(),
       ...(httpOptions.now ? { now: httpOptions.now } : {}),
       ...(onSessionExpired ? { onSessionExpired } : {}),
-      ...(onSession ? { onSession } : {}),
+      onSession: (session) => {
+        onSession?.(session);
+        this.outbox.wake();
+      },
       refresh: async (refreshToken) => {
         // Never retried: a refresh token works once, and a lost answer cannot be replayed.
         const res = await http!.request<Session>({
@@ -65,6 +80,17 @@ export class TallyClient {
     this.groups = new GroupsApi(http);
     this.expenses = new ExpensesApi(http);
     this.settlements = new SettlementsApi(http);
+    this.outbox = new Outbox(
+      {
+        http,
+        ...(httpOptions.now ? { now: httpOptions.now } : {}),
+        ...(httpOptions.random ? { random: httpOptions.random } : {}),
+        sleep: httpOptions.sleep ?? defaultSleep,
+        newKey: httpOptions.generateIdempotencyKey ?? randomIdempotencyKey,
+      },
+      outbox,
+    );
+    if (outbox?.autoStart !== false) this.outbox.start().catch(() => {}); // failures surface through `ready`
   }
 
   /**
