@@ -53,9 +53,8 @@ describe('/docs in headless Chromium', () => {
     const response = await page.goto(`${server.url}/docs`, { waitUntil: 'load' });
     expect(response?.status()).toBe(200);
     // Swagger UI fetches the document, then renders one block per operation
-    await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${documented.length}`, null, {
-      timeout: 30_000,
-    });
+    // (A locator, not waitForFunction: a string predicate needs eval, which the page's CSP forbids.)
+    await page.locator('.opblock').nth(documented.length - 1).waitFor({ state: 'attached', timeout: 30_000 });
   });
 
   afterAll(async () => {

@@ -1,0 +1,265 @@
+// The demo web client (apps/api/src/web/web-client.ts): everything goes through the browser build of
+// the TypeScript SDK, served beside this file. Tokens live in memory: a reload signs out.
+import { TallyClient } from './tally-client.js';
+
+const $ = (id) => document.getElementById(id);
+const tally = new TallyClient({
+  baseUrl: window.location.origin,
+  onSessionExpired: () => signedOut('Your session expired: log in again.'),
+});
+/** The SDK's RealtimeClient of the session: one WebSocket for every open group. */
+let realtime;
+let me;
+/** The open group: `{ group, balances, unsubscribe }`. */
+let open;
+
+function say(text, error = false) {
+  $('status').textContent = text;
+  $('status').className = error ? 'error' : '';
+}
+
+function describe(error) {
+  const fields = (error?.errors ?? []).map((e) => `${e.path}: ${e.message}`).join('; ');
+  return (error?.problem?.detail || error?.message || String(error)) + (fields ? ` (${fields})` : '');
+}
+
+/** Runs a handler of the page, reporting its failure instead of losing it. */
+function handle(action) {
+  return (event) => {
+    event?.preventDefault();
+    action(event).catch((error) => say(describe(error), true));
+  };
+}
+
+function element(tag, text, attributes = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  return node;
+}
+
+const fractionDigits = (currency) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+
+/** "12.5" INR → 1250 (minor units), exactly: no floating point on the way in. */
+function toMinor(text, currency) {
+  const digits = fractionDigits(currency);
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(text.trim());
+  if (!match || (match[2] ?? '').length > digits) {
+    throw new Error(`The amount must be a number with at most ${digits} decimals.`);
+  }
+  return Number(match[1]) * 10 ** digits + Number((match[2] ?? '').padEnd(digits, '0') || '0');
+}
+
+const formatMoney = (minor, currency) =>
+  new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(
+    minor / 10 ** fractionDigits(currency),
+  );
+
+const nameOf = (userId) => open?.group.members.find((m) => m.userId === userId)?.name ?? userId;
+
+async function signedIn(session) {
+  me = session.user;
+  $('who-name').textContent = `${me.name} <${me.email}>`;
+  $('who').hidden = false;
+  $('auth').hidden = true;
+  $('groups').hidden = false;
+  realtime = tally.realtime();
+  realtime.on('state', (state) => {
+    $('live').textContent = state;
+  });
+  realtime.on('error', (error) => say(`Live updates: ${error.message}`, true));
+  realtime.connect();
+  await listGroups();
+  say(`Welcome, ${me.name}.`);
+}
+
+function signedOut(message) {
+  closeGroup();
+  realtime?.close();
+  realtime = undefined;
+  me = undefined;
+  $('who').hidden = true;
+  $('auth').hidden = false;
+  $('groups').hidden = true;
+  say(message);
+}
+
+async function listGroups() {
+  const page = await tally.groups.list({ limit: 100 });
+  $('group-list').replaceChildren(
+    ...page.data.map((group) => {
+      const button = element('button', `${group.name} (${group.currency})`, { type: 'button' });
+      button.dataset.groupId = group.id;
+      button.addEventListener(
+        'click',
+        handle(() => openGroup(group.id)),
+      );
+      const item = element('li');
+      item.append(button);
+      return item;
+    }),
+  );
+}
+
+function closeGroup() {
+  open?.unsubscribe?.();
+  open = undefined;
+  $('group').hidden = true;
+}
+
+async function openGroup(groupId) {
+  closeGroup();
+  const [group, balances] = await Promise.all([tally.groups.get(groupId), tally.groups.balances(groupId)]);
+  open = { group, balances: balances.currencies, unsubscribe: undefined };
+  $('group').hidden = false;
+  $('group').dataset.groupId = groupId;
+  $('group-name').textContent = `${group.name} (${group.currency})`;
+  $('activity').replaceChildren();
+  renderMembers();
+  renderBalances();
+  // Live from the balances just read: every event after them, once, in order.
+  open.unsubscribe = realtime.subscribe(groupId, {
+    afterSeq: balances.asOfSeq,
+    onEvent: (event) => {
+      $('activity').prepend(element('li', activityOf(event)));
+      if (event.type === 'member.added' || event.type === 'member.removed') {
+        handle(() => refreshMembers(groupId))();
+      }
+    },
+    onBalances: (update) => {
+      if (open?.group.id !== update.groupId) return;
+      open.balances = update.currencies;
+      renderBalances();
+    },
+    onEnded: () => {
+      closeGroup();
+      say('You are no longer a member of that group.', true);
+    },
+  });
+}
+
+async function refreshMembers(groupId) {
+  const group = await tally.groups.get(groupId);
+  if (open?.group.id !== groupId) return;
+  open.group = group;
+  renderMembers();
+  renderBalances();
+}
+
+function activityOf(event) {
+  const who = nameOf(event.actorId);
+  const data = event.data;
+  switch (event.type) {
+    case 'expense.created':
+      return `${who} added “${data.expense.description}”, ${formatMoney(data.expense.amount, data.expense.currency)}`;
+    case 'member.added':
+      return `${who} added ${data.member.name}`;
+    default:
+      return `${who}: ${event.type}`;
+  }
+}
+
+function renderMembers() {
+  $('paid-by').replaceChildren(
+    ...open.group.members.map((m) => {
+      const option = element('option', m.name, { value: m.userId });
+      option.selected = m.userId === me.id;
+      return option;
+    }),
+  );
+}
+
+function renderBalances() {
+  const rows = [];
+  const transfers = [];
+  for (const { currency, members, simplified } of open.balances) {
+    for (const { userId, net } of members) {
+      const row = element('tr', undefined, { 'data-user-id': userId, 'data-currency': currency });
+      row.dataset.net = String(net);
+      row.append(element('td', nameOf(userId)), element('td', formatMoney(net, currency)));
+      rows.push(row);
+    }
+    for (const t of simplified) {
+      transfers.push(
+        element('li', `${nameOf(t.from)} pays ${nameOf(t.to)} ${formatMoney(t.amount, currency)}`),
+      );
+    }
+  }
+  if (rows.length === 0) {
+    const row = element('tr');
+    row.append(element('td', 'No expenses yet.', { colspan: '2' }));
+    rows.push(row);
+  }
+  $('balances').replaceChildren(...rows);
+  $('transfers').replaceChildren(...transfers);
+}
+
+$('auth-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const email = String(form.get('email'));
+    const password = String(form.get('password'));
+    const session =
+      event.submitter?.value === 'register'
+        ? await tally.auth.register({ email, password, name: String(form.get('name')).trim() || email })
+        : await tally.auth.login({ email, password });
+    event.target.reset();
+    await signedIn(session);
+  }),
+);
+
+$('sign-out').addEventListener(
+  'click',
+  handle(async () => {
+    await tally.auth.logout();
+    signedOut('Signed out.');
+  }),
+);
+
+$('refresh-groups').addEventListener('click', handle(listGroups));
+
+$('group-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const group = await tally.groups.create({
+      name: String(form.get('name')),
+      currency: String(form.get('currency')),
+    });
+    event.target.reset();
+    await listGroups();
+    await openGroup(group.id);
+    say(`Created ${group.name}.`);
+  }),
+);
+
+$('member-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const member = await tally.groups.addMember(open.group.id, { email: String(form.get('email')) });
+    event.target.reset();
+    say(`${member.name} is a member.`);
+  }),
+);
+
+$('expense-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const { group } = open;
+    // One Idempotency-Key for this expense (the SDK makes it): its retries never add a second one.
+    const expense = await tally.expenses.create({
+      groupId: group.id,
+      description: String(form.get('description')),
+      amount: toMinor(String(form.get('amount')), group.currency),
+      paidBy: String(form.get('paidBy')),
+      split: { type: 'equal', between: group.members.map((m) => m.userId) },
+    });
+    event.target.reset();
+    renderMembers();
+    say(`Added “${expense.description}”.`);
+  }),
+);

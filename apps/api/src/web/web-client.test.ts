@@ -1,0 +1,65 @@
+import express from 'express';
+import request from 'supertest';
+import { SDK_BUNDLE_PATH, WEB_CSP, webClientAvailable, webClientRoutes } from './web-client';
+
+/** The web client's middleware alone; what it passes on gets 418, so passing on is visible. */
+function app() {
+  const a = express();
+  a.use(webClientRoutes());
+  a.use((_req, res) => {
+    res.status(418).send('passed on');
+  });
+  return a;
+}
+
+describe('the web client middleware (run from the sources, as npm start does)', () => {
+  const web = app();
+
+  it('is available here: the sources and esbuild are at hand', () => {
+    expect(webClientAvailable()).toBe(true);
+  });
+
+  it('serves the page at / with a policy that allows only its own origin', async () => {
+    const res = await request(web).get('/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['content-security-policy']).toBe(WEB_CSP);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.text).toContain('<script type="module" src="/web/app.js"></script>');
+    const head = await request(web).head('/');
+    expect(head.status).toBe(200);
+  });
+
+  it('serves the script module, which imports the browser SDK from beside it', async () => {
+    const res = await request(web).get('/web/app.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.text).toContain("from './tally-client.js'");
+  });
+
+  it('bundles the SDK as one ES module with nothing left to resolve', async () => {
+    const res = await request(web).get(SDK_BUNDLE_PATH);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    for (const name of ['TallyClient', 'RealtimeClient', 'ProblemError']) {
+      expect(res.text).toMatch(new RegExp(`^export \\{[^}]*\\b${name}\\b`, 'm'));
+    }
+    // No import left, and no CommonJS require shim (esbuild's `__require` for what it could not bundle).
+    expect(res.text).not.toMatch(/^import /m);
+    expect(res.text).not.toContain('__require');
+  });
+
+  it('passes on other methods and paths', async () => {
+    expect((await request(web).post('/')).status).toBe(418);
+    for (const path of [
+      '/web/',
+      '/web/web-client.ts',
+      '/web/index.html',
+      '/__proto__',
+      '/web/../package.json',
+    ]) {
+      expect((await request(web).get(path)).status).toBe(418);
+    }
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The demo web client at `/` (apps/api/src/web) in a real headless Chromium, against a real server
+ * process: two browser contexts that share nothing, Ada and Bob. Both sign up; Ada creates a group,
+ * adds Bob by email and adds an expense; Bob's page, open on the group, shows his balance change
+ * live (from the WebSocket event, without reloading or re-reading the balances). The page loads
+ * nothing from elsewhere and violates no Content-Security-Policy directive.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { WEB_CSP } from '../../apps/api/src/web/web-client';
+import { type ServerProcess, spawnServer } from '../support/server-process';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { uniqueEmail } from '../support/test-server';
+import { launchChromiumBrowser } from './chromium';
+
+const PASSWORD = 'correct horse battery';
+
+describe('the web client at / in two browser contexts', () => {
+  let db: TestDatabase;
+  let server: ServerProcess;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let ada: Page;
+  let bob: Page;
+  const problems: string[] = [];
+  /** Every URL each page requested. */
+  const requested = new Map<Page, string[]>();
+  /** The Idempotency-Key of every `POST /v1/expenses` a page sent. */
+  const expenseKeys: (string | undefined)[] = [];
+  /** Text frames each page's WebSocket received. */
+  const frames = new Map<Page, string[]>();
+  const bobEmail = uniqueEmail('bob');
+
+  async function openPage(): Promise<Page> {
+    const context = await browser.newContext();
+    contexts.push(context);
+    await context.addInitScript({
+      content: `document.addEventListener('securitypolicyviolation', (e) => {
+        console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + e.blockedURI);
+      });`,
+    });
+    const page = await context.newPage();
+    requested.set(page, []);
+    frames.set(page, []);
+    page.on('request', (request) => {
+      requested.get(page)?.push(`${request.method()} ${request.url()}`);
+      if (request.method() === 'POST' && request.url() === `${server.url}/v1/expenses`) {
+        expenseKeys.push(request.headers()['idempotency-key']);
+      }
+    });
+    page.on('requestfailed', (request) =>
+      problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`),
+    );
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') {
+        problems.push(`console ${message.type()}: ${message.text()}`);
+      }
+    });
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', (frame) => frames.get(page)?.push(String(frame.payload)));
+    });
+    const response = await page.goto(`${server.url}/`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toBe(WEB_CSP);
+    return page;
+  }
+
+  async function signUp(page: Page, name: string, email: string): Promise<void> {
+    const form = page.locator('#auth-form');
+    await form.locator('input[name=name]').fill(name);
+    await form.locator('input[name=email]').fill(email);
+    await form.locator('input[name=password]').fill(PASSWORD);
+    await form.locator('button[value=register]').click();
+    await page.locator('#who-name', { hasText: name }).waitFor();
+    await page.locator('#live', { hasText: 'open' }).waitFor();
+  }
+
+  /** The net shown for `name` in the balances table, from the row's data attribute (minor units). */
+  const netOf = (page: Page, name: string) =>
+    page.locator('#balances tr', { hasText: name }).getAttribute('data-net', { timeout: 1_000 });
+
+  // A database, a server process, a browser and pages: slow on a loaded machine.
+  beforeAll(async () => {
+    browser = await launchChromiumBrowser();
+    db = await createTestDatabase();
+    server = await spawnServer({ DATABASE_URL: db.url });
+    ada = await openPage();
+    bob = await openPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await server?.kill('SIGTERM');
+    await db?.drop();
+  });
+
+  it('lets both sign up, each in their own context', async () => {
+    await signUp(bob, 'Bob', bobEmail);
+    await signUp(ada, 'Ada', uniqueEmail('ada'));
+    // Separate contexts: each page holds its own session.
+    await expect(ada.locator('#who-name').textContent()).resolves.toContain('Ada');
+    await expect(bob.locator('#who-name').textContent()).resolves.toContain('Bob');
+  });
+
+  it('lets Ada create a group and add Bob by email; Bob finds it in his list', async () => {
+    await ada.locator('#group-form input[name=name]').fill('Goa trip');
+    await ada.locator('#group-form button').click();
+    await ada.locator('#group-name', { hasText: 'Goa trip (INR)' }).waitFor();
+    await ada.locator('#member-form input[name=email]').fill(bobEmail);
+    await ada.locator('#member-form button').click();
+    await ada.locator('#status', { hasText: 'Bob is a member.' }).waitFor();
+    // Ada's page learnt of the new member from the member.added event: Bob can be the payer.
+    await ada.locator('#paid-by option', { hasText: 'Bob' }).waitFor({ state: 'attached' });
+
+    await bob.locator('#refresh-groups').click();
+    await bob.locator('#group-list button', { hasText: 'Goa trip' }).click();
+    await bob.locator('#group-name', { hasText: 'Goa trip (INR)' }).waitFor();
+    await expect(bob.locator('#balances').textContent()).resolves.toContain('No expenses yet.');
+  });
+
+  it("shows Ada's expense in Bob's balances live, without a reload or another balances read", async () => {
+    const bobRequestsBefore = requested.get(bob)?.length ?? 0;
+    await ada.locator('#expense-form input[name=description]').fill('Dinner');
+    await ada.locator('#expense-form input[name=amount]').fill('1200.50');
+    await ada.locator('#expense-form button').click();
+    await ada.locator('#status', { hasText: 'Added “Dinner”.' }).waitFor();
+
+    // ₹1,200.50 paid by Ada, split equally: Bob owes 600.25 (60025 paise), Ada is owed as much.
+    await bob.locator('#balances tr[data-net="-60025"]', { hasText: 'Bob' }).waitFor({ timeout: 15_000 });
+    await expect(netOf(bob, 'Ada')).resolves.toBe('60025');
+    await expect(bob.locator('#transfers').textContent()).resolves.toMatch(/Bob pays Ada .*600\.25/);
+    await expect(bob.locator('#activity').textContent()).resolves.toContain('Ada added “Dinner”');
+    // Ada's own page follows the same way.
+    await ada.locator('#balances tr[data-net="60025"]', { hasText: 'Ada' }).waitFor({ timeout: 15_000 });
+
+    // It came over Bob's WebSocket; Bob's page requested nothing since (no reload, no balances GET).
+    expect(requested.get(bob)?.slice(bobRequestsBefore)).toEqual([]);
+    const events = (frames.get(bob) ?? [])
+      .map((f) => JSON.parse(f) as { type: string; event?: { type: string } })
+      .filter((m) => m.type === 'event')
+      .map((m) => m.event?.type);
+    expect(events).toContain('expense.created');
+  });
+
+  it('sends the expense with an Idempotency-Key, from the SDK served by the server itself', async () => {
+    const adaRequests = requested.get(ada) ?? [];
+    expect(adaRequests).toContain(`GET ${server.url}/web/tally-client.js`);
+    expect(adaRequests.filter((r) => r === `POST ${server.url}/v1/expenses`)).toHaveLength(1);
+    // The key the SDK made for this expense (a UUIDv4 from the browser's crypto.randomUUID()).
+    expect(expenseKeys).toEqual([
+      expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+    ]);
+    // On the server: one expense created.
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(
+      /http_request_duration_seconds_count\{method="POST",route="\/v1\/expenses",status="201"\} 1\b/,
+    );
+  });
+
+  it('loads everything from the server itself, with no CSP violation and no error', () => {
+    const origin = new URL(server.url).origin;
+    for (const urls of requested.values()) {
+      const elsewhere = urls
+        .map((r) => r.split(' ')[1] ?? '')
+        .filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== origin);
+      expect(elsewhere).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+  });
+});
