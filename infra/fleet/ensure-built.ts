@@ -29,7 +29,9 @@ function newestMtime(dir: string): number {
 /** The newest of every workspace's sources and of the files that decide how they are bundled. */
 function newestSource(): number {
   let newest = Math.max(
-    ...['package.json', 'tsconfig.json'].map((f) => statSync(path.join(ROOT, f)).mtimeMs),
+    ...['package.json', 'tsconfig.json', 'tsconfig.base.json'].map(
+      (f) => statSync(path.join(ROOT, f)).mtimeMs,
+    ),
   );
   for (const top of ['apps', 'packages']) {
     for (const workspace of readdirSync(path.join(ROOT, top))) {

@@ -5,7 +5,7 @@
  * settings: apps/server/src/config.ts parses each workload's environment exactly as at boot.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -991,14 +991,17 @@ describe('Dockerfile', () => {
     const copies = ops(runtime, 'COPY');
     expect(copies).toContain(`--from=${build.name} /app/dist ./dist`);
     expect(copies.join('\n')).not.toMatch(/\b(apps|packages|tsconfig\.json)\b/);
-    // The production install has neither the loader nor the bundler: they are development dependencies.
-    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-      devDependencies: Record<string, string>;
-    };
+    // The production install has neither the loader nor the bundler: they are development dependencies,
+    // of the root and of any workspace.
+    type Manifest = { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    const read = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Manifest;
+    const workspaces = ['apps', 'packages'].flatMap((top) =>
+      readdirSync(path.join(ROOT, top)).map((name) => `${top}/${name}/package.json`),
+    );
     for (const tool of ['tsx', 'esbuild']) {
-      expect(manifest.dependencies[tool]).toBeUndefined();
-      expect(manifest.devDependencies[tool]).toBeDefined();
+      for (const file of ['package.json', ...workspaces])
+        expect(read(file).dependencies?.[tool]).toBeUndefined();
+      expect(read('package.json').devDependencies?.[tool]).toBeDefined();
     }
   });
 
