@@ -1008,8 +1008,8 @@ describe('OpenAPI document', () => {
     expect(res.text).toContain(`src="${DOCS_ASSETS}/swagger-ui-bundle.js"`);
     expect(res.text).toContain(`src="${DOCS_SCRIPT_PATH}"`);
 
-    // pinned: package.json names the exact version that is installed and served
-    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+    // pinned: the API's package.json names the exact version that is installed and served
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../apps/api/package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
     expect(pkg.dependencies['swagger-ui-dist']).toBe(SWAGGER_UI_VERSION);
