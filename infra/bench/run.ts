@@ -14,7 +14,7 @@ import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
 import { cpuMicros } from './cpu';
-import { benchBareBaseline, benchTallyGateway, type WsResult } from './ws-bench';
+import { runWsBench, type WsBenchOptions, type WsResult } from './ws-bench';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -157,6 +157,27 @@ async function main() {
     const tallyPid = tally.pid as number;
     const api = `http://127.0.0.1:${apiPort}`;
     await waitFor(`${api}/healthz`);
+    const wsOptions: WsBenchOptions = {
+      api,
+      databaseUrl: dbUrl.toString(),
+      redisUrl: redis.url,
+      jwtSecret: 'bench-secret-bench-secret-bench-secret-0000',
+      children,
+      waitFor,
+    };
+    // BENCH_ONLY=ws: the WebSocket part alone (the API still takes its writes).
+    if (process.env.BENCH_ONLY === 'ws') {
+      const websockets = await runWsBench(wsOptions);
+      mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+      const file = path.join(
+        ROOT,
+        'bench-results',
+        `bench-ws-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+      );
+      writeFileSync(file, JSON.stringify({ websockets }, null, 2));
+      process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
+      return;
+    }
     const session = await json<{ user: { id: string }; accessToken: string }>(
       await fetch(`${api}/v1/auth/register`, {
         method: 'POST',
@@ -291,111 +312,9 @@ async function main() {
       headers: auth,
     });
 
-    // ---- WebSockets: one gateway, many connections, against a bare ws + Redis baseline ------------
+    // ---- WebSockets: Tally's gateway, bare ws and Socket.IO at BENCH_WS_CONNECTIONS (ws-bench.ts) ------
     const wsResults: WsResult[] = [];
-    if (process.env.BENCH_WS !== '0') {
-      const connections = Number(process.env.BENCH_WS_CONNECTIONS ?? 5000);
-      const groupCount = 50;
-      const writes = Number(process.env.BENCH_WS_WRITES ?? 200);
-      process.stdout.write(
-        `\n  (WebSockets: ${connections} connections over ${groupCount} groups, ${writes} writes)\n`,
-      );
-      const barePort = await freePort();
-      const bare = startProcess('infra/bench/ws-baseline-server.ts', {
-        PORT: String(barePort),
-        REDIS_URL: redis.url,
-      });
-      children.push(bare);
-      await waitFor(`http://127.0.0.1:${barePort}/`);
-      wsResults.push(
-        await benchBareBaseline({
-          url: `http://127.0.0.1:${barePort}`,
-          pid: bare.pid as number,
-          redisUrl: redis.url,
-          connections,
-          groupCount,
-          writes,
-        }),
-      );
-      bare.kill('SIGTERM');
-
-      const gatewayPort = await freePort();
-      const gateway = startProcess('tally', {
-        ROLE: 'gateway',
-        PORT: String(gatewayPort),
-        DATABASE_URL: dbUrl.toString(),
-        REDIS_URL: redis.url,
-        JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-        // The bench opens connections/groupCount sockets per user, beyond the per-user default of 20.
-        WS_MAX_CONNECTIONS_PER_USER: String(connections),
-        LOG_LEVEL: 'warn',
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
-      });
-      children.push(gateway);
-      await waitFor(`http://127.0.0.1:${gatewayPort}/healthz`);
-      const owners = await Promise.all(
-        Array.from({ length: groupCount }, async (_, i) => {
-          const owner = await json<{ user: { id: string }; accessToken: string }>(
-            await fetch(`${api}/v1/auth/register`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({
-                email: `ws-${i}-${Date.now()}@example.com`,
-                name: `Owner ${i}`,
-                password: 'bench password',
-              }),
-            }),
-          );
-          const headers = {
-            authorization: `Bearer ${owner.accessToken}`,
-            'content-type': 'application/json',
-          };
-          const group = await json<{ id: string }>(
-            await fetch(`${api}/v1/groups`, {
-              method: 'POST',
-              headers,
-              body: JSON.stringify({ name: `ws ${i}` }),
-            }),
-          );
-          let n = 0;
-          return {
-            id: group.id,
-            token: owner.accessToken,
-            post: async () => {
-              const issuedAt = performance.now();
-              const res = await fetch(`${api}/v1/expenses`, {
-                method: 'POST',
-                headers: { ...headers, 'idempotency-key': `ws-${group.id}-${n++}` },
-                body: JSON.stringify({
-                  groupId: group.id,
-                  description: 'Round',
-                  amount: 1200,
-                  paidBy: owner.user.id,
-                  split: { type: 'equal', between: [owner.user.id] },
-                }),
-              });
-              const ackAt = performance.now();
-              const body = await json<{ id: string }>(res);
-              return { id: body.id, issuedAt, ackAt };
-            },
-          };
-        }),
-      );
-      wsResults.push(
-        await benchTallyGateway({
-          gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
-          gatewayPid: gateway.pid as number,
-          connections,
-          groups: owners,
-          writes,
-        }),
-      );
-      for (const r of wsResults) {
-        process.stdout.write(
-          `  ${r.name.padEnd(28)} delivered ${r.deliveries}/${r.expected}  lost ${r.lost}  duplicated ${r.duplicated}  from ack p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} ms  from issue p50 ${r.p50FromIssue.toFixed(1)} / p99 ${r.p99FromIssue.toFixed(1)} ms  RSS/idle connection ${r.rssPerConnectionKiB.toFixed(1)} KiB\n`,
-        );
-      }
-    }
+    if (process.env.BENCH_WS !== '0') wsResults.push(...(await runWsBench(wsOptions)));
 
     const ratio = (a: number, b: number) => (b === 0 ? Number.NaN : a / b);
     const r = results as Record<string, Result>;

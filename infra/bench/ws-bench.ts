@@ -1,79 +1,144 @@
 /**
- * The WebSocket part of `npm run bench`: N connections on one gateway spread over G groups;
- * delivery latency from write acknowledgement to receipt, lost and duplicated messages, and RSS
- * per idle connection — for Tally's gateway and for a bare `ws` + Redis pub/sub baseline, in the
- * same run.
+ * The WebSocket part of `npm run bench` (issue #10): N connections on one server spread over G
+ * groups, for Tally's gateway, a bare `ws` + Redis pub/sub server and a Socket.IO + Redis pub/sub
+ * server, in the same run, each measured the same way:
+ *
+ * - accept: from the first connection attempt until all N are open and subscribed (clients in
+ *   `ws-clients.ts` child processes, so the load generator is not what is measured), and the
+ *   server's CPU per accepted connection;
+ * - RSS per idle subscribed connection: the server's settled RSS after, minus before, over N;
+ * - CPU per delivery: the server's CPU (user + system, /proc) from the first write until every
+ *   connection has every message, over the messages delivered;
+ * - delivery latency from the write's acknowledgement (Tally: the API's 201; the baselines: Redis
+ *   PUBLISH's reply) to receipt, p50 and p99 over every delivery; lost and duplicated messages.
+ *
+ * Writes are paced identically for all three, so queueing does not decide the comparison, and each
+ * server first takes BENCH_WS_WARMUP_ROUNDS unmeasured writes per group, so none is measured cold.
  */
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
-import WebSocket from 'ws';
+import { SignJWT } from 'jose';
+import { ensureBuilt } from '../fleet/ensure-built';
+import { cpuMicros } from './cpu';
+import type { ClientKind, Command, Opened, Received, Target } from './ws-clients';
+
+const ROOT = path.resolve(__dirname, '../..');
 
 export type WsResult = {
   name: string;
+  kind: ClientKind;
   connections: number;
+  failed: number;
+  /** Seconds until every connection was open (handshake done). */
+  handshakeSeconds: number;
+  /** Seconds until every connection was open and subscribed. */
+  acceptSeconds: number;
+  acceptCpuMicrosPerConnection: number;
+  rssPerConnectionKiB: number;
   deliveries: number;
   expected: number;
   lost: number;
   duplicated: number;
+  cpuMicrosPerDelivery: number;
   /** Receipt minus write acknowledgement; a receipt before the ack counts as 0. */
   p50: number;
   p99: number;
   /** Receipt minus the moment the write was issued (includes the write's own processing). */
   p50FromIssue: number;
   p99FromIssue: number;
-  rssPerConnectionKiB: number;
 };
 
-/** Writes are paced identically for Tally and the baseline, so queueing does not decide the comparison. */
-const INTERVAL_MS = Number(process.env.BENCH_WS_INTERVAL_MS ?? 20);
+export type WsBenchOptions = {
+  /** The Tally API that takes the writes (ROLE=api), and what the gateway needs to run beside it. */
+  api: string;
+  databaseUrl: string;
+  redisUrl: string;
+  jwtSecret: string;
+  /** Children started here are added, so the caller stops them whatever happens. */
+  children: ChildProcess[];
+  waitFor(url: string): Promise<void>;
+};
 
-type Sent = { issuedAt: number; ackAt: number; group: number };
+const env = process.env;
+const CONNECTIONS = Number(env.BENCH_WS_CONNECTIONS ?? 10_000);
+const GROUPS = Number(env.BENCH_WS_GROUPS ?? 50);
+const WRITES = Number(env.BENCH_WS_WRITES ?? 200);
+const INTERVAL_MS = Number(env.BENCH_WS_INTERVAL_MS ?? 20);
+/** Unmeasured writes first, this many per group, so that no server is measured while cold. */
+const WARMUP_ROUNDS = Number(env.BENCH_WS_WARMUP_ROUNDS ?? 2);
+/** Client processes, and connections each opens at once. */
+const CLIENT_PROCESSES = Number(env.BENCH_WS_CLIENT_PROCESSES ?? 2);
+const CONCURRENCY = Number(env.BENCH_WS_CONCURRENCY ?? 100);
+/** Source addresses 127.0.0.1..N for the clients (ephemeral ports are per source address). */
+const SOURCE_ADDRESSES = Number(env.BENCH_WS_SOURCE_ADDRESSES ?? 4);
+/** Which servers to measure, in order (comma-separated tally, bare, socketio). */
+const SYSTEMS = (env.BENCH_WS_SYSTEMS ?? 'bare,socketio,tally').split(',') as ClientKind[];
+/** A directory: the Tally gateway runs with `--cpu-prof` and writes its profile there. */
+const CPU_PROF_DIR = env.BENCH_WS_CPU_PROF;
+/** After the last write: how long deliveries still due are waited for; what is missing then is lost. */
+const DELIVERY_DEADLINE_MS = 15_000;
+/** Baseline messages are padded to the size of a Tally `event` frame, so the wire cost is comparable. */
+const BASELINE_PAD = 760;
 
-async function paced(writes: number, write: (i: number) => Promise<void>): Promise<void> {
-  const start = performance.now();
-  for (let i = 0; i < writes; i++) {
-    const due = start + i * INTERVAL_MS;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    await write(i);
-  }
+/** The server bundle Tally runs from: BENCH_TALLY_BUNDLE, or this tree's dist/ (built if stale). */
+export const tallyBundle = (): string =>
+  env.BENCH_TALLY_BUNDLE ? path.resolve(env.BENCH_TALLY_BUNDLE) : ensureBuilt();
+
+/** A port free on 127.0.0.1 now (test/support's own would load the whole server through its imports). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }
+
+/**
+ * Tally's connections each get an access token of their own (its owner's, with its own `jti`), as
+ * 10,000 devices would: no cache of verified tokens turns 10,000 verifications into 50. With
+ * BENCH_WS_TOKENS=group every connection of a group uses the owner's one token.
+ */
+const TOKENS_PER_CONNECTION = env.BENCH_WS_TOKENS !== 'group';
+
+const signingKeys = new Map<string, KeyObject>();
+
+async function connectionToken(secret: string, userId: string, n: number): Promise<string> {
+  let key = signingKeys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    signingKeys.set(secret, key);
+  }
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setIssuer('tally')
+    .setJti(`bench-${n}`)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(key);
+}
+
+const NAMES: Record<ClientKind, string> = {
+  tally: 'Tally gateway',
+  bare: 'bare ws + Redis pub/sub',
+  socketio: 'Socket.IO + Redis pub/sub',
+};
+
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const rssKiB = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 };
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? Number.NaN
-    : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
-
-async function openAll<T>(count: number, open: (i: number) => Promise<T>, parallel = 200): Promise<T[]> {
-  const out: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < count) {
-        const i = next++;
-        out[i] = await open(i);
-      }
-    }),
-  );
-  return out;
-}
-
-type Receiver = { ws: WebSocket; group: number; seen: Map<string, number> };
-
-/** Polls `check` every 20 ms until it holds (true) or `deadlineMs` have passed (false). */
-async function pollUntil(check: () => boolean, deadlineMs: number): Promise<boolean> {
-  const deadline = performance.now() + deadlineMs;
-  while (!check()) {
-    if (performance.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
 
 /** The server's RSS once it has settled: three readings 250 ms apart within 1% (at most 10 s). */
 async function settledRss(pid: number): Promise<number> {
@@ -84,190 +149,397 @@ async function settledRss(pid: number): Promise<number> {
   };
   const deadline = performance.now() + 10_000;
   while (!settled() && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
     readings.push(rssKiB(pid));
   }
   return readings.at(-1) as number;
 }
 
-/** After the last write: how long deliveries still due are waited for; what is missing then is lost. */
-const DELIVERY_DEADLINE_MS = 10_000;
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? Number.NaN
+    : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 
-/**
- * Waits until every receiver has every message sent to its group (or the deadline), then until each
- * answers a WebSocket ping: whatever the server sent it before, duplicates included, has arrived.
- */
-async function deliveriesDone(receivers: Receiver[], sentAt: Map<string, Sent>): Promise<void> {
-  const perGroup = new Map<number, number>();
-  for (const info of sentAt.values()) perGroup.set(info.group, (perGroup.get(info.group) ?? 0) + 1);
-  const complete = (r: Receiver) => {
-    let n = 0;
-    for (const key of r.seen.keys()) if (sentAt.get(key)?.group === r.group) n++;
-    return n === (perGroup.get(r.group) ?? 0);
-  };
-  let pending = receivers;
-  await pollUntil(() => {
-    pending = pending.filter((r) => !complete(r));
-    return pending.length === 0;
-  }, DELIVERY_DEADLINE_MS);
-  const pong = (ws: WebSocket) =>
-    new Promise<void>((resolve) => {
-      if (ws.readyState !== WebSocket.OPEN) return resolve();
-      const timer = setTimeout(resolve, DELIVERY_DEADLINE_MS);
-      ws.once('pong', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      ws.ping();
-    });
-  await Promise.all(receivers.map((r) => pong(r.ws)));
+/** Paces `writes` calls of `write`, one every INTERVAL_MS. */
+async function paced(writes: number, write: (i: number) => Promise<void>): Promise<void> {
+  const start = performance.now();
+  for (let i = 0; i < writes; i++) {
+    const wait = start + i * INTERVAL_MS - performance.now();
+    if (wait > 0) await sleep(wait);
+    await write(i);
+  }
 }
 
-function summarize(
-  name: string,
-  receivers: Receiver[],
-  sentAt: Map<string, Sent>,
-  connections: number,
-  rssBefore: number,
-  rssIdle: number,
-): WsResult {
-  const latencies: number[] = [];
-  const fromIssue: number[] = [];
-  let deliveries = 0;
-  let duplicated = 0;
-  let expected = 0;
-  for (const [, info] of sentAt) expected += receivers.filter((r) => r.group === info.group).length;
-  for (const r of receivers) {
-    for (const [key, count] of r.seen) {
-      const info = sentAt.get(key);
-      if (!info) continue;
-      deliveries += 1;
-      duplicated += count - 1;
-    }
+/** A client process and a way to ask it something and await its answer. */
+type ClientProcess = {
+  child: ChildProcess;
+  ask<T>(command: Command): Promise<T>;
+};
+
+async function startClients(children: ChildProcess[]): Promise<ClientProcess[]> {
+  return Promise.all(
+    Array.from({ length: CLIENT_PROCESSES }, async () => {
+      const child = fork(path.join(__dirname, 'ws-clients.ts'), [], {
+        cwd: ROOT,
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      children.push(child);
+      await new Promise<void>((resolve, reject) => {
+        child.once('message', () => resolve());
+        child.once('exit', (code) => reject(new Error(`ws-clients exited with ${code}`)));
+      });
+      return {
+        child,
+        ask: <T>(command: Command) =>
+          new Promise<T>((resolve) => {
+            child.once('message', (m) => resolve(m as T));
+            child.send(command);
+          }),
+      };
+    }),
+  );
+}
+
+/** BENCH_WS_NODE_FLAGS: V8/Node flags given to every server measured (all three alike). */
+const NODE_FLAGS = (env.BENCH_WS_NODE_FLAGS ?? '').split(' ').filter((flag) => flag.length > 0);
+
+function startServer(kind: ClientKind, port: number, options: WsBenchOptions): ChildProcess {
+  const common = { PATH: env.PATH ?? '', PORT: String(port), REDIS_URL: options.redisUrl };
+  if (kind === 'tally') {
+    const argv = [...NODE_FLAGS, '--enable-source-maps', tallyBundle()];
+    if (CPU_PROF_DIR) argv.unshift('--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`);
+    return spawn(process.execPath, argv, {
+      cwd: ROOT,
+      env: {
+        ...common,
+        ROLE: 'gateway',
+        DATABASE_URL: options.databaseUrl,
+        JWT_SECRET: options.jwtSecret,
+        // Every connection of a group is its owner's: beyond the per-user default of 20.
+        WS_MAX_CONNECTIONS_PER_USER: String(CONNECTIONS),
+        ...(env.BENCH_WS_HEARTBEAT_MS ? { WS_HEARTBEAT_MS: env.BENCH_WS_HEARTBEAT_MS } : {}),
+        LOG_LEVEL: 'warn',
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
-  for (const r of receivers) {
-    const times = (r as Receiver & { times?: Map<string, number> }).times;
-    for (const [key, at] of times ?? []) {
-      const info = sentAt.get(key);
-      if (info) {
-        latencies.push(Math.max(0, at - info.ackAt));
-        fromIssue.push(at - info.issuedAt);
+  const script = kind === 'bare' ? 'ws-baseline-server.ts' : 'ws-socketio-server.ts';
+  return spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', path.join(__dirname, script)], {
+    cwd: ROOT,
+    env: common,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+type Group = {
+  id: string;
+  token: string;
+  /** The owner, whose connections these are (Tally only). */
+  userId?: string;
+  /** One write to the group; its wall-clock issue and acknowledgement times and its key. */
+  write(i: number): Promise<{ key: string; issuedAt: number; ackAt: number }>;
+};
+
+async function json<T>(res: Response): Promise<T> {
+  if (res.status >= 300) throw new Error(`${res.url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** G groups on the Tally API, each with its own owner, whose token its connections use. */
+async function tallyGroups(api: string): Promise<Group[]> {
+  return Promise.all(
+    Array.from({ length: GROUPS }, async (_, i) => {
+      const owner = await json<{ user: { id: string }; accessToken: string }>(
+        await fetch(`${api}/v1/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            email: `ws-${i}-${Date.now()}@example.com`,
+            name: `Owner ${i}`,
+            password: 'bench password',
+          }),
+        }),
+      );
+      const headers = { authorization: `Bearer ${owner.accessToken}`, 'content-type': 'application/json' };
+      const group = await json<{ id: string }>(
+        await fetch(`${api}/v1/groups`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: `ws ${i}` }),
+        }),
+      );
+      return {
+        id: group.id,
+        token: owner.accessToken,
+        userId: owner.user.id,
+        async write(n: number) {
+          const issuedAt = now();
+          const res = await fetch(`${api}/v1/expenses`, {
+            method: 'POST',
+            headers: { ...headers, 'idempotency-key': `ws-${group.id}-${n}` },
+            body: JSON.stringify({
+              groupId: group.id,
+              description: 'Round',
+              amount: 1200,
+              paidBy: owner.user.id,
+              split: { type: 'equal', between: [owner.user.id] },
+            }),
+          });
+          const ackAt = now();
+          return { key: (await json<{ id: string }>(res)).id, issuedAt, ackAt };
+        },
+      };
+    }),
+  );
+}
+
+/** G groups of a baseline: a write is one Redis PUBLISH on its channel. */
+function baselineGroups(kind: 'bare' | 'socketio', publisher: Redis): Group[] {
+  const prefix = kind === 'bare' ? 'bare' : 'sio';
+  return Array.from({ length: GROUPS }, (_, i) => ({
+    id: `g${i}`,
+    token: '',
+    async write(n: number) {
+      const key = `m${n}`;
+      const issuedAt = now();
+      await publisher.publish(
+        `${prefix}:g${i}`,
+        JSON.stringify({ type: 'event', id: key, pad: 'x'.repeat(BASELINE_PAD) }),
+      );
+      return { key, issuedAt, ackAt: now() };
+    },
+  }));
+}
+
+async function measure(kind: ClientKind, groups: Group[], options: WsBenchOptions): Promise<WsResult> {
+  const port = await freePort();
+  const server = startServer(kind, port, options);
+  options.children.push(server);
+  const pid = server.pid as number;
+  try {
+    await options.waitFor(
+      kind === 'tally' ? `http://127.0.0.1:${port}/healthz` : `http://127.0.0.1:${port}/`,
+    );
+    const clients = await startClients(options.children);
+    const url = `http://127.0.0.1:${port}`;
+    const shares: Target[][] = clients.map(() => []);
+    for (let i = 0; i < CONNECTIONS; i++) {
+      const group = i % groups.length;
+      const g = groups[group] as Group;
+      const token =
+        kind === 'tally' && TOKENS_PER_CONNECTION && g.userId
+          ? await connectionToken(options.jwtSecret, g.userId, i)
+          : g.token;
+      (shares[i % clients.length] as Target[]).push({ group, groupId: g.id, token });
+    }
+    const localAddresses = Array.from({ length: SOURCE_ADDRESSES }, (_, i) => `127.0.0.${i + 1}`);
+
+    // ---- accept: every connection open and subscribed --------------------------------------------
+    const rssBefore = await settledRss(pid);
+    const cpuBeforeAccept = cpuMicros(pid);
+    const started = now();
+    const opened = await Promise.all(
+      clients.map((c, i) =>
+        c.ask<Opened>({
+          cmd: 'open',
+          kind,
+          url,
+          targets: shares[i] as Target[],
+          concurrency: CONCURRENCY,
+          localAddresses,
+        }),
+      ),
+    );
+    const acceptSeconds = (Math.max(...opened.map((o) => o.subscribedAt)) - started) / 1000;
+    const handshakeSeconds = (Math.max(...opened.map((o) => o.handshakesDoneAt)) - started) / 1000;
+    const acceptCpu = cpuMicros(pid) - cpuBeforeAccept;
+    const failed = opened.reduce((sum, o) => sum + o.failed, 0);
+    const rssIdle = await settledRss(pid);
+    if (env.BENCH_WS_DEBUG && kind === 'tally') {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      const spaces = text
+        .split('\n')
+        .filter((l) => /^nodejs_heap_(space_size_total|size_total|external)/.test(l));
+      process.stdout.write(
+        `  [tally] idle: RSS ${rssIdle} KiB (before ${rssBefore})\n    ${spaces.join('\n    ')}\n`,
+      );
+    }
+
+    // ---- warm-up: unmeasured writes, delivered and then forgotten ---------------------------------
+    if (WARMUP_ROUNDS > 0) {
+      const warm: Record<number, number> = {};
+      await paced(WARMUP_ROUNDS * groups.length, async (i) => {
+        const group = i % groups.length;
+        await (groups[group] as Group).write(WRITES + i);
+        warm[group] = (warm[group] ?? 0) + 1;
+      });
+      await Promise.all(
+        clients.map((c) => c.ask({ cmd: 'await', expected: warm, deadlineMs: DELIVERY_DEADLINE_MS })),
+      );
+      await Promise.all(clients.map((c) => c.ask({ cmd: 'reset' })));
+    }
+
+    // ---- fan-out: paced writes until every connection has every message ---------------------------
+    const cpuBeforeWrites = cpuMicros(pid);
+    const sent = new Map<string, { group: number; issuedAt: number; ackAt: number }>();
+    const perGroup: Record<number, number> = {};
+    await paced(WRITES, async (i) => {
+      const group = i % groups.length;
+      const { key, issuedAt, ackAt } = await (groups[group] as Group).write(i);
+      sent.set(key, { group, issuedAt, ackAt });
+      perGroup[group] = (perGroup[group] ?? 0) + 1;
+    });
+    await Promise.all(
+      clients.map((c) => c.ask({ cmd: 'await', expected: perGroup, deadlineMs: DELIVERY_DEADLINE_MS })),
+    );
+    // CPU until every connection has every message (or the deadline): the flush below is not a delivery.
+    const writeCpu = cpuMicros(pid) - cpuBeforeWrites;
+    const received = await Promise.all(
+      clients.map((c) => c.ask<Received>({ cmd: 'flush', deadlineMs: DELIVERY_DEADLINE_MS })),
+    );
+    for (const c of clients) c.child.send({ cmd: 'close' } satisfies Command);
+
+    const fromAck: number[] = [];
+    const fromIssue: number[] = [];
+    let duplicated = 0;
+    for (const r of received) {
+      duplicated += r.duplicated;
+      for (const [key, times] of Object.entries(r.receipts)) {
+        const info = sent.get(key);
+        if (!info) continue;
+        for (const at of times) {
+          fromAck.push(Math.max(0, at - info.ackAt));
+          fromIssue.push(at - info.issuedAt);
+        }
       }
     }
+    fromAck.sort((a, b) => a - b);
+    fromIssue.sort((a, b) => a - b);
+    if (env.BENCH_WS_DEBUG) debugLatencies(kind, received, sent, fromAck);
+    const connectionsOf = (group: number) =>
+      Math.floor(CONNECTIONS / groups.length) + (group < CONNECTIONS % groups.length ? 1 : 0);
+    let expected = 0;
+    for (const info of sent.values()) expected += connectionsOf(info.group);
+    const deliveries = fromAck.length;
+    return {
+      name: NAMES[kind],
+      kind,
+      connections: CONNECTIONS,
+      failed,
+      handshakeSeconds,
+      acceptSeconds,
+      acceptCpuMicrosPerConnection: acceptCpu / CONNECTIONS,
+      rssPerConnectionKiB: (rssIdle - rssBefore) / CONNECTIONS,
+      deliveries,
+      expected,
+      lost: expected - deliveries,
+      duplicated,
+      cpuMicrosPerDelivery: deliveries > 0 ? writeCpu / deliveries : Number.NaN,
+      p50: percentile(fromAck, 50),
+      p99: percentile(fromAck, 99),
+      p50FromIssue: percentile(fromIssue, 50),
+      p99FromIssue: percentile(fromIssue, 99),
+    };
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise<void>((resolve) => {
+      if (server.exitCode !== null) resolve();
+      else server.once('exit', () => resolve());
+    });
+    // Let the clients' sockets go before the next server is measured.
+    await sleep(1000);
   }
-  latencies.sort((a, b) => a - b);
-  fromIssue.sort((a, b) => a - b);
-  return {
-    name,
-    connections,
-    deliveries,
-    expected,
-    lost: expected - deliveries,
-    duplicated,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    p50FromIssue: percentile(fromIssue, 50),
-    p99FromIssue: percentile(fromIssue, 99),
-    rssPerConnectionKiB: (rssIdle - rssBefore) / connections,
-  };
 }
 
-/** Tally: connections subscribe through the real protocol; writes go through the API. */
-export async function benchTallyGateway(options: {
-  gatewayUrl: string;
-  gatewayPid: number;
-  connections: number;
-  groups: {
-    id: string;
-    token: string;
-    post: () => Promise<{ id: string; issuedAt: number; ackAt: number }>;
-  }[];
-  writes: number;
-}): Promise<WsResult> {
-  const { connections, groups } = options;
-  const rssBefore = await settledRss(options.gatewayPid);
-  const receivers = await openAll(connections, async (i) => {
-    const group = i % groups.length;
-    const g = groups[group] as (typeof groups)[number];
-    const ws = new WebSocket(`${options.gatewayUrl.replace(/^http/, 'ws')}/v1/ws`, {
-      headers: { Authorization: `Bearer ${g.token}` },
-      perMessageDeflate: false,
-    });
-    const r: Receiver & { times: Map<string, number> } = { ws, group, seen: new Map(), times: new Map() };
-    await new Promise<void>((resolve, reject) => {
-      ws.on('message', (data) => {
-        const m = JSON.parse(data.toString()) as {
-          type: string;
-          event?: { data?: { expense?: { id: string } } };
-        };
-        if (m.type === 'welcome') ws.send(JSON.stringify({ type: 'subscribe', id: 's', groupId: g.id }));
-        else if (m.type === 'subscribed') resolve();
-        else if (m.type === 'event') {
-          const key = m.event?.data?.expense?.id;
-          if (key) {
-            r.seen.set(key, (r.seen.get(key) ?? 0) + 1);
-            if (!r.times.has(key)) r.times.set(key, performance.now());
-          }
-        }
-      });
-      ws.once('error', reject);
-    });
-    return r;
+/** BENCH_WS_DEBUG: the tail of the latency distribution and the writes it comes from. */
+function debugLatencies(
+  kind: ClientKind,
+  received: Received[],
+  sent: Map<string, { group: number; issuedAt: number; ackAt: number }>,
+  sorted: number[],
+): void {
+  const start = Math.min(...[...sent.values()].map((s) => s.issuedAt));
+  const perWrite = new Map<string, number[]>();
+  for (const r of received)
+    for (const [key, times] of Object.entries(r.receipts)) {
+      const info = sent.get(key);
+      if (!info) continue;
+      const list = perWrite.get(key) ?? [];
+      for (const at of times) list.push(at - info.ackAt);
+      perWrite.set(key, list);
+    }
+  const rows = [...perWrite].map(([key, list]) => {
+    list.sort((a, b) => a - b);
+    const info = sent.get(key) as { issuedAt: number; ackAt: number };
+    return {
+      key,
+      at: info.ackAt - start,
+      ack: info.ackAt - info.issuedAt,
+      min: list[0] ?? 0,
+      max: list.at(-1) ?? 0,
+    };
   });
-  const rssIdle = await settledRss(options.gatewayPid);
-  const sentAt = new Map<string, Sent>();
-  await paced(options.writes, async (i) => {
-    const group = i % groups.length;
-    const { id, issuedAt, ackAt } = await (groups[group] as (typeof groups)[number]).post();
-    sentAt.set(id, { issuedAt, ackAt, group });
-  });
-  await deliveriesDone(receivers, sentAt);
-  for (const r of receivers) r.ws.terminate();
-  return summarize('Tally gateway', receivers, sentAt, connections, rssBefore, rssIdle);
+  rows.sort((a, b) => b.max - a.max);
+  const q = (p: number) => percentile(sorted, p).toFixed(1);
+  process.stdout.write(
+    `  [${kind}] p90 ${q(90)} p95 ${q(95)} p99 ${q(99)} p99.9 ${q(99.9)} max ${sorted.at(-1)?.toFixed(1)} ms; slowest writes (at ms, write ms, first, last):\n`,
+  );
+  for (const r of rows.slice(0, 8))
+    process.stdout.write(
+      `    at ${r.at.toFixed(0)}  write ${r.ack.toFixed(1)}  first ${r.min.toFixed(1)}  last ${r.max.toFixed(1)}\n`,
+    );
 }
 
-/** The bare baseline: the same shape of load on `ws` + Redis pub/sub. */
-export async function benchBareBaseline(options: {
-  url: string;
-  pid: number;
-  redisUrl: string;
-  connections: number;
-  groupCount: number;
-  writes: number;
-}): Promise<WsResult> {
-  const { connections, groupCount } = options;
-  const rssBefore = await settledRss(options.pid);
-  const receivers = await openAll(connections, async (i) => {
-    const group = i % groupCount;
-    const ws = new WebSocket(options.url.replace(/^http/, 'ws'), { perMessageDeflate: false });
-    const r: Receiver & { times: Map<string, number> } = { ws, group, seen: new Map(), times: new Map() };
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => ws.send(JSON.stringify({ subscribe: `g${group}` })));
-      ws.on('message', (data) => {
-        const m = JSON.parse(data.toString()) as { type: string; id?: string };
-        if (m.type === 'subscribed') resolve();
-        else if (m.id) {
-          r.seen.set(m.id, (r.seen.get(m.id) ?? 0) + 1);
-          if (!r.times.has(m.id)) r.times.set(m.id, performance.now());
-        }
-      });
-      ws.once('error', reject);
-    });
-    return r;
-  });
-  const rssIdle = await settledRss(options.pid);
+function print(results: WsResult[]): void {
+  const f = (v: number, digits = 0, width = 8) =>
+    (Number.isFinite(v) ? v.toFixed(digits) : '-').padStart(width);
+  process.stdout.write(
+    `  ${'server'.padEnd(26)} ${'accept s'.padStart(8)} ${'handshk s'.padStart(9)} ${'CPU µs/conn'.padStart(11)} ${'KiB/conn'.padStart(8)} ${'CPU µs/dlv'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'p99 issue'.padStart(9)}  delivered / lost / dup / failed conns\n`,
+  );
+  for (const r of results) {
+    process.stdout.write(
+      `  ${r.name.padEnd(26)} ${f(r.acceptSeconds, 2)} ${f(r.handshakeSeconds, 2, 9)} ${f(r.acceptCpuMicrosPerConnection, 0, 11)} ${f(r.rssPerConnectionKiB, 1)} ${f(r.cpuMicrosPerDelivery, 1, 10)} ${f(r.p50, 1, 7)} ${f(r.p99, 1, 7)} ${f(r.p99FromIssue, 1, 9)}  ${r.deliveries}/${r.expected} / ${r.lost} / ${r.duplicated} / ${r.failed}\n`,
+    );
+  }
+  const by = (kind: ClientKind) => results.find((r) => r.kind === kind);
+  const tally = by('tally');
+  const bare = by('bare');
+  const sio = by('socketio');
+  if (!tally) return;
+  const ratio = (a: number, b: number | undefined) =>
+    b === undefined || b === 0 ? '     -' : `${(a / b).toFixed(2)}x`.padStart(6);
+  process.stdout.write(
+    `\n  Tally against the baselines of this run (${tally.connections} connections):\n` +
+      `  ${'measure'.padEnd(32)} ${'/ bare'.padStart(6)} ${'/ S.IO'.padStart(6)}  target\n` +
+      `  ${'accept time'.padEnd(32)} ${ratio(tally.acceptSeconds, bare?.acceptSeconds)} ${ratio(tally.acceptSeconds, sio?.acceptSeconds)}  <= 2x bare\n` +
+      `  ${'CPU per delivery'.padEnd(32)} ${ratio(tally.cpuMicrosPerDelivery, bare?.cpuMicrosPerDelivery)} ${ratio(tally.cpuMicrosPerDelivery, sio?.cpuMicrosPerDelivery)}  <= 1.5x bare\n` +
+      `  ${'RSS per idle subscribed conn.'.padEnd(32)} ${ratio(tally.rssPerConnectionKiB, bare?.rssPerConnectionKiB)} ${ratio(tally.rssPerConnectionKiB, sio?.rssPerConnectionKiB)}  <= 12 KiB (${tally.rssPerConnectionKiB.toFixed(1)} KiB)\n` +
+      `  ${'p99 delivery (from ack)'.padEnd(32)} ${ratio(tally.p99, bare?.p99)} ${ratio(tally.p99, sio?.p99)}  <= 1.2x bare, < 1x Socket.IO\n`,
+  );
+}
+
+/** Measures each server of BENCH_WS_SYSTEMS in turn and prints them side by side. */
+export async function runWsBench(options: WsBenchOptions): Promise<WsResult[]> {
+  process.stdout.write(
+    `\nWebSockets: ${CONNECTIONS} connections over ${GROUPS} groups, ${WRITES} writes every ${INTERVAL_MS} ms, ${CLIENT_PROCESSES} client processes (${CONCURRENCY} connecting at once each)\n`,
+  );
   const publisher = new Redis(options.redisUrl);
-  const sentAt = new Map<string, Sent>();
-  await paced(options.writes, async (i) => {
-    const group = i % groupCount;
-    const id = `m${i}`;
-    const issuedAt = performance.now();
-    // A payload of the size of a Tally money event, so the wire cost is comparable.
-    await publisher.publish(`bare:g${group}`, JSON.stringify({ type: 'event', id, pad: 'x'.repeat(900) }));
-    sentAt.set(id, { issuedAt, ackAt: performance.now(), group });
-  });
-  await deliveriesDone(receivers, sentAt);
-  for (const r of receivers) r.ws.terminate();
-  await publisher.quit();
-  return summarize('bare ws + Redis pub/sub', receivers, sentAt, connections, rssBefore, rssIdle);
+  const results: WsResult[] = [];
+  try {
+    for (const kind of SYSTEMS) {
+      const groups = kind === 'tally' ? await tallyGroups(options.api) : baselineGroups(kind, publisher);
+      const r = await measure(kind, groups, options);
+      results.push(r);
+      process.stdout.write(
+        `  measured ${r.name}: accept ${r.acceptSeconds.toFixed(2)} s, ${r.deliveries}/${r.expected} delivered\n`,
+      );
+    }
+  } finally {
+    await publisher.quit();
+  }
+  process.stdout.write('\n');
+  print(results);
+  return results;
 }

@@ -54,7 +54,10 @@ describe('/docs in headless Chromium', () => {
     expect(response?.status()).toBe(200);
     // Swagger UI fetches the document, then renders one block per operation
     // (A locator, not waitForFunction: a string predicate needs eval, which the page's CSP forbids.)
-    await page.locator('.opblock').nth(documented.length - 1).waitFor({ state: 'attached', timeout: 30_000 });
+    await page
+      .locator('.opblock')
+      .nth(documented.length - 1)
+      .waitFor({ state: 'attached', timeout: 30_000 });
   });
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import type { Feed, Subscription } from '../../apps/gateway/src/feed';
 import { createGatewayMetrics } from '../../apps/gateway/src/gateway-metrics';
 import { createPresence } from '../../apps/gateway/src/presence';
 import { ensureRedis, type ThrowawayService } from '../support/services';
-import { createTestRedis, type TestRedis } from '../support/test-database';
+import { createTestRedis, createTestRedisCluster } from '../support/test-database';
 import { eventually, socketPair, type TestSocket } from './ws-client';
 
 /** Presence on its own: the Redis presence store, the in-process bus, real sockets as subscribers. */
@@ -22,6 +22,8 @@ describe('presence', () => {
     head: 0,
     cache: [],
     frames: new Map(),
+    members: new Set(),
+    removals: 0,
     ready: Promise.resolve(),
     refreshing: undefined,
     again: false,
@@ -58,12 +60,30 @@ describe('presence', () => {
     for (const pair of pairs) await pair.close();
   });
 
-  describe('with Redis', () => {
-    let redis: TestRedis;
+  /** The store on one Redis, and on a Redis Cluster (the key hash-tagged by group); `exists` reads the group's key. */
+  describe.each([
+    {
+      redis: 'Redis',
+      create: async () => {
+        const r = await createTestRedis();
+        const store = createRedisPresenceStore({ redis: r.redis });
+        return { store, exists: (g: string) => r.redis.exists(`presence:${g}`), quit: r.quit };
+      },
+    },
+    {
+      redis: 'a Redis Cluster',
+      create: async () => {
+        const r = await createTestRedisCluster();
+        const store = createRedisPresenceStore({ redis: r.redis, hashTag: true });
+        return { store, exists: (g: string) => r.redis.exists(`presence:{${g}}`), quit: r.quit };
+      },
+    },
+  ])('with $redis', ({ create }) => {
+    let redis: Awaited<ReturnType<typeof create>>;
     let store: PresenceStore;
     beforeAll(async () => {
-      redis = await createTestRedis();
-      store = createRedisPresenceStore({ redis: redis.redis });
+      redis = await create();
+      store = redis.store;
     });
     afterAll(async () => {
       await redis.quit();
@@ -103,7 +123,7 @@ describe('presence', () => {
       late.sub.ended = true;
       await presence.join(late.sub); // ended before it joined: writes nothing
       expect(await store.online(feed.groupId)).toEqual([]);
-      expect(await redis.redis.exists(`presence:${feed.groupId}`)).toBe(0);
+      expect(await redis.exists(feed.groupId)).toBe(0);
     });
   });
 

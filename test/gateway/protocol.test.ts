@@ -1,10 +1,14 @@
-import { redisUrl } from '../support/test-database';
+import { redisClusterNodes, redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { eventually, type Message, TestSocket, upgradeStatus } from './ws-client';
 
-/** Every row of API.md §8's protocol, against both buses: Redis and in-process (ROLE=all). */
+/** Every row of API.md §8's protocol, against every bus: Redis, a Redis Cluster (sharded pub/sub) and in-process (ROLE=all). */
 describe.each([
   { bus: 'Redis', env: (): Record<string, string> => ({ REDIS_URL: redisUrl(), WS_HEARTBEAT_MS: '300' }) },
+  {
+    bus: 'Redis Cluster',
+    env: (): Record<string, string> => ({ REDIS_CLUSTER_NODES: redisClusterNodes(), WS_HEARTBEAT_MS: '300' }),
+  },
   { bus: 'in-process', env: (): Record<string, string> => ({ WS_HEARTBEAT_MS: '300' }) },
 ])('WebSocket protocol with the $bus bus', ({ env }) => {
   let t: TestServer;

@@ -1,19 +1,36 @@
-import { ensureRedis, type RunningService } from '../support/services';
+import { startRedisCluster } from '../support/redis-cluster';
+import { ensureRedis } from '../support/services';
 import { newKey, startTestServer, type TestServer } from '../support/test-server';
 
 const LIMIT = 5;
 
-describe('rate limits shared by every instance through Redis', () => {
+/**
+ * Budgets are shared through Redis by design, so this file keeps its counters in a throwaway Redis
+ * (or Redis Cluster) of its own: every test process talks from 127.0.0.1, and other files must not
+ * spend its budget.
+ */
+describe.each([
+  {
+    redis: 'one Redis',
+    start: async () => {
+      const redis = await ensureRedis({ ephemeral: true });
+      return { env: { REDIS_URL: redis.url }, stop: () => redis.stop() };
+    },
+  },
+  {
+    redis: 'a Redis Cluster',
+    start: async () => {
+      const cluster = await startRedisCluster({ masters: 3 });
+      return { env: { REDIS_CLUSTER_NODES: cluster.nodes }, stop: () => cluster.stop() };
+    },
+  },
+])('rate limits shared by every instance through $redis', ({ start }) => {
   let a: TestServer;
   let b: TestServer;
-  /**
-   * Budgets are shared through Redis by design, so this file keeps its counters in a throwaway Redis
-   * of its own: every test process talks from 127.0.0.1, and other files must not spend its budget.
-   */
-  let redis: RunningService;
+  let redis: { env: Record<string, string>; stop(): Promise<void> };
   beforeAll(async () => {
-    redis = await ensureRedis({ ephemeral: true });
-    const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: String(LIMIT) };
+    redis = await start();
+    const env = { ...redis.env, RATE_LIMIT_PER_MINUTE: String(LIMIT) };
     a = await startTestServer({ env });
     // A second instance on the same database and Redis, as behind a load balancer.
     b = await startTestServer({ env: { ...env, DATABASE_URL: a.db!.url } });

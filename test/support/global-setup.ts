@@ -5,6 +5,7 @@
  * TALLY_TEST_SERVICES_FILE. The stop handles stay on globalThis for global-teardown.ts.
  */
 import { writeFileSync } from 'node:fs';
+import { ensureRedisCluster, type RedisCluster } from './redis-cluster';
 import { newRunId, RUN_ID_ENV, SERVICES_FILE_ENV, servicesFilePath, type TestServices } from './run-info';
 import { ensurePostgres, ensureRedis, type RunningService, redactUrl } from './services';
 
@@ -13,6 +14,8 @@ export type GlobalState = {
   servicesFile: string;
   postgres: RunningService;
   redis: RunningService;
+  /** The Redis Cluster the cluster runs of the suites share (TEST_REDIS_CLUSTER_NODES). */
+  redisCluster: RedisCluster;
   /** The environment before setup changed it, restored by teardown (so that watch mode starts afresh). */
   savedEnv: Record<string, string | undefined>;
 };
@@ -45,23 +48,37 @@ export function assertTestDatabase(url: string): void {
 
 export default async function globalSetup(): Promise<void> {
   const runId = newRunId();
-  const postgres = await ensurePostgres();
+  // The cluster (about 2 s to start and join) comes up while the other two are found.
+  const clustering = ensureRedisCluster();
+  clustering.catch(() => {});
+  let postgres: RunningService | undefined;
   let redis: RunningService;
+  let redisCluster: RedisCluster;
   try {
+    postgres = await ensurePostgres();
     assertTestDatabase(postgres.url);
     redis = await ensureRedis();
+    redisCluster = await clustering;
   } catch (error) {
-    await postgres.stop();
+    await postgres?.stop();
+    await clustering.then((cluster) => cluster.stop()).catch(() => {});
     throw error;
   }
 
   const servicesFile = servicesFilePath();
-  const services: TestServices = { databaseUrl: postgres.url, redisUrl: redis.url, runId, pid: process.pid };
+  const services: TestServices = {
+    databaseUrl: postgres.url,
+    redisUrl: redis.url,
+    redisClusterNodes: redisCluster.nodes,
+    runId,
+    pid: process.pid,
+  };
   writeFileSync(servicesFile, `${JSON.stringify(services, null, 2)}\n`, { mode: 0o600 });
 
   const exported: Record<string, string> = {
     TEST_DATABASE_URL: postgres.url,
     TEST_REDIS_URL: redis.url,
+    TEST_REDIS_CLUSTER_NODES: redisCluster.nodes,
     [RUN_ID_ENV]: runId,
     [SERVICES_FILE_ENV]: servicesFile,
   };
@@ -70,7 +87,7 @@ export default async function globalSetup(): Promise<void> {
     savedEnv[name] = process.env[name];
     process.env[name] = value;
   }
-  setGlobalState({ runId, servicesFile, postgres, redis, savedEnv });
+  setGlobalState({ runId, servicesFile, postgres, redis, redisCluster, savedEnv });
 
   for (const [what, service] of [
     ['PostgreSQL', postgres],
@@ -79,4 +96,6 @@ export default async function globalSetup(): Promise<void> {
     if (service.ephemeral)
       process.stderr.write(`\n[tally tests] started a throwaway ${what} at ${service.url}\n`);
   }
+  if (redisCluster.ephemeral)
+    process.stderr.write(`[tally tests] started a throwaway Redis Cluster at ${redisCluster.nodes}\n`);
 }

@@ -33,6 +33,9 @@ export default async function globalTeardown(): Promise<void> {
   }
   await attempt('stopping PostgreSQL', () => state.postgres.stop());
   await attempt('stopping Redis', () => state.redis.stop());
+  // A throwaway cluster goes whole; on one named by TEST_REDIS_CLUSTER_NODES the suites delete
+  // their own keys (createTestRedisCluster).
+  await attempt('stopping the Redis Cluster', () => state.redisCluster.stop());
   rmSync(state.servicesFile, { force: true });
   for (const [name, value] of Object.entries(state.savedEnv)) {
     if (value === undefined) delete process.env[name];

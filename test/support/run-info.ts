@@ -12,6 +12,8 @@ import path from 'node:path';
 export type TestServices = {
   databaseUrl: string;
   redisUrl: string;
+  /** `host:port,…` of the shared Redis Cluster (TEST_REDIS_CLUSTER_NODES). */
+  redisClusterNodes?: string;
   runId: string;
   /** pid of the jest process that ran the global setup. */
   pid: number;

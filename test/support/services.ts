@@ -79,7 +79,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-function errorMessage(error: unknown): string {
+export function errorMessage(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) {
     return error.errors.map(errorMessage).join('; ');
   }
@@ -129,7 +129,7 @@ export async function probeRedis(url: string, timeoutMs = 3000): Promise<void> {
   }
 }
 
-async function waitFor(
+export async function waitFor(
   what: string,
   timeoutMs: number,
   attempt: () => Promise<void>,
@@ -177,7 +177,7 @@ function findOnPath(name: string, extraDirs: string[] = []): string | undefined 
 }
 
 /** A free TCP port on 127.0.0.1 (another process could still take it before we bind: callers retry). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -192,7 +192,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-function tail(file: string, lines = 30): string {
+export function tail(file: string, lines = 30): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
@@ -317,7 +317,7 @@ async function run(runner: Runner, file: string, args: string[], cwd: string): P
 const exitCleanups = new Set<() => void>();
 let exitHookInstalled = false;
 /** Last-resort cleanup if the process exits without calling stop() (e.g. a crash after setup). */
-function onExit(cleanup: () => void): () => void {
+export function onExit(cleanup: () => void): () => void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on('exit', () => {

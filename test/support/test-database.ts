@@ -12,7 +12,7 @@
  * Note: ioredis applies `keyPrefix` to key arguments only, not to SCAN/KEYS patterns.
  */
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Cluster, type ClusterOptions, Redis } from 'ioredis';
 import { knex as createKnex, type Knex } from 'knex';
 import { Client } from 'pg';
 import { currentRunId, databasePrefix, readTestServices, redisPrefix } from './run-info';
@@ -44,6 +44,54 @@ export function databaseUrl(): string {
   const url = process.env.TEST_DATABASE_URL || readTestServices()?.databaseUrl;
   if (!url) throw new Error(`TEST_DATABASE_URL ${NOT_SET_UP}`);
   return url;
+}
+
+/** `host:port,…` of the test Redis Cluster (started by global setup, or TEST_REDIS_CLUSTER_NODES). */
+export function redisClusterNodes(): string {
+  const nodes = process.env.TEST_REDIS_CLUSTER_NODES || readTestServices()?.redisClusterNodes;
+  if (!nodes) throw new Error(`TEST_REDIS_CLUSTER_NODES ${NOT_SET_UP}`);
+  return nodes;
+}
+
+/** `host:port,…` as ioredis Cluster startup nodes. */
+export function startupNodes(nodes: string = redisClusterNodes()): { host: string; port: number }[] {
+  return nodes.split(',').map((entry) => {
+    const at = entry.trim().lastIndexOf(':');
+    return { host: entry.trim().slice(0, at), port: Number(entry.trim().slice(at + 1)) };
+  });
+}
+
+export type TestRedisCluster = {
+  nodes: string;
+  /** A cluster client whose every key (and sharded channel) is prefixed with `prefix`. */
+  redis: Cluster;
+  prefix: string;
+  /** Deletes the keys under `prefix` on every primary and closes the client. Safe to call more than once. */
+  quit(): Promise<void>;
+};
+
+/** A cluster client with a key prefix of its own (`tally_test:<runid>:<random>:`), on the test cluster. */
+export async function createTestRedisCluster(options: ClusterOptions = {}): Promise<TestRedisCluster> {
+  const nodes = redisClusterNodes();
+  const prefix = `${redisPrefix(currentRunId())}${randomBytes(4).toString('hex')}:`;
+  const redis = new Cluster(startupNodes(nodes), { ...options, keyPrefix: prefix, lazyConnect: true });
+  await redis.connect();
+  const quit = once(async () => {
+    try {
+      for (const node of redis.nodes('master')) {
+        let cursor = '0';
+        do {
+          // A node's own SCAN: the pattern gets no prefix, and each key is deleted on its node.
+          const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+          cursor = next;
+          for (const key of keys) await node.call('UNLINK', key);
+        } while (cursor !== '0');
+      }
+    } finally {
+      await redis.quit().catch(() => redis.disconnect());
+    }
+  });
+  return { nodes, redis, prefix, quit };
 }
 
 /** URL of the test Redis server. */

@@ -10,6 +10,7 @@ import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
 import { createExpensesService } from './expenses/expenses.service';
 import { createGroupsService } from './groups/groups.service';
+import { type CorsOrigins, cors } from './http/cors';
 import { errorHandler, routeNotFound } from './http/error-handler';
 import { httpMetrics } from './http/http-metrics';
 import { type ProbeDeps, probeRoutes } from './http/probe-routes';
@@ -19,6 +20,7 @@ import { createWriteRunner, type EventNotifier } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
 import { createSettlementsService } from './settlements/settlements.service';
+import { webClientRoutes } from './web/web-client';
 
 export type AppDeps = {
   knex: Knex;
@@ -41,6 +43,8 @@ export type AppDeps = {
   groupGate?: GroupGate;
   /** How long a just-rotated refresh token still refreshes (API.md §2). @default 10 */
   refreshReuseGraceSeconds?: number;
+  /** Origins whose pages may call `/v1` from a browser (`CORS_ORIGINS`); absent or empty: no CORS. */
+  corsOrigins?: CorsOrigins;
 };
 
 const privateNoCache: RequestHandler = (req, res, next) => {
@@ -67,6 +71,9 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestId);
   app.use(httpMetrics(deps.registry));
+  // Ahead of load shedding, the drain check, authentication and the rate limits: a preflight is
+  // answered without a token or a budget, and every refusal still carries the CORS headers.
+  if (deps.corsOrigins && deps.corsOrigins.length > 0) app.use('/v1', cors(deps.corsOrigins));
   if (deps.loadShedder) app.use(deps.loadShedder);
   app.use((req, _res, next) => {
     if (deps.isDraining?.() && req.path !== '/healthz' && req.path !== '/readyz' && req.path !== '/metrics') {
@@ -80,6 +87,8 @@ export function createApp(deps: AppDeps): Express {
     res.json(openApiDocument());
   });
   app.use(docsRoutes('/v1/openapi.json'));
+  // The demo web client at `/`, where its sources are at hand (`npm start`; not the production bundle).
+  app.use(webClientRoutes());
 
   const v1 = express.Router();
   v1.use(privateNoCache);

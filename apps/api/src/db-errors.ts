@@ -21,6 +21,10 @@ export function databaseUnavailable(error: unknown): AppError | undefined {
       return unavailable('This data is busy with another change; retry shortly.', 1);
     case '25P03': // idle_in_transaction_session_timeout
       return unavailable('The database ended a stalled transaction; retry shortly.', 1);
+    case '23514': // check_violation: e.g. no time partition for the row (partition maintenance behind)
+      if (/no partition/i.test(e.message ?? ''))
+        return unavailable('The database is not ready to store this yet; retry shortly.', 2);
+      break;
   }
   if (e?.name === 'KnexTimeoutError') {
     return unavailable('No database connection became free in time; retry shortly.', 1);

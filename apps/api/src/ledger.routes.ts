@@ -20,7 +20,7 @@ import { keyedWrites } from './http/keyed-writes';
 import { created, etagOf, noContent, ok, type Reply, sendReply } from './http/reply';
 import { validate } from './http/validate';
 import type { RunWrite } from './ledger/write-runner';
-import { createRunRead, READS, readGroupPage } from './read-queries';
+import { createRunRead, readEventPage } from './read-queries';
 import {
   addMemberBody,
   clientId,
@@ -154,11 +154,11 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
     const groupId = param(req, 'groupId');
     // One statement with the membership check. `cursor` (from a previous page) wins over
     // `afterSeq`; both mean "events after this seq".
-    const rows = await readGroupPage<Parameters<typeof toEvent>[0]>(
+    // Events no longer kept (EVENT_RETENTION_DAYS) after that seq: 410 resync_required.
+    const rows = await readEventPage<Parameters<typeof toEvent>[0]>(
       runRead,
-      { first: READS.events, after: READS.events },
       { groupId, userId: userIdOf(res), limit: query.limit + 1 },
-      () => [decodeSeqCursor(query.cursor) ?? query.afterSeq ?? 0],
+      () => decodeSeqCursor(query.cursor) ?? query.afterSeq ?? 0,
     );
     const data = rows.slice(0, query.limit).map(toEvent);
     const last = data[data.length - 1];

@@ -1,4 +1,4 @@
-import { notFound } from '@tally/http-kit';
+import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { decodeTimeIdCursor } from './http/cursor';
 import { groupSnapshotSql } from './ledger/group-snapshot';
@@ -97,10 +97,14 @@ export const READS = {
     'created_at desc, id desc',
     '(created_at < $4 or (created_at = $4 and id < $5))',
   ),
-  /** `$1` group, `$2` user, `$3` limit, `$4` the seq to read after. */
+  /**
+   * A page of the event log with the group's current seq (`group_seq`), in one snapshot (see
+   * `readEventPage`). `$1` group, `$2` user, `$3` limit, `$4` the seq to read after.
+   */
   events: {
     name: 'read_events',
-    text: `select a.member, r.* from (select ${isMember} as member) a
+    text: `select a.member, a.group_seq, r.* from
+             (select ${isMember} as member, (select g.last_seq from groups g where g.id = $1) as group_seq) a
              left join lateral (select * from events where group_id = $1 and seq > $4
                                 order by seq asc limit $3) r on a.member`,
   },
@@ -161,6 +165,46 @@ export async function readGroupPage<R>(
   );
   if (!rows[0]?.member) throw notFound('Group');
   return rows.filter((row) => row.id !== null) as R[];
+}
+
+/**
+ * A page of a group's event log after `afterSeq` (decoded by `after`, which may throw for a bad
+ * cursor: then non-members still get the `404`), in one statement. The log has no gaps, so a page
+ * that does not start at `afterSeq + 1`, or is empty while the group is further on, means the events
+ * after `afterSeq` are no longer kept (`EVENT_RETENTION_DAYS`): `410 resync_required`, never a page
+ * that silently skips them.
+ */
+export async function readEventPage<R extends { id: string | null; seq: number | string }>(
+  runRead: RunRead,
+  params: { groupId: string; userId: string; limit: number },
+  after: () => number,
+): Promise<R[]> {
+  const head = [params.groupId, params.userId, params.limit];
+  let afterSeq: number;
+  try {
+    afterSeq = after();
+  } catch (invalid) {
+    const [row] = await runRead<PageRow>(READS.membership, head.slice(0, 2));
+    if (!row?.member) throw notFound('Group');
+    throw invalid;
+  }
+  const rows = await runRead<R & PageRow & { group_seq: number | string | null }>(READS.events, [
+    ...head,
+    afterSeq,
+  ]);
+  const [first] = rows;
+  if (!first?.member) throw notFound('Group');
+  const events = rows.filter((row) => row.id !== null);
+  const next = events[0];
+  if (next ? Number(next.seq) > afterSeq + 1 : Number(first.group_seq ?? 0) > afterSeq) {
+    throw new AppError(
+      'resync_required',
+      410,
+      `The events after seq ${afterSeq} are no longer kept. Read the group's state again (its balances ` +
+        'carry asOfSeq) and continue the log from there.',
+    );
+  }
+  return events;
 }
 
 /** The `[time, id]` cursor of the time-ordered lists as the values of a `groupPage` `after` query. */

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
 import type { Subscription } from './feed';
 import type { GatewayMetrics } from './gateway-metrics';
@@ -20,6 +21,9 @@ export const CLOSE = {
 
 export type ServerMessage = Record<string, unknown> & { type: string };
 
+/** What `sendFrame` takes: a serialised message, as text or as its UTF-8 bytes (sent as a text frame). */
+export type Frame = string | Buffer;
+
 export type ConnectionHooks = {
   metrics: GatewayMetrics;
   /** Called once, when the connection closes for any reason. */
@@ -27,35 +31,129 @@ export type ConnectionHooks = {
 };
 
 /**
+ * Connection ids: a random prefix per process and a counter. Unique across gateways (presence and
+ * logs use them) without a UUID's randomness and formatting per connection.
+ */
+const ID_PREFIX = `c${randomBytes(9).toString('base64url')}`;
+let lastId = 0;
+
+/** The TCP socket under a WebSocket (ws keeps it as `_socket`), to cork several frames into one write. */
+const socketOf = (ws: WebSocket) => (ws as unknown as { _socket?: Duplex | null })._socket ?? undefined;
+
+/** Text frames: ws would otherwise send a Buffer as a binary frame. */
+const TEXT = Object.freeze({ binary: false });
+
+/** The connection of each socket, for the listeners below (one set of functions for every socket). */
+const CONNECTION = Symbol('tally.connection');
+type Socket = WebSocket & { [CONNECTION]?: Connection };
+/** The connection a socket belongs to (set when the Connection is made). */
+export const connectionOf = (ws: WebSocket): Connection | undefined => (ws as Socket)[CONNECTION];
+function onPong(this: WebSocket): void {
+  const conn = connectionOf(this);
+  if (conn) conn.alive = true;
+}
+function onGone(this: WebSocket): void {
+  connectionOf(this)?.finish();
+}
+
+/**
+ * The token deadlines of every connection of this process, under one timer: connections are
+ * grouped by the exact instant their token expires (JWT expiries are whole seconds, so thousands
+ * of connections share a few hundred instants), and the timer is armed for the earliest.
+ */
+const deadlines = (() => {
+  const due = new Map<number, Set<Connection>>();
+  /** The instants of `due`, ascending. */
+  const instants: number[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let armedFor = Number.POSITIVE_INFINITY;
+
+  function arm(): void {
+    const next = instants[0] ?? Number.POSITIVE_INFINITY;
+    if (next === armedFor) return;
+    clearTimeout(timer);
+    timer = undefined;
+    armedFor = next;
+    if (next === Number.POSITIVE_INFINITY) return;
+    timer = setTimeout(fire, Math.min(Math.max(0, next - Date.now()), MAX_TIMER_MS));
+    timer.unref();
+  }
+
+  function fire(): void {
+    timer = undefined;
+    armedFor = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    while (instants.length > 0 && (instants[0] as number) <= now) {
+      const at = instants.shift() as number;
+      const conns = due.get(at);
+      due.delete(at);
+      for (const conn of conns ?? []) conn.expire();
+    }
+    arm();
+  }
+
+  return {
+    add(conn: Connection, at: number): void {
+      let conns = due.get(at);
+      if (!conns) {
+        conns = new Set();
+        due.set(at, conns);
+        let i = instants.length;
+        while (i > 0 && (instants[i - 1] as number) > at) i--;
+        instants.splice(i, 0, at);
+      }
+      conns.add(conn);
+      if (at < armedFor) arm();
+    },
+    remove(conn: Connection, at: number): void {
+      const conns = due.get(at);
+      if (!conns?.delete(conn) || conns.size > 0) return;
+      due.delete(at);
+      instants.splice(instants.indexOf(at), 1);
+      arm();
+    },
+  };
+})();
+
+/**
  * One client socket: who it is, until when its token holds, its subscriptions, and the sending side:
- * every message goes through `send`, which closes a client that lets more than 1 MiB pile up, and
- * event senders wait for `room()` so that a backlog goes out as fast as the client reads it.
+ * every message goes through `sendFrame`, which closes a client that lets more than 1 MiB pile up,
+ * and event senders wait for `room()` so that a backlog goes out as fast as the client reads it.
+ *
+ * Kept small, as a gateway holds tens of thousands: its socket listeners are shared functions, its
+ * token deadline is an entry under one process-wide timer, and what only some connections need
+ * (subscribes in flight, senders waiting for room) is created when first needed.
  */
 export class Connection {
-  readonly id = randomUUID();
+  /** Numbers connections of this process in order (the heartbeat's slices go by it). */
+  readonly serial = ++lastId;
+  readonly id = `${ID_PREFIX}${this.serial.toString(36)}`;
   closed = false;
   /** It answered the last heartbeat ping. */
   alive = true;
   /** Bytes left for the client since the last heartbeat (its pong may be queued behind them). */
   drained = false;
   readonly subs = new Map<string, Subscription>();
+  /** Messages received in the current one-second window (the per-connection message limit). */
+  windowStart = 0;
+  windowCount = 0;
   /** The latest subscribe or unsubscribe of each group still in flight: an older one gives way. */
-  private readonly intents = new Map<string, number>();
+  private intents: Map<string, number> | undefined;
   private intentCounter = 0;
   private expiresAtMs = Number.POSITIVE_INFINITY;
-  private deadline: NodeJS.Timeout | undefined;
-  private waiters: ((open: boolean) => void)[] = [];
+  /** The instant this connection is registered under in `deadlines`, if any. */
+  private deadlineAt: number | undefined;
+  private waiters: ((open: boolean) => void)[] | undefined;
 
   constructor(
     readonly ws: WebSocket,
     readonly userId: string,
     private readonly hooks: ConnectionHooks,
   ) {
-    ws.on('pong', () => {
-      this.alive = true;
-    });
-    ws.on('close', () => this.finish());
-    ws.on('error', () => this.finish());
+    (ws as Socket)[CONNECTION] = this;
+    ws.on('pong', onPong);
+    ws.on('close', onGone);
+    ws.on('error', onGone);
   }
 
   // ---- the access token's deadline ------------------------------------------------------------------
@@ -67,19 +165,31 @@ export class Connection {
   /** The connection now holds a token valid until `expiresAt`: at that instant it closes with 4401. */
   setExpiry(expiresAt: Date): void {
     this.expiresAtMs = expiresAt.getTime();
-    this.armDeadline();
-  }
-
-  private armDeadline(): void {
-    clearTimeout(this.deadline);
+    this.clearDeadline();
     if (this.closed) return;
-    const left = this.expiresAtMs - Date.now();
-    if (left <= 0) {
-      this.close(CLOSE.tokenExpired, 'token expired');
+    if (this.expiresAtMs <= Date.now()) {
+      this.expire();
       return;
     }
-    this.deadline = setTimeout(() => this.armDeadline(), Math.min(left, MAX_TIMER_MS));
-    this.deadline.unref();
+    this.deadlineAt = this.expiresAtMs;
+    deadlines.add(this, this.deadlineAt);
+  }
+
+  /** Called at the deadline: closes with 4401 (a deadline moved later in the meantime is kept). */
+  expire(): void {
+    this.deadlineAt = undefined;
+    if (this.closed) return;
+    if (this.expiresAtMs > Date.now()) {
+      this.setExpiry(this.expiresAt);
+      return;
+    }
+    this.close(CLOSE.tokenExpired, 'token expired');
+  }
+
+  private clearDeadline(): void {
+    if (this.deadlineAt === undefined) return;
+    deadlines.remove(this, this.deadlineAt);
+    this.deadlineAt = undefined;
   }
 
   // ---- subscribe and unsubscribe in flight ----------------------------------------------------------
@@ -87,49 +197,71 @@ export class Connection {
   /** Starts a subscribe or unsubscribe of `groupId`; an older one of the same group still running gives way. */
   intend(groupId: string): number {
     this.intentCounter += 1;
+    this.intents ??= new Map();
     this.intents.set(groupId, this.intentCounter);
     return this.intentCounter;
   }
 
   /** Whether the request holding `ticket` is still the latest for its group, on an open socket. */
   isCurrent(groupId: string, ticket: number): boolean {
-    return !this.closed && this.intents.get(groupId) === ticket;
+    return !this.closed && this.intents?.get(groupId) === ticket;
   }
 
   /** The request holding `ticket` is over. */
   settle(groupId: string, ticket: number): void {
-    if (this.intents.get(groupId) === ticket) this.intents.delete(groupId);
+    if (this.intents?.get(groupId) !== ticket) return;
+    this.intents.delete(groupId);
+    if (this.intents.size === 0) this.intents = undefined;
   }
 
   /** Groups subscribed or being subscribed: what the per-connection subscription limit counts. */
   groupCount(): number {
     let count = this.subs.size;
-    for (const groupId of this.intents.keys()) if (!this.subs.has(groupId)) count++;
+    for (const groupId of this.intents?.keys() ?? []) if (!this.subs.has(groupId)) count++;
     return count;
   }
 
   /** Whether `groupId` is subscribed or has a subscribe in flight. */
   holds(groupId: string): boolean {
-    return this.subs.has(groupId) || this.intents.has(groupId);
+    return this.subs.has(groupId) || this.intents?.has(groupId) === true;
   }
 
   // ---- sending ----------------------------------------------------------------------------------
 
+  /** Serialises and sends a message meant for this connection alone. */
   send(message: ServerMessage): boolean {
     return this.sendFrame(JSON.stringify(message), message.type);
   }
 
-  /** Sends one text frame; false when the connection is closed (or has just been, as too slow). */
-  sendFrame(text: string, type: string): boolean {
+  /**
+   * Sends one text frame; false when the connection is closed (or has just been, as too slow).
+   * A frame meant for many connections is serialised once and the same string or bytes given to each.
+   */
+  sendFrame(frame: Frame, type: string): boolean {
+    if (!this.write(frame)) return false;
+    this.hooks.metrics.sent(type);
+    return true;
+  }
+
+  /** `sendFrame` for a caller that counts what it sent itself (a feed's pass over its subscribers). */
+  write(frame: Frame): boolean {
     if (this.closed || this.ws.readyState !== WebSocket.OPEN) return false;
     if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.hooks.metrics.slowConsumerCloses.inc();
       this.close(CLOSE.tooSlow, 'too slow to read');
       return false;
     }
-    this.ws.send(text, this.written);
-    this.hooks.metrics.messagesSent.inc({ type });
+    this.ws.send(frame, TEXT, this.written);
     return true;
+  }
+
+  /** Holds the frames sent until `uncork` in this process, so that they leave in one write. */
+  cork(): void {
+    socketOf(this.ws)?.cork();
+  }
+
+  uncork(): void {
+    socketOf(this.ws)?.uncork();
   }
 
   /** Whether an event may be sent now without piling up more than PACE_BYTES for the client. */
@@ -141,19 +273,25 @@ export class Connection {
   room(): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
     if (this.hasRoom()) return Promise.resolve(true);
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return new Promise((resolve) => {
+      this.waiters ??= [];
+      this.waiters.push(resolve);
+    });
   }
 
   /** Wakes the senders waiting for room, if there is room. */
   wakeIfRoom(): void {
-    if (this.waiters.length > 0 && this.hasRoom()) for (const wake of this.waiters.splice(0)) wake(true);
+    if (this.waiters === undefined || !this.hasRoom()) return;
+    const waiters = this.waiters;
+    this.waiters = undefined;
+    for (const wake of waiters) wake(true);
   }
 
   /** The callback of every send: the frame has left this process for the client. */
   private readonly written = (err?: Error | null): void => {
     if (err) return;
     this.drained = true;
-    this.wakeIfRoom();
+    if (this.waiters !== undefined) this.wakeIfRoom();
   };
 
   // ---- closing ----------------------------------------------------------------------------------
@@ -173,11 +311,14 @@ export class Connection {
     this.finish();
   }
 
-  private finish(): void {
+  /** The connection is over (closed by either side, or failed): everything it held is let go. */
+  finish(): void {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.deadline);
-    for (const wake of this.waiters.splice(0)) wake(false);
+    this.clearDeadline();
+    const waiters = this.waiters;
+    this.waiters = undefined;
+    for (const wake of waiters ?? []) wake(false);
     this.hooks.onClose(this);
   }
 }

@@ -96,7 +96,10 @@ export function createGateway(deps: GatewayDeps) {
     perUser.add(conn.userId);
     metrics.connections.inc();
     listen(conn);
-    conn.send({ type: 'welcome', connectionId: conn.id, userId: conn.userId, heartbeatMs: deps.heartbeatMs });
+    conn.sendFrame(
+      `{"type":"welcome","connectionId":"${conn.id}","userId":${JSON.stringify(conn.userId)},"heartbeatMs":${deps.heartbeatMs}}`,
+      'welcome',
+    );
     conn.setExpiry(identity.expiresAt);
   }
 
@@ -106,7 +109,15 @@ export function createGateway(deps: GatewayDeps) {
     isDraining: deps.isDraining,
     maxConnectionsPerUser: limits.maxConnectionsPerUser,
     connectionsOf: perUser.of,
-    accept: (req, socket, head, identity) => wss.handleUpgrade(req, socket, head, (ws) => open(ws, identity)),
+    accept: (req, socket, head, identity) => {
+      // The handshake's 101 response and the welcome leave in one write.
+      socket.cork();
+      try {
+        wss.handleUpgrade(req, socket, head, (ws) => open(ws, identity));
+      } finally {
+        socket.uncork();
+      }
+    },
   });
   const stopHeartbeat = startHeartbeat({
     intervalMs: deps.heartbeatMs,

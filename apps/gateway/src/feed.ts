@@ -34,8 +34,16 @@ export type Feed = {
   /** The highest seq read from the log; `cache` holds the newest events up to it, contiguous. */
   head: number;
   cache: GroupEvent[];
-  /** The `event` message of each cached event, serialised once for every local subscriber. */
-  frames: Map<number, string>;
+  /** The `event` message of each cached event, serialised and encoded once for every local subscriber. */
+  frames: Map<number, Buffer>;
+  /**
+   * Users known to be members as of `head`: a subscribe of theirs needs no membership read. A user
+   * leaves the set as the feed reads their `member.removed` (a removal beyond `head` is delivered
+   * to, and ends, every subscription registered before it is read).
+   */
+  members: Set<string>;
+  /** `member.removed` events read so far: a membership read that saw none happen may vouch for its user. */
+  removals: number;
   ready: Promise<void>;
   refreshing: Promise<void> | undefined;
   again: boolean;
@@ -79,6 +87,8 @@ export function createFeeds(deps: FeedsDeps) {
       head: 0,
       cache: [],
       frames: new Map(),
+      members: new Set(),
+      removals: 0,
       ready: Promise.resolve(),
       refreshing: undefined,
       again: false,
@@ -123,7 +133,7 @@ export function createFeeds(deps: FeedsDeps) {
         do {
           feed.again = false;
           await readNew(feed);
-          for (const sub of feed.subs) void pump(sub);
+          sendNew(feed);
         } while (feed.again);
       } catch (err) {
         logger.warn({ err, groupId: feed.groupId }, 'feed refresh failed');
@@ -144,6 +154,11 @@ export function createFeeds(deps: FeedsDeps) {
         }
         feed.cache.push(event);
         feed.head = event.seq;
+        if (event.type === 'member.removed') {
+          feed.removals++;
+          const userId = event.data['userId'];
+          if (typeof userId === 'string') feed.members.delete(userId);
+        }
       }
       if (feed.cache.length > CACHE_SIZE) {
         feed.cache = feed.cache.slice(-CACHE_SIZE);
@@ -154,13 +169,72 @@ export function createFeeds(deps: FeedsDeps) {
     }
   }
 
-  function frameOf(feed: Feed, event: GroupEvent): string {
+  /** The `event` message of `event`, as bytes: serialised once per event for the feed's cache. */
+  function frameOf(feed: Feed, event: GroupEvent): Buffer {
     const cached = feed.frames.get(event.seq);
     if (cached !== undefined && feed.cache.length > 0) return cached;
-    const text = JSON.stringify({ type: 'event', groupId: event.groupId, seq: event.seq, event });
+    const bytes = Buffer.from(
+      JSON.stringify({ type: 'event', groupId: event.groupId, seq: event.seq, event }),
+      'utf8',
+    );
     const first = feed.cache[0];
-    if (first && event.seq >= first.seq && event.seq <= feed.head) feed.frames.set(event.seq, text);
-    return text;
+    if (first && event.seq >= first.seq && event.seq <= feed.head) feed.frames.set(event.seq, bytes);
+    return bytes;
+  }
+
+  /** Events `sendCached` sent in the current pass (counted once per pass in `ws_messages_sent_total`). */
+  let passSent = 0;
+
+  /**
+   * After a read of the log: every subscription that is idle, live and within the cache is sent
+   * what it lacks here, in one synchronous pass over the feed's subscribers, each event's frame the
+   * same bytes for all of them; the others (a catch-up from the log, a socket without room, a
+   * subscription still being set up or already sending) go through their pump.
+   */
+  function sendNew(feed: Feed): void {
+    passSent = 0;
+    const first = feed.cache[0];
+    /** The oldest event this pass sent to a live subscriber. */
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const sub of feed.subs) {
+      if (sub.running === undefined && !sub.held && !sub.ended && first && sub.lastSeq + 1 >= first.seq) {
+        const before = sub.lastSeq;
+        if (sendCached(sub, first.seq)) {
+          if (sub.live && sub.lastSeq > before && before < oldest) oldest = before + 1;
+          continue;
+        }
+      }
+      void pump(sub);
+    }
+    metrics.sent('event', passSent);
+    passSent = 0;
+    if (!first || oldest === Number.POSITIVE_INFINITY) return;
+    // One observation per event and feed: its live subscribers were all sent it in this pass.
+    const now = Date.now();
+    for (let i = Math.max(0, oldest - first.seq); i < feed.cache.length; i++)
+      metrics.fanoutLag.observe((now - Date.parse((feed.cache[i] as GroupEvent).occurredAt)) / 1000);
+  }
+
+  /**
+   * Sends the subscription the cached events after its lastSeq, in order, while its socket has room.
+   * True when it is done (it has all of them, or it ended); false when its pump has to go on.
+   */
+  function sendCached(sub: Subscription, firstSeq: number): boolean {
+    const { conn, feed } = sub;
+    const cache = feed.cache;
+    for (let i = sub.lastSeq + 1 - firstSeq; i < cache.length; i++) {
+      const event = cache[i] as GroupEvent;
+      if (!conn.hasRoom()) return false;
+      if (!conn.write(frameOf(feed, event))) return true;
+      passSent++;
+      sub.lastSeq = event.seq;
+      if (isSelfRemoval(event, conn.userId)) {
+        deps.onSelfRemoved(sub);
+        return true;
+      }
+      if (sub.ended || sub.held) return true;
+    }
+    return true;
   }
 
   /** Events after `seq`: from the feed's cache when it covers them, else from the log (catch-up). */

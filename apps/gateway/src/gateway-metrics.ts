@@ -2,7 +2,28 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 export function createGatewayMetrics(registry?: Registry) {
   const registers = registry ? [registry] : [];
+  /**
+   * Messages sent since the last scrape, by type: counted in a plain object on the send path (one
+   * increment per message, no label hashing) and added to `ws_messages_sent_total` when it is read.
+   */
+  let unsent: Record<string, number> = {};
+  const messagesSent = new Counter({
+    name: 'ws_messages_sent_total',
+    help: 'Messages sent to clients, by type',
+    labelNames: ['type'] as const,
+    registers,
+    collect() {
+      const counts = unsent;
+      unsent = {};
+      for (const type of Object.keys(counts)) this.inc({ type }, counts[type] as number);
+    },
+  });
   return {
+    messagesSent,
+    /** Counts `count` messages of `type` sent (reported as `ws_messages_sent_total{type}`). */
+    sent(type: string, count = 1): void {
+      unsent[type] = (unsent[type] ?? 0) + count;
+    },
     connections: new Gauge({ name: 'ws_connections', help: 'Open WebSocket connections', registers }),
     subscriptions: new Gauge({
       name: 'ws_subscriptions',
@@ -14,12 +35,6 @@ export function createGatewayMetrics(registry?: Registry) {
       help: 'Groups with a feed (subscribers, or a subscribe in progress) on this gateway',
       registers,
     }),
-    messagesSent: new Counter({
-      name: 'ws_messages_sent_total',
-      help: 'Messages sent to clients, by type',
-      labelNames: ['type'] as const,
-      registers,
-    }),
     gapFills: new Counter({
       name: 'ws_gap_fills_total',
       help: 'Events read from the log because their notification was missing or late',
@@ -27,7 +42,7 @@ export function createGatewayMetrics(registry?: Registry) {
     }),
     fanoutLag: new Histogram({
       name: 'ws_fanout_lag_seconds',
-      help: 'From an event being committed to its delivery to a live subscriber',
+      help: 'From an event being committed to its delivery to the live subscribers of a feed (one observation per event and feed, as it is sent to all of them in one pass)',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     }),

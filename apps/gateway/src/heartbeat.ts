@@ -1,7 +1,7 @@
 import type { EventBus } from '@tally/events';
 import type { Logger } from 'pino';
 import { CLOSE, type Connection } from './connection';
-import type { Feeds } from './feed';
+import type { Feed, Feeds } from './feed';
 import type { GatewayMetrics } from './gateway-metrics';
 import type { Presence } from './presence';
 
@@ -34,18 +34,53 @@ export type HeartbeatDeps = {
   metrics: GatewayMetrics;
 };
 
-/** Every `intervalMs`: each connection's beat, each feed's presence refresh and a safety read of its log. */
+/**
+ * The heartbeat's sweep is spread over up to this many ticks per interval, each at least SLICE_MS
+ * apart: at the default 25 s, 500 ticks, so 10,000 connections are pinged 20 at a time (a ping is a
+ * write of its own; 500 at once held deliveries up by 50–100 ms on a busy 2-core machine).
+ */
+const MAX_SLICES = 500;
+const SLICE_MS = 50;
+
+/** A group's heartbeat slice: the same one every interval (its presence entries live two intervals). */
+function sliceOf(groupId: string, slices: number): number {
+  let hash = 0;
+  for (let i = 0; i < groupId.length; i++) hash = (hash * 31 + groupId.charCodeAt(i)) >>> 0;
+  return hash % slices;
+}
+
+/**
+ * Every `intervalMs`: each connection's beat, each feed's presence refresh and a safety read of its
+ * log. One timer for the whole gateway; with a long interval its sweep is spread over slices (each
+ * connection beats in the slice of its serial number, each feed in the slice its group id hashes to),
+ * so that 10,000 pings, or a read of every feed, are not one burst that holds up the events due
+ * meanwhile.
+ */
 export function startHeartbeat(deps: HeartbeatDeps): () => void {
+  const slices = Math.max(1, Math.min(MAX_SLICES, Math.floor(deps.intervalMs / SLICE_MS)));
+  let slice = 0;
+  const feedSlices = new WeakMap<Feed, number>();
   const tick = () => {
-    for (const conn of [...deps.connections()]) beat(conn, deps.metrics);
+    const current = slice;
+    slice = (slice + 1) % slices;
+    const due: Connection[] = [];
+    for (const conn of deps.connections()) if (conn.serial % slices === current) due.push(conn);
+    for (const conn of due) beat(conn, deps.metrics);
+    // The feeds too, a slice at a time: their reads of the log and of presence do not all queue at once.
     for (const feed of deps.feeds.all()) {
+      let feedSlice = feedSlices.get(feed);
+      if (feedSlice === undefined) {
+        feedSlice = sliceOf(feed.groupId, slices);
+        feedSlices.set(feed, feedSlice);
+      }
+      if (feedSlice !== current) continue;
       void deps.presence.refresh(feed);
       void deps.feeds.refresh(feed);
     }
   };
   // After the I/O that is already waiting (a pong, a drain) has been handled: after a stall of this
   // process, timers would otherwise run first and count live clients as silent.
-  const timer = setInterval(() => setImmediate(tick), deps.intervalMs);
+  const timer = setInterval(() => setImmediate(tick), deps.intervalMs / slices);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -26,23 +26,6 @@ export const DEFAULT_LIMITS: GatewayLimits = Object.freeze({
   maxConnectionsPerUser: 20,
 });
 
-/** Counts messages in fixed one-second windows; `admit` is false for the one over the limit. */
-export function createMessageWindow(limit: number, now: () => number = Date.now) {
-  let windowStart = 0;
-  let count = 0;
-  return {
-    admit(): boolean {
-      const at = now();
-      if (at - windowStart >= 1000) {
-        windowStart = at;
-        count = 0;
-      }
-      count++;
-      return count <= limit;
-    },
-  };
-}
-
 /** Open connections per user on this process, for the upgrade's per-user limit. */
 export function createUserConnectionCounts() {
   const counts = new Map<string, number>();

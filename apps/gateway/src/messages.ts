@@ -1,8 +1,8 @@
 import type { AccessTokens } from '@tally/http-kit';
 import type { Logger } from 'pino';
-import { CLOSE, type Connection } from './connection';
+import type { RawData, WebSocket } from 'ws';
+import { CLOSE, type Connection, connectionOf } from './connection';
 import type { GatewayMetrics } from './gateway-metrics';
-import { createMessageWindow } from './limits';
 import { type ClientMessage, parseClientMessage } from './protocol';
 import type { Subscriptions } from './subscriptions';
 
@@ -50,25 +50,39 @@ export function createMessageHandler(deps: MessagesDeps) {
     }
   }
 
+  /** The per-second message limit of a connection, in fixed one-second windows kept on the connection. */
+  function admit(conn: Connection): boolean {
+    const at = Date.now();
+    if (at - conn.windowStart >= 1000) {
+      conn.windowStart = at;
+      conn.windowCount = 0;
+    }
+    conn.windowCount++;
+    return conn.windowCount <= deps.maxMessagesPerSecond;
+  }
+
+  /** Every connection's `message` listener (one function for all: the socket is `this`). */
+  function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+    const conn = connectionOf(this);
+    if (!conn || conn.closed) return;
+    if (!admit(conn)) {
+      metrics.limitHits.inc({ limit: 'messages' });
+      conn.close(CLOSE.policyViolation, 'too many messages');
+      return;
+    }
+    const message = isBinary ? undefined : parseClientMessage(data.toString());
+    if (!message) {
+      conn.send({ type: 'error', code: 'bad_message' });
+      return;
+    }
+    handle(conn, message).catch((err: unknown) => {
+      logger.warn({ err, type: message.type }, 'websocket message failed');
+      conn.send({ type: 'error', id: message.id, code: 'unavailable' });
+    });
+  }
+
   /** Reads a connection's messages: the per-second limit (1008), parsing (`bad_message`), then `handle`. */
   return function listen(conn: Connection): void {
-    const window = createMessageWindow(deps.maxMessagesPerSecond);
-    conn.ws.on('message', (data, isBinary) => {
-      if (conn.closed) return;
-      if (!window.admit()) {
-        metrics.limitHits.inc({ limit: 'messages' });
-        conn.close(CLOSE.policyViolation, 'too many messages');
-        return;
-      }
-      const message = isBinary ? undefined : parseClientMessage(data.toString());
-      if (!message) {
-        conn.send({ type: 'error', code: 'bad_message' });
-        return;
-      }
-      handle(conn, message).catch((err: unknown) => {
-        logger.warn({ err, type: message.type }, 'websocket message failed');
-        conn.send({ type: 'error', id: message.id, code: 'unavailable' });
-      });
-    });
+    conn.ws.on('message', onMessage);
   };
 }

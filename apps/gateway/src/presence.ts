@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { EventBus, PresenceStore } from '@tally/events';
 import type { Logger } from 'pino';
 import type { Feed, Subscription } from './feed';
@@ -10,32 +11,45 @@ export type PresenceDeps = {
   ttlMs: number;
   /** The group's feed on this gateway, if it still has one. */
   findFeed(groupId: string): Feed | undefined;
+  /** This gateway's name in presence entries; random by default. */
+  instanceId?: string;
 };
 
 /**
- * Who is online in each group (API.md §8 `presence`): one entry per live subscription in the
- * presence store, and a `presence` message to a group's local subscribers whenever the list of
- * users changes. While the store is unreachable (Redis down), a group's list is the users
- * subscribed on this gateway only.
+ * Who is online in each group (API.md §8 `presence`): one entry per user and group on this gateway
+ * in the presence store, kept while the user has a live subscription to the group here (counted
+ * locally, so a user's second connection costs no store write), and a `presence` message to a
+ * group's local subscribers whenever the list of users changes, serialised once for all of them.
+ * While the store is unreachable (Redis down), a group's list is the users subscribed on this
+ * gateway only.
  */
 export function createPresence(deps: PresenceDeps) {
   const { store, bus, logger, ttlMs } = deps;
+  /** This gateway's name in the store's entries (an entry is `<instance>.<user>` in the group). */
+  const instance = deps.instanceId ?? `gw${randomBytes(9).toString('base64url')}`;
+  /** Live subscriptions (joined, not yet left) of each user, per group, on this gateway. */
+  const local = new Map<string, Map<string, number>>();
   /**
-   * The store operations on each entry (connection and group), in order: a removal runs after a
-   * touch in flight, and a replaced subscription's removal before its successor's first touch.
+   * The store operations on each entry (group and user), in order, each doing what the local count
+   * says when it runs: an entry is written while the user has a live subscription here, removed after.
    */
   const entryOps = new Map<string, Promise<void>>();
   /** The list last sent to each feed's subscribers, and the queue that serialises its updates. */
   const lastSent = new WeakMap<Feed, string>();
   const updates = new WeakMap<Feed, Promise<boolean>>();
-  /** Subscriptions that have been sent the online list; and those that have (or had) an entry. */
+  /** Updates of each feed queued or running. */
+  const updating = new WeakMap<Feed, number>();
+  /** Subscriptions that have been sent the online list; and those that have joined and not left. */
   const told = new WeakSet<Subscription>();
   const joined = new WeakSet<Subscription>();
 
-  function onEntry(sub: Subscription, op: () => Promise<void>): Promise<void> {
-    const key = `${sub.conn.id}|${sub.feed.groupId}`;
+  const countOf = (groupId: string, userId: string) => local.get(groupId)?.get(userId) ?? 0;
+  const entryId = (userId: string) => `${instance}.${userId}`;
+
+  function onEntry(groupId: string, userId: string, op: () => Promise<void>): Promise<void> {
+    const key = `${groupId}\n${userId}`;
     const next = (entryOps.get(key) ?? Promise.resolve()).then(op).catch((err: unknown) => {
-      logger.debug({ err, groupId: sub.feed.groupId }, 'presence store unavailable');
+      logger.debug({ err, groupId }, 'presence store unavailable');
     });
     entryOps.set(key, next);
     void next.then(() => {
@@ -44,17 +58,21 @@ export function createPresence(deps: PresenceDeps) {
     return next;
   }
 
-  /** Adds or refreshes the entry of a subscription that has not ended. */
-  const touch = (sub: Subscription) =>
-    onEntry(sub, async () => {
-      if (!sub.ended) await store.touch(sub.feed.groupId, sub.conn.id, sub.conn.userId, ttlMs);
+  /** Writes (or refreshes) the user's entry, if they still have a live subscription here. */
+  const touch = (groupId: string, userId: string) =>
+    onEntry(groupId, userId, async () => {
+      if (countOf(groupId, userId) > 0) await store.touch(groupId, entryId(userId), userId, ttlMs);
+    });
+
+  /** Removes the user's entry, unless they have a live subscription here again. */
+  const untouch = (groupId: string, userId: string) =>
+    onEntry(groupId, userId, async () => {
+      if (countOf(groupId, userId) === 0) await store.remove(groupId, entryId(userId));
     });
 
   /** The users subscribed to the group on this gateway: the list while the store is unreachable. */
   function localOnline(feed: Feed): string[] {
-    const users = new Set<string>();
-    for (const sub of feed.subs) if (sub.live && !sub.ended) users.add(sub.conn.userId);
-    return [...users].sort();
+    return [...(local.get(feed.groupId)?.keys() ?? [])].sort();
   }
 
   async function online(feed: Feed): Promise<string[]> {
@@ -70,9 +88,10 @@ export function createPresence(deps: PresenceDeps) {
     const key = JSON.stringify(list);
     if (key === lastSent.get(feed)) return false;
     lastSent.set(feed, key);
+    const frame = `{"type":"presence","groupId":${JSON.stringify(feed.groupId)},"online":${key}}`;
     for (const sub of feed.subs) {
       if (sub.live && !sub.ended) {
-        sub.conn.send({ type: 'presence', groupId: feed.groupId, online: list });
+        sub.conn.sendFrame(frame, 'presence');
         told.add(sub);
       }
     }
@@ -85,9 +104,15 @@ export function createPresence(deps: PresenceDeps) {
    * cannot both see the same change and send it twice.
    */
   function update(feed: Feed): Promise<boolean> {
+    updating.set(feed, (updating.get(feed) ?? 0) + 1);
     const next = (updates.get(feed) ?? Promise.resolve(false))
       .then(() => sendIfChanged(feed))
-      .catch(() => false);
+      .catch(() => false)
+      .finally(() => {
+        const left = (updating.get(feed) ?? 1) - 1;
+        if (left > 0) updating.set(feed, left);
+        else updating.delete(feed);
+      });
     updates.set(feed, next);
     return next;
   }
@@ -102,29 +127,61 @@ export function createPresence(deps: PresenceDeps) {
   return {
     update,
     /**
-     * A subscription went live: its entry, the news for everyone, and the online list for the
-     * newcomer exactly once (with everyone when its arrival changed the list, else on its own).
+     * A subscription went live: the user's entry and the news for everyone when it is their first
+     * here, and the online list for the newcomer exactly once (with everyone when its arrival
+     * changed the list, else on its own).
      */
     async join(sub: Subscription): Promise<void> {
+      if (sub.ended || joined.has(sub)) return;
       joined.add(sub);
-      await touch(sub);
-      if (sub.ended) return;
-      await announce(sub.feed.groupId);
-      const list = lastSent.get(sub.feed);
+      const { feed, conn } = sub;
+      const { groupId } = feed;
+      let users = local.get(groupId);
+      if (!users) {
+        users = new Map();
+        local.set(groupId, users);
+      }
+      const count = (users.get(conn.userId) ?? 0) + 1;
+      users.set(conn.userId, count);
+      if (count === 1) {
+        await touch(groupId, conn.userId);
+        if (sub.ended) return;
+        await announce(groupId);
+      } else if (!lastSent.has(feed) || updating.has(feed)) {
+        // The user is online here already: the list has not changed. Wait for the update in
+        // flight, if any (it may be the one that tells the newcomer), or read the list once;
+        // with none, the list last sent is told at once (in the same write as `subscribed`).
+        await (lastSent.has(feed) ? updates.get(feed) : update(feed));
+      }
+      const list = lastSent.get(feed);
       if (!told.has(sub) && !sub.ended && list !== undefined) {
-        sub.conn.send({ type: 'presence', groupId: sub.feed.groupId, online: JSON.parse(list) as string[] });
+        sub.conn.sendFrame(
+          `{"type":"presence","groupId":${JSON.stringify(groupId)},"online":${list}}`,
+          'presence',
+        );
         told.add(sub);
       }
     },
-    /** An ended subscription: its entry goes (after any touch still in flight), and everyone hears. */
+    /** An ended subscription: the user's last one here takes their entry (after any write in flight), and everyone hears. */
     async leave(sub: Subscription): Promise<void> {
       if (!joined.has(sub)) return;
-      await onEntry(sub, () => store.remove(sub.feed.groupId, sub.conn.id));
-      await announce(sub.feed.groupId);
+      joined.delete(sub);
+      const { groupId } = sub.feed;
+      const userId = sub.conn.userId;
+      const users = local.get(groupId);
+      const count = (users?.get(userId) ?? 0) - 1;
+      if (count > 0) {
+        users?.set(userId, count);
+        return;
+      }
+      users?.delete(userId);
+      if (users?.size === 0) local.delete(groupId);
+      await untouch(groupId, userId);
+      await announce(groupId);
     },
-    /** Heartbeat: refreshes the entries of the feed's live subscriptions and re-reads its list. */
+    /** Heartbeat: refreshes the entries of the feed's users online here and re-reads its list. */
     async refresh(feed: Feed): Promise<void> {
-      for (const sub of feed.subs) if (sub.live) void touch(sub);
+      for (const userId of local.get(feed.groupId)?.keys() ?? []) void touch(feed.groupId, userId);
       await update(feed);
     },
   };

@@ -31,10 +31,15 @@ function refuse(socket: Duplex, error: AppError): void {
 }
 
 /** The token of an upgrade: `Authorization: Bearer` (when well-formed) wins over `?access_token=`. */
-function tokenOf(req: IncomingMessage, url: URL): string | undefined {
+function tokenOf(req: IncomingMessage, url: URL | undefined): string | undefined {
   const header = req.headers.authorization;
   const match = header ? /^Bearer +(\S+) *$/i.exec(header) : null;
-  return match?.[1] ?? url.searchParams.get('access_token') ?? undefined;
+  return match?.[1] ?? url?.searchParams.get('access_token') ?? undefined;
+}
+
+/** One error listener for every upgrading socket. */
+function destroyOnError(this: Duplex): void {
+  this.destroy();
 }
 
 /**
@@ -43,9 +48,10 @@ function tokenOf(req: IncomingMessage, url: URL): string | undefined {
  */
 export function createUpgradeHandler(deps: UpgradeDeps) {
   return async function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', 'http://gateway');
-    if (url.pathname !== '/v1/ws') {
+    socket.on('error', destroyOnError);
+    // The plain path needs no URL parsing; a query (`?access_token=`) or anything else does.
+    const url = req.url === '/v1/ws' ? undefined : new URL(req.url ?? '/', 'http://gateway');
+    if (url !== undefined && url.pathname !== '/v1/ws') {
       refuse(socket, new AppError('not_found', 404, 'There is no such route.'));
       return;
     }

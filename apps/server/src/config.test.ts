@@ -57,10 +57,73 @@ describe('configuration', () => {
     expect(message.split('\n')).toHaveLength(1);
   });
 
+  it('keeps the event log for ever by default (EVENT_RETENTION_DAYS unset, empty or 0), else that many days', () => {
+    expect(loadConfig({}).eventRetentionDays).toBeUndefined();
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '' }).eventRetentionDays).toBeUndefined();
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '0' }).eventRetentionDays).toBeUndefined();
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '30' }).eventRetentionDays).toBe(30);
+    for (const bad of ['-1', '1.5', 'month', '36501']) {
+      expect(() => loadConfig({ EVENT_RETENTION_DAYS: bad })).toThrow(/EVENT_RETENTION_DAYS/);
+    }
+  });
+
   it('requires REDIS_URL for the api and gateway roles, not for the embedded default', () => {
     expect(() => loadConfig({ ROLE: 'api' })).toThrow(/REDIS_URL/);
     expect(() => loadConfig({ ROLE: 'gateway' })).toThrow(/REDIS_URL/);
     expect(loadConfig({ ROLE: 'api', REDIS_URL: 'redis://127.0.0.1:6379', JWT_SECRET: SECRET }).role).toBe(
+      'api',
+    );
+  });
+
+  it('takes a Redis Cluster from REDIS_CLUSTER_NODES instead of REDIS_URL, never both', () => {
+    expect(loadConfig({}).redisCluster).toBeUndefined();
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '' }).redisCluster).toBeUndefined();
+    const config = loadConfig({
+      ROLE: 'gateway',
+      JWT_SECRET: SECRET,
+      REDIS_CLUSTER_NODES: ' 10.0.0.1:7000,10.0.0.2:7001 ,[fd00::3]:7002,10.0.0.1:7000',
+    });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.redisCluster).toEqual({
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+        { host: 'fd00::3', port: 7002 },
+      ],
+      username: undefined,
+      password: undefined,
+      tls: false,
+    });
+    expect(Object.isFrozen(config.redisCluster?.nodes)).toBe(true);
+    // Credentials and TLS by URL entries, the same for every node.
+    expect(
+      loadConfig({
+        REDIS_CLUSTER_NODES: 'rediss://tally:s3cret@a.example:6380,rediss://tally:s3cret@b.example',
+      }).redisCluster,
+    ).toEqual({
+      nodes: [
+        { host: 'a.example', port: 6380 },
+        { host: 'b.example', port: 6379 },
+      ],
+      username: 'tally',
+      password: 's3cret',
+      tls: true,
+    });
+    for (const bad of ['a', 'a:0', 'a:70000', 'a:b', 'http://a:1', ' , ', 'redis://:x@a:1,redis://:y@b:1']) {
+      let error: unknown;
+      try {
+        loadConfig({ REDIS_CLUSTER_NODES: bad });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(/^invalid configuration: REDIS_CLUSTER_NODES: /);
+      expect((error as Error).message.split('\n')).toHaveLength(1);
+    }
+    expect(() =>
+      loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' }),
+    ).toThrow(/"REDIS_CLUSTER_NODES" and "REDIS_URL" are both set/);
+    expect(loadConfig({ ROLE: 'api', JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: '127.0.0.1:7000' }).role).toBe(
       'api',
     );
   });
@@ -153,6 +216,35 @@ describe('configuration', () => {
       const named = new RegExp(`^invalid configuration: ${variable}`);
       expect(() => loadConfig({ [variable]: '0' })).toThrow(named);
       expect(() => loadConfig({ [variable]: 'many' })).toThrow(named);
+    }
+  });
+
+  it('has no CORS origins by default; CORS_ORIGINS lists exact origins, normalised as browsers send them', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+    const config = loadConfig({
+      CORS_ORIGINS:
+        ' https://App.Example.com:443/ ,http://localhost:5173, capacitor://localhost,,https://app.example.com',
+    });
+    expect(config.corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+      'capacitor://localhost',
+    ]);
+    expect(Object.isFrozen(config.corsOrigins)).toBe(true);
+    // Any origin: allowed on purpose (no cookies, bearer tokens only), but only alone.
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+    for (const value of [
+      '*,https://app.example.com',
+      'app.example.com',
+      'https://app.example.com/path',
+      'https://app.example.com?x=1',
+      'https://user@app.example.com',
+      'https://exa mple.com',
+      'https://[::1',
+      'null',
+    ]) {
+      expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(/^invalid configuration: CORS_ORIGINS: /);
     }
   });
 });

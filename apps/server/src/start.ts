@@ -10,7 +10,7 @@ import {
   createRateLimits,
   createReadiness,
 } from '@tally/api';
-import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
+import { createKnex, createPartitionMaintainer, isEmbedded, migrateLatest } from '@tally/db';
 import {
   type BusMessage,
   createEventLog,
@@ -19,10 +19,13 @@ import {
   createRedisBus,
   createRedisPresenceStore,
   createRelay,
+  createShardedRedisBus,
+  createShardedSubscriber,
   type EventBus,
   type GroupEvent,
   publicationOf,
   type Relay,
+  shardedPublicationOf,
 } from '@tally/events';
 import { createGateway } from '@tally/gateway';
 import { AppError, problemResponseText } from '@tally/http-kit';
@@ -38,11 +41,11 @@ import {
   type IdempotencyStore,
   type MemoryLiveness,
 } from '@tally/idempotency';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import type { Config } from './config';
+import type { Config, RedisClusterConfig } from './config';
 import { resolveJwtSecret } from './jwt-secret';
 import { createLogger } from './logger';
 
@@ -77,13 +80,25 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     ttlSeconds: config.accessTokenTtlSeconds,
   });
 
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  // One Redis (REDIS_URL) or a Redis Cluster (REDIS_CLUSTER_NODES), never both (config.ts).
+  const cluster = config.redisCluster ? await connectRedisCluster(config.redisCluster, logger) : undefined;
+  const single = !cluster && config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const redis: Redis | Cluster | undefined = cluster ?? single;
   const servesApi = config.role !== 'gateway';
   const servesWebSockets = config.role !== 'api';
-  // A gateway holds ONE subscriber connection for all its groups; API processes only publish.
+  // A gateway holds ONE subscriber connection for all its groups (on a cluster, one per shard it
+  // needs: sharded pub/sub); API processes only publish.
   const subscriber =
-    redis && servesWebSockets ? createSubscriber(config.redisUrl as string, logger) : undefined;
-  const bus: EventBus = redis ? createRedisBus({ publisher: redis, subscriber }) : createInProcessBus();
+    single && servesWebSockets ? createSubscriber(config.redisUrl as string, logger) : undefined;
+  const sharded =
+    cluster && config.redisCluster && servesWebSockets
+      ? createShardedSubscriber({ cluster, redisOptions: clusterNodeOptions(config.redisCluster), logger })
+      : undefined;
+  const bus: EventBus = cluster
+    ? createShardedRedisBus({ publisher: cluster, subscriber: sharded })
+    : single
+      ? createRedisBus({ publisher: single, subscriber })
+      : createInProcessBus();
 
   let draining = false;
   // Readiness needs PostgreSQL only: with Redis down every instance would fail alike, and keyed
@@ -104,6 +119,8 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
   const isReady = readiness.check;
 
   const api = servesApi ? createApiParts(config, { knex, redis, bus, registry, logger }) : undefined;
+  // The partitions writes need exist before the first request (its first run; migrations made some).
+  await api?.partitionsReady;
   const app = api
     ? createApp({
         knex,
@@ -113,6 +130,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         notify: api.notify,
         idempotency: api.idempotency,
         refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
+        corsOrigins: config.corsOrigins,
         rateLimits: api.rateLimits,
         loadShedder: api.loadShedder.middleware,
         groupGate: api.groupGate,
@@ -126,7 +144,10 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         eventLog: createEventLog({ knex }),
         tokens,
         bus,
-        presence: redis ? createRedisPresenceStore({ redis }) : createMemoryPresenceStore(),
+        // On a cluster the group's presence set shares its sharded channel's slot (hash tag).
+        presence: redis
+          ? createRedisPresenceStore({ redis, hashTag: cluster !== undefined })
+          : createMemoryPresenceStore(),
         logger,
         registry,
         heartbeatMs: config.wsHeartbeatMs,
@@ -181,7 +202,16 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://localhost:${port}`;
-  logger.info({ port, role: config.role, embedded: isEmbedded(knex), redis: Boolean(redis) }, 'listening');
+  logger.info(
+    {
+      port,
+      role: config.role,
+      embedded: isEmbedded(knex),
+      redis: Boolean(redis),
+      redisCluster: Boolean(cluster),
+    },
+    'listening',
+  );
 
   let stopping: Promise<void> | undefined;
   return {
@@ -211,6 +241,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         server.closeAllConnections();
         await api?.stop();
         await bus.close();
+        await sharded?.close();
         await subscriber?.quit().catch(() => subscriber.disconnect());
         await redis?.quit().catch(() => redis.disconnect());
         await knex.destroy();
@@ -251,6 +282,58 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   return redis;
 }
 
+/** A cluster node's connection options from REDIS_CLUSTER_NODES: credentials and TLS, the same for every node. */
+function clusterNodeOptions(cluster: RedisClusterConfig): RedisOptions {
+  return {
+    ...(cluster.username ? { username: cluster.username } : {}),
+    ...(cluster.password ? { password: cluster.password } : {}),
+    ...(cluster.tls ? { tls: {} } : {}),
+  };
+}
+
+/**
+ * The cluster command client's options: the single node's fail-fast behaviour per node (no offline
+ * queue, one retry, a command timeout, auto-pipelining per shard), redirections followed, and the
+ * slot map refreshed every 2 s as well as on MOVED. The timer is needed: ioredis follows a MOVED
+ * per command, but when an auto-pipeline to a failed-over shard gets several different MOVED
+ * replies it neither follows nor refreshes, and would keep sending to the old primary.
+ */
+export function redisClusterOptions(cluster: RedisClusterConfig): ClusterOptions {
+  return {
+    enableAutoPipelining: true,
+    enableOfflineQueue: false,
+    slotsRefreshInterval: 2000,
+    slotsRefreshTimeout: 1000,
+    clusterRetryStrategy: (times) => Math.min(times * 200, 2000),
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    retryDelayOnTryAgain: 100,
+    redisOptions: {
+      ...clusterNodeOptions(cluster),
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2000,
+      connectTimeout: 5000,
+    },
+  };
+}
+
+async function connectRedisCluster(config: RedisClusterConfig, logger: Logger): Promise<Cluster> {
+  const cluster = new Cluster(
+    config.nodes.map((node) => ({ host: node.host, port: node.port })),
+    redisClusterOptions(config),
+  );
+  cluster.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis cluster error'));
+  // As for one Redis: boot waits up to 5 s, then goes on while the client keeps trying.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 5000);
+    cluster.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return cluster;
+}
+
 /** Test-only fault injection: SIGKILL this process the first time a keyed write reaches `point`. */
 function killAt(point: FaultPoint) {
   return (reached: FaultPoint) => {
@@ -261,7 +344,7 @@ function killAt(point: FaultPoint) {
 /** The API half of a process: idempotency (Redis or in-memory store + durable records), the relay. */
 function createApiParts(
   config: Config,
-  deps: { knex: Knex; redis: Redis | undefined; bus: EventBus; registry: Registry; logger: Logger },
+  deps: { knex: Knex; redis: Redis | Cluster | undefined; bus: EventBus; registry: Registry; logger: Logger },
 ) {
   const { knex, redis, bus, registry, logger } = deps;
   const memoryLiveness = redis ? undefined : createMemoryLiveness();
@@ -285,21 +368,27 @@ function createApiParts(
     processId: liveness.processId,
     inProgressWaitMs: config.idempotencyInProgressWaitMs,
     // With Redis, a keyed write's events are published by its completion script: one round trip.
+    // On a cluster, the notifications go to the groups' sharded channels, beside the completion.
     announcer: redis
       ? announcerFor(
           () => relay,
           () => notify,
+          redis instanceof Cluster ? shardedPublicationOf : publicationOf,
         )
       : undefined,
     registry,
     logger,
     faultPoint: config.testFaultPoint ? killAt(config.testFaultPoint as FaultPoint) : undefined,
   });
-  // Expired durable records count as unseen already; sweeping only keeps the table small.
-  const sweeper = setInterval(() => {
-    durable.sweep().catch((err: unknown) => logger.warn({ err }, 'idempotency sweep failed'));
-  }, 60_000);
-  sweeper.unref();
+  // Bounded tables: partitions of events and idempotency records created ahead and dropped whole once
+  // past retention, now and every 10 minutes, by one API process at a time (an advisory lock).
+  const partitions = createPartitionMaintainer({
+    knex,
+    logger,
+    eventRetentionDays: config.eventRetentionDays,
+    idempotencyTtlSeconds: config.idempotencyTtlSeconds,
+  });
+  const partitionsReady = partitions.start();
   const relay = createRelay({ knex, bus, logger, registry });
   relay.start();
   const rateLimits = createRateLimits({ redis, pointsPerMinute: config.rateLimitPerMinute, registry });
@@ -326,6 +415,7 @@ function createApiParts(
     }
   };
   return {
+    partitionsReady,
     idempotency,
     notify,
     rateLimits,
@@ -333,7 +423,7 @@ function createApiParts(
     groupGate,
     async stop() {
       loadShedder.stop();
-      clearInterval(sweeper);
+      await partitions.stop();
       memoryStore?.close();
       await relay.stop();
       await liveness.stop();
@@ -349,10 +439,14 @@ const eventMessage = (event: GroupEvent): BusMessage => ({
 });
 
 /** Publishes a keyed write's events with its completion record; marks them as `notify` would. */
-function announcerFor(relay: () => Relay, notify: () => (events: readonly GroupEvent[]) => void): Announcer {
+function announcerFor(
+  relay: () => Relay,
+  notify: () => (events: readonly GroupEvent[]) => void,
+  publication: typeof publicationOf,
+): Announcer {
   const eventsOf = (events: readonly unknown[]) => events as readonly GroupEvent[];
   return {
-    publications: (events) => eventsOf(events).map((event) => publicationOf(eventMessage(event))),
+    publications: (events) => eventsOf(events).map((event) => publication(eventMessage(event))),
     published: (events) => {
       for (const event of eventsOf(events)) relay().markPublished(event.id);
     },

@@ -146,6 +146,15 @@ export class UnavailableError extends ProblemError {
   override name = 'UnavailableError';
 }
 
+/**
+ * 410 `resync_required`: the events after the `afterSeq` asked for are no longer kept
+ * (`EVENT_RETENTION_DAYS`). Read the group's state again and continue the log from its `asOfSeq`.
+ */
+export class ResyncRequiredError extends ProblemError {
+  declare readonly code: 'resync_required';
+  override name = 'ResyncRequiredError';
+}
+
 /** 500 `internal_error`. */
 export class InternalServerError extends ProblemError {
   declare readonly code: 'internal_error';
@@ -182,6 +191,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   split_mismatch: SplitMismatchError,
   rate_limited: RateLimitedError,
   unavailable: UnavailableError,
+  resync_required: ResyncRequiredError,
   internal_error: InternalServerError,
 };
 

@@ -44,7 +44,18 @@ export type SubscriptionHandlers = {
   onPresence?: (update: PresenceUpdate) => void;
   /** The subscription ended on the server's side: the caller was removed from the group, or it is not one. */
   onEnded?: (reason: 'removed' | 'not_found') => void;
+  /** The events after the seq asked for are no longer kept: see {@link RealtimeListeners.resync_required}. */
+  onResyncRequired?: (info: ResyncRequired) => void;
 };
+
+/**
+ * The server no longer keeps the events after the seq a subscription asked for (`EVENT_RETENTION_DAYS`):
+ * they will never be delivered. The client resubscribes from `seq` (the group's seq when the server
+ * answered), so events after it keep coming in order; the app refetches the group's state (its
+ * balances carry `asOfSeq`) and skips the events at or below what that state reflects, or subscribes
+ * again itself with `afterSeq` set to it.
+ */
+export type ResyncRequired = { groupId: string; seq: number };
 
 export type SubscribeOptions = SubscriptionHandlers & {
   /**
@@ -61,6 +72,8 @@ export type RealtimeListeners = {
   presence: (update: PresenceUpdate) => void;
   subscribed: (info: { groupId: string; seq: number }) => void;
   ended: (info: { groupId: string; reason: 'removed' | 'not_found' }) => void;
+  /** A subscription's missed events are no longer kept: refetch the group's state (see {@link ResyncRequired}). */
+  resync_required: (info: ResyncRequired) => void;
   state: (state: ConnectionState) => void;
   /** A reconnect is scheduled: `failures` connection attempts in a row failed before a welcome. */
   reconnecting: (info: { delayMs: number; failures: number }) => void;
@@ -192,6 +205,7 @@ export class RealtimeClient {
     presence: new Set(),
     subscribed: new Set(),
     ended: new Set(),
+    resync_required: new Set(),
     state: new Set(),
     reconnecting: new Set(),
     error: new Set(),
@@ -547,6 +561,9 @@ export class RealtimeClient {
       case 'unsubscribed':
         if (message.reason === 'removed') this.ended(message.groupId, 'removed');
         return;
+      case 'resync_required':
+        this.onResyncRequired(message.groupId, message.seq, message.id);
+        return;
       case 'presence': {
         const sub = this.subs.get(message.groupId);
         if (!sub) return;
@@ -636,6 +653,19 @@ export class RealtimeClient {
     sub.resyncing = false;
     if (sub.lastSeq === undefined || seq > sub.lastSeq) sub.lastSeq = seq;
     this.emit('subscribed', { groupId, seq: sub.lastSeq });
+  }
+
+  /** The answer to the subscription's current subscribe: resume from the group's seq, and tell the app. */
+  private onResyncRequired(groupId: string, seq: number, id: string | undefined): void {
+    const sub = this.subs.get(groupId);
+    if (!sub || sub.requestId === undefined || id !== sub.requestId) return;
+    sub.lastSeq = seq;
+    sub.resyncing = false;
+    const info = { groupId, seq };
+    this.call(() => sub.handlers.onResyncRequired?.(info));
+    this.emit('resync_required', info);
+    // A handler may have replaced or ended the subscription.
+    if (this.subs.get(groupId) === sub && this.welcomed) this.sendSubscribe(sub);
   }
 
   private ended(groupId: string, reason: 'removed' | 'not_found'): void {

@@ -1,2 +1,3 @@
 export * from './create-knex';
 export * from './migrate-latest';
+export * from './partitions';

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/001-initial';
 import * as oneStatementWrites from './migrations/002-one-statement-writes';
+import * as boundedTables from './migrations/003-bounded-tables';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -8,6 +9,7 @@ type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void
 const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['001-initial', initial],
   ['002-one-statement-writes', oneStatementWrites],
+  ['003-bounded-tables', boundedTables],
 ];
 
 /**
@@ -64,5 +66,21 @@ export async function migrateLatest(knex: Knex, options: { useAdvisoryLock?: boo
     }
   } finally {
     await knex.client.releaseConnection(connection);
+  }
+}
+
+/**
+ * Brings the schema to migration `name`: runs the ones up to and including it, or undoes the ones
+ * after it. Without the advisory lock: for tests of a migration on a database that already has rows
+ * of the schema before it (and of its `down`).
+ */
+export async function migrateTo(knex: Knex, name: string): Promise<void> {
+  const index = MIGRATIONS.findIndex(([known]) => known === name);
+  if (index < 0) throw new Error(`unknown migration ${name}`);
+  for (;;) {
+    const [done] = (await knex.migrate.list({ migrationSource })) as [{ name: string }[], unknown[]];
+    if (done.length === index + 1) return;
+    if (done.length <= index) await knex.migrate.up({ migrationSource });
+    else await knex.migrate.down({ migrationSource });
   }
 }

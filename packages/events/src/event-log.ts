@@ -41,18 +41,86 @@ export const toEvent = (row: EventRow): GroupEvent => ({
   data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
 });
 
+type Connection = {
+  query(
+    query: { name: string; text: string; values: unknown[] } | string,
+    values?: unknown[],
+  ): Promise<{ rows: unknown[] }>;
+};
+
+/**
+ * How far around this process's clock the first read of `read` looks: the partitions of `events`
+ * (by `occurred_at`, a day each) that new events are in. Writers' clocks may differ from this one by
+ * far less; an event outside the window is still found, by the second read.
+ */
+const RECENT_WINDOW_MS = 86_400_000;
+
+/** `$1` group, `$2` the seq to read after, `$3` limit, `$4`..`$5` the window of `occurred_at`. */
+const RECENT = {
+  name: 'tally_event_log_recent',
+  text: `select g.last_seq as group_seq, e.* from groups g
+           left join lateral (select * from events where group_id = $1 and seq > $2
+                                 and occurred_at >= $4 and occurred_at < $5
+                              order by seq limit $3) e on true
+          where g.id = $1`,
+};
+/** `$1` group, `$2` the seq to read after, `$3` limit: every partition. */
+const ALL = {
+  name: 'tally_event_log_read',
+  text: 'select * from events where group_id = $1 and seq > $2 order by seq limit $3',
+};
+
 /** Read access to the event log: what the API's events endpoint and the gateway's catch-up use. */
 export function createEventLog(deps: { knex: Knex }) {
   const { knex } = deps;
+
+  /** One statement on a pooled connection, as a `pg` named (prepared) statement; PGlite has none. */
+  async function query<R>(statement: { name: string; text: string }, values: unknown[]): Promise<R[]> {
+    const connection = (await knex.client.acquireConnection()) as Connection;
+    try {
+      const result =
+        knex.client.config.client === 'pg'
+          ? await connection.query({ ...statement, values })
+          : await connection.query(statement.text, values);
+      return result.rows as R[];
+    } finally {
+      await knex.client.releaseConnection(connection);
+    }
+  }
+
   return {
-    /** Events with `seq > afterSeq`, oldest first. */
+    /**
+     * Events with `seq > afterSeq`, oldest first. Reads the newest partitions first (what a feed
+     * following the log and a short catch-up need), with the group's seq in the same snapshot: the
+     * answer is complete when it runs on from `afterSeq + 1` without a gap and ends at the group's
+     * seq (or fills `limit`). Anything else (an older catch-up, a writer's clock far off, events no
+     * longer kept) reads every partition.
+     */
     async read(groupId: string, afterSeq: number, limit: number): Promise<GroupEvent[]> {
-      const rows = await knex<EventRow>('events')
-        .where({ group_id: groupId })
-        .andWhere('seq', '>', afterSeq)
-        .orderBy('seq', 'asc')
-        .limit(limit);
-      return rows.map(toEvent);
+      const now = Date.now();
+      const recent = await query<EventRow & { group_seq: number | string | null; id: string | null }>(
+        RECENT,
+        [groupId, afterSeq, limit, new Date(now - RECENT_WINDOW_MS), new Date(now + RECENT_WINDOW_MS)],
+      );
+      const head = recent[0]?.group_seq;
+      const rows = recent.filter((row) => row.id !== null);
+      const runs = rows.every((row, i) => Number(row.seq) === afterSeq + 1 + i);
+      const last = rows[rows.length - 1];
+      const reachesHead =
+        head !== undefined &&
+        head !== null &&
+        (last === undefined ? Number(head) <= afterSeq : Number(last.seq) === Number(head));
+      if (runs && (rows.length === limit || reachesHead)) return rows.map(toEvent);
+      return (await query<EventRow>(ALL, [groupId, afterSeq, limit])).map(toEvent);
+    },
+    /**
+     * Whether the log still holds the group's event `seq`. Events go only by retention
+     * (`EVENT_RETENTION_DAYS`, whole partitions, oldest first), so for a seq at or below the group's
+     * current one, false means everything up to it is gone: a resume from before it must resync.
+     */
+    async holds(groupId: string, seq: number): Promise<boolean> {
+      const row = await knex('events').where({ group_id: groupId, seq }).first('seq');
+      return row !== undefined;
     },
     async isMember(groupId: string, userId: string): Promise<boolean> {
       const row = await knex('group_members').where({ group_id: groupId, user_id: userId }).first('user_id');

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /**
  * Who is connected to a group, across every gateway. Each entry is one connection's
@@ -17,10 +17,22 @@ const SEPARATOR = '|';
 const usersOf = (members: string[]) =>
   [...new Set(members.map((m) => m.slice(m.indexOf(SEPARATOR) + 1)))].sort();
 
-/** Presence in Redis: one sorted set per group, member `connectionId|userId`, score = expiry time. */
-export function createRedisPresenceStore(options: { redis: Redis; keyPrefix?: string }): PresenceStore {
+/**
+ * Presence in Redis: one sorted set per group, member `connectionId|userId`, score = expiry time.
+ * Every operation touches that one key. On a cluster (`hashTag`) the key is `presence:{<groupId>}`,
+ * in the slot of the group's sharded channel, so one shard carries all of a group's traffic; on a
+ * single node it stays `presence:<groupId>`, the name older processes use.
+ */
+export function createRedisPresenceStore(options: {
+  redis: Redis | Cluster;
+  keyPrefix?: string;
+  hashTag?: boolean;
+}): PresenceStore {
   const { redis } = options;
-  const keyOf = (groupId: string) => `${options.keyPrefix ?? 'presence:'}${groupId}`;
+  const prefix = options.keyPrefix ?? 'presence:';
+  const keyOf = options.hashTag
+    ? (groupId: string) => `${prefix}{${groupId}}`
+    : (groupId: string) => `${prefix}${groupId}`;
   return {
     async touch(groupId, connectionId, userId, ttlMs) {
       const key = keyOf(groupId);

@@ -3,6 +3,9 @@ import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { EventBus } from './event-bus';
 
+/** How old an event a writer's mark may be and still be found (see `flushMarks`). */
+const MARK_WINDOW_MS = 60 * 60_000;
+
 export type RelayOptions = {
   knex: Knex;
   bus: EventBus;
@@ -46,33 +49,44 @@ export function createRelay(options: RelayOptions) {
     if (pending.length === 0) return;
     const ids = pending;
     pending = [];
-    await knex('events').whereIn('id', ids).whereNull('published_at').update({ published_at: new Date() });
+    // `events` is partitioned by `occurred_at`: a writer's marks are for events it just wrote, so only
+    // the newest partitions are searched. A mark that misses (an event older than the window) leaves it
+    // to the relay, whose republish is harmless.
+    await knex('events')
+      .whereIn('id', ids)
+      .whereNull('published_at')
+      .andWhere('occurred_at', '>=', new Date(Date.now() - MARK_WINDOW_MS))
+      .update({ published_at: new Date() });
   }
 
   async function sweep(): Promise<number> {
     await flushMarks();
     return knex.transaction(async (trx) => {
-      const rows: { id: string; group_id: string; seq: number | string }[] = await trx('events')
-        .whereNull('published_at')
-        .andWhere('occurred_at', '<', new Date(Date.now() - graceMs))
-        .orderBy([
-          { column: 'group_id', order: 'asc' },
-          { column: 'seq', order: 'asc' },
-        ])
-        .limit(200)
-        .forUpdate()
-        .skipLocked()
-        .select('id', 'group_id', 'seq');
+      const rows: { id: string; group_id: string; seq: number | string; occurred_at: Date | string }[] =
+        await trx('events')
+          .whereNull('published_at')
+          .andWhere('occurred_at', '<', new Date(Date.now() - graceMs))
+          .orderBy([
+            { column: 'group_id', order: 'asc' },
+            { column: 'seq', order: 'asc' },
+          ])
+          .limit(200)
+          .forUpdate()
+          .skipLocked()
+          .select('id', 'group_id', 'seq', 'occurred_at');
       backlog.set(rows.length);
       for (const row of rows) {
         await bus.publish({ kind: 'event', groupId: row.group_id, seq: Number(row.seq), eventId: row.id });
       }
       if (rows.length > 0) {
+        const times = rows.map((r) => new Date(r.occurred_at).getTime());
         await trx('events')
           .whereIn(
             'id',
             rows.map((r) => r.id),
           )
+          // Only the partitions these rows are in.
+          .whereBetween('occurred_at', [new Date(Math.min(...times)), new Date(Math.max(...times))])
           .update({ published_at: new Date() });
         republished.inc(rows.length);
       }

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'split_mismatch'
   | 'rate_limited'
   | 'unavailable'
+  | 'resync_required'
   | 'internal_error';
 
 export type FieldError = { path: string; message: string };
@@ -41,6 +42,7 @@ const TITLES: Record<ErrorCode, string> = {
   split_mismatch: 'Split mismatch',
   rate_limited: 'Rate limited',
   unavailable: 'Service unavailable',
+  resync_required: 'Resync required',
   internal_error: 'Internal error',
 };
 

@@ -43,15 +43,29 @@ type Row = {
  * for the whole write): it inserts only when `source`, a relation of the writer's statement, has a
  * row, and it takes the place of an expired record. It returns a row only when it inserted. `$1`…`$8`
  * are `durableRecordValues(record)`, numbered from 1: the writer renumbers them into its statement.
+ *
+ * When a live record holds the key it raises `TY001` (`tally_idempotency_replaceable`, migration
+ * 003), which undoes the writer's whole statement: the record's own slot is checked here, the slots
+ * of a record written earlier (before a slot boundary) by the claims its trigger writes
+ * (`idempotency_claims`). Either way nothing commits, and the writer replays the live record.
  */
 export const durableRecordInsertSql = (source: string): string =>
-  `insert into idempotency_records (user_id, key, path, fingerprint, status, headers, body, created_at, expires_at)
-   select $1, $2, $3, $4, $5::integer, $6::jsonb, $7, now(), $8::timestamptz from ${source}
-   on conflict (user_id, key, path) do update
+  `insert into idempotency_records (user_id, key, path, slot, fingerprint, status, headers, body, created_at, expires_at)
+   select $1, $2, $3, tally_idempotency_slot(now()), $4, $5::integer, $6::jsonb, $7, now(), $8::timestamptz from ${source}
+   on conflict (user_id, key, path, slot) do update
      set fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
          body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
-     where idempotency_records.expires_at <= now()
+     where tally_idempotency_replaceable(idempotency_records.expires_at)
    returning 1`;
+
+/**
+ * The record's insert by itself (an outcome that changed nothing), with knex's `?` placeholders: each
+ * `$n` of the statement appears once, in order.
+ */
+const STANDALONE_INSERT = durableRecordInsertSql('(select 1) as alone').replace(/\$\d+/g, '?');
+
+/** `tally_idempotency_replaceable` (migration 003): a live record holds the key. */
+const isLiveRecord = (error: unknown): boolean => (error as { code?: string } | null)?.code === 'TY001';
 
 /** The values of `durableRecordInsertSql`, in its order. */
 export const durableRecordValues = (record: DurableRecord): unknown[] => [
@@ -67,37 +81,23 @@ export const durableRecordValues = (record: DurableRecord): unknown[] => [
 
 /**
  * The PostgreSQL half of exactly-once: a record per (user, key, path) written in the same
- * transaction as the money write, under a unique key. An expired record counts as unseen: the
- * insert takes its place.
+ * transaction as the money write, under a unique key (its slot's, plus the claims of every slot it
+ * is live in). An expired record counts as unseen: the insert takes its place. Expired records are
+ * not deleted one by one: their partitions are dropped whole (`maintainPartitions` in `@tally/db`).
  */
 export function createDurableRecords(deps: { knex: Knex }) {
   const { knex } = deps;
 
-  /** Insert, or take the place of an expired record; returns a row only when it did. */
-  const insertQuery = (record: DurableRecord) => {
-    const row = {
-      user_id: record.userId,
-      key: record.key,
-      path: storedPath(record.path),
-      fingerprint: record.fingerprint,
-      status: record.response.status,
-      headers: JSON.stringify(record.response.headers),
-      body: record.response.body,
-      created_at: new Date(),
-      expires_at: record.expiresAt,
-    };
-    return knex('idempotency_records')
-      .insert(row)
-      .onConflict(['user_id', 'key', 'path'])
-      .merge()
-      .where('idempotency_records.expires_at', '<=', new Date())
-      .returning('user_id');
-  };
-
   return {
     /** A record by itself (an outcome that changed nothing): false when a live record already holds the key. */
     async insert(record: DurableRecord): Promise<boolean> {
-      return (await insertQuery(record)).length > 0;
+      try {
+        await knex.raw(STANDALONE_INSERT, durableRecordValues(record) as Knex.RawBinding[]);
+        return true;
+      } catch (error) {
+        if (isLiveRecord(error)) return false;
+        throw error;
+      }
     },
 
     async find(userId: string, key: string, path: string): Promise<DurableRecord | undefined> {
@@ -121,16 +121,6 @@ export function createDurableRecords(deps: { knex: Knex }) {
         },
         expiresAt: new Date(row.expires_at),
       };
-    },
-
-    /** Deletes expired records in bounded batches; returns how many went. */
-    async sweep(batchSize = 1000): Promise<number> {
-      const result = await knex.raw(
-        `delete from idempotency_records where ctid in (
-           select ctid from idempotency_records where expires_at <= now() limit ?)`,
-        [batchSize],
-      );
-      return Number((result as { rowCount?: number; affectedRows?: number }).rowCount ?? 0);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /**
  * One process's liveness, which every lease it takes names (ARCHITECTURE "Leases belong to live
@@ -28,11 +28,13 @@ export const livenessKeyPrefix = (keyPrefix: string): string => `${keyPrefix}ali
 
 /**
  * The fleet's liveness: `SET <prefix>alive:<processId> 1 PX ttlMs`, refreshed every `intervalMs`.
+ * One key per process, read by claims with a plain `EXISTS` (never inside a script: on a Redis
+ * Cluster the mark and a lease are in different slots).
  * A failed beat (Redis down) is not an error: the mark lapses, and the worst that follows is that a
  * retry takes over a live process's lease; the durable record still stops a second commit.
  */
 export function createRedisLiveness(options: {
-  redis: Redis;
+  redis: Redis | Cluster;
   keyPrefix?: string;
   processId?: string;
   ttlMs?: number;

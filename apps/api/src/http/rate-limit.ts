@@ -1,6 +1,6 @@
 import { AppError } from '@tally/http-kit';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import {
   type RateLimiterAbstract,
@@ -12,8 +12,12 @@ import {
 const WINDOW_SECONDS = 60;
 
 export type RateLimitOptions = {
-  /** Shared by every instance through Redis; absent in the embedded default (in-process counters). */
-  redis?: Redis | undefined;
+  /**
+   * Shared by every instance through Redis; absent in the embedded default (in-process counters).
+   * A Redis Cluster works as is: each counter is one key (`rl:<limiter>:<id>`) and the limiter's
+   * one Lua script declares it, so it runs on that key's shard.
+   */
+  redis?: Redis | Cluster | undefined;
   pointsPerMinute: number;
   registry?: Registry;
 };

@@ -119,7 +119,8 @@ select w.applied, s.* from (select tally_write_settled((select count(*) from gua
 export class GroupChange {
   readonly group: GroupRow;
   readonly snapshot: GroupSnapshot;
-  private readonly startSeq: number;
+  /** The `last_seq` the change builds on: its guard bumps the group only from there. */
+  readonly startSeq: number;
   private readonly parts: { part: StatementPart; values: unknown[] }[] = [];
   private readonly deltas = new Map<string, BalanceDelta>();
   private readonly currencyChanges = new Map<string, number>();

@@ -77,7 +77,10 @@ const GROUP_READ = { name: 'write_open_group', text: groupSnapshotSql('$1') };
  * How often a change whose state turned out out of date (another process wrote the group in
  * between) runs again on the state its statement returned, before the write gives up with `503`.
  */
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 10;
+/** The longest random pause between two attempts that collided with other processes. */
+const MAX_PAUSE_MS = 50;
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Groups whose state this process keeps, least recently used first out. */
 const CACHED_GROUPS = 10_000;
@@ -219,11 +222,19 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
           return reply;
         }
         // Another process wrote the group since this state: the statement wrote nothing and
-        // returned the group's current state. Decide again on it.
-        if (row?.id) cache.offer(toGroupState(row));
-        else if (turn) cache.forget(turn.groupId);
+        // returned the group's current state. Decide again on it. When the statement had waited
+        // for that process's lock, what it returned is still the state it started from (its
+        // snapshot predates the other commit): then read the group afresh instead.
+        const current = row?.id ? toGroupState(row) : undefined;
+        if (current && Number(current.group.last_seq) !== made.startSeq) cache.offer(current);
+        else {
+          if (turn) cache.forget(turn.groupId);
+          trustCache = false;
+        }
         if (attempts >= MAX_ATTEMPTS)
           throw unavailable('This group is busy with other changes; retry shortly.', 1);
+        // Processes that keep colliding on one group take turns by chance: a short random pause.
+        if (attempts >= 2) await pause(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** attempts));
       }
     } catch (error) {
       // The operation's own answers (404, 409, 412, 422) say nothing about the state; anything else might.
@@ -242,7 +253,8 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
     try {
       return await runRead(statement, statement.values);
     } catch (error) {
-      // tally_write_settled (migration 002): a live durable record holds the key; nothing was written.
+      // TY001, from the durable record's claim (migration 003) or tally_write_settled (002): a live
+      // durable record holds the key; the statement was undone, nothing was written.
       if ((error as { code?: string } | null)?.code === 'TY001') throw new DurableRecordExists();
       throw error;
     }

@@ -100,6 +100,9 @@ server (both in the schemas of this document). On open the server sends
 | anything else, or invalid JSON | \`{"type":"error","code":"bad_message"}\`; the connection stays open |
 
 - A \`subscribe\` with \`afterSeq\` beyond the group's current \`seq\` is \`{"type":"error","id","code":"bad_message"}\`.
+  When the events after \`afterSeq\` are no longer kept (\`EVENT_RETENTION_DAYS\`), the answer is
+  \`{"type":"resync_required","id","groupId","seq"}\` and no subscription: refetch the group's state and
+  subscribe again (from \`seq\`, the group's current one, or from the \`asOfSeq\` of the state read).
   More than \`WS_MAX_SUBSCRIPTIONS_PER_CONNECTION\` subscriptions: \`{"type":"error","id","code":"limit_exceeded"}\`.
 
 - **Live events**: \`{"type":"event","groupId","seq","event":{…}}\` (the \`Event\` schema) for every event
@@ -318,13 +321,17 @@ export const OPERATIONS: Operation[] = [
     description:
       'Oldest first (by `seq`). Start after a sequence number with `afterSeq` (default 0: from the beginning), ' +
       'or continue with the `cursor` of the previous page; when both are given the cursor wins. ' +
+      'The log is kept `EVENT_RETENTION_DAYS` (unset: for ever): when the events right after `afterSeq` (or ' +
+      'the cursor) are no longer kept, the answer is `410 resync_required`, never a page with a gap. Read the ' +
+      'group’s state again (`GET …/balances` carries `asOfSeq`, and the lists) and continue the log from ' +
+      'there. ' +
       LIST_NOTE,
     rateLimited: true,
     query: eventsQuery,
     success: [
       { status: 200, description: 'One page of events', schema: 'EventPage', headers: ['Cache-Control'] },
     ],
-    errors: ['not_found'],
+    errors: ['not_found', 'resync_required'],
   },
 
   // ---- expenses --------------------------------------------------------------------------------

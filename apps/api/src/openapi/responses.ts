@@ -59,6 +59,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   split_mismatch: 422,
   rate_limited: 429,
   unavailable: 503,
+  resync_required: 410,
   internal_error: 500,
 };
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
@@ -197,6 +198,20 @@ function realtimeMessages(): Record<string, JsonSchema> {
           { id: requestId, groupId, seq: { ...seq, description: 'The group’s seq when the catch-up ended' } },
           ['groupId', 'seq'],
           'The subscription is live (after the missed events)',
+        ),
+        message(
+          'resync_required',
+          {
+            id: requestId,
+            groupId,
+            seq: {
+              ...seq,
+              description: 'The group’s current seq: subscribe again from it, after refetching',
+            },
+          },
+          ['groupId', 'seq'],
+          'The answer to a `subscribe` whose `afterSeq` is older than the kept log (`EVENT_RETENTION_DAYS`): ' +
+            'nothing is subscribed; refetch the group’s state, then subscribe again',
         ),
         message(
           'unsubscribed',

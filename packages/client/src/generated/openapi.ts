@@ -239,7 +239,7 @@ export interface paths {
     };
     /**
      * A group's event log
-     * @description Oldest first (by `seq`). Start after a sequence number with `afterSeq` (default 0: from the beginning), or continue with the `cursor` of the previous page; when both are given the cursor wins. Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
+     * @description Oldest first (by `seq`). Start after a sequence number with `afterSeq` (default 0: from the beginning), or continue with the `cursor` of the previous page; when both are given the cursor wins. The log is kept `EVENT_RETENTION_DAYS` (unset: for ever): when the events right after `afterSeq` (or the cursor) are no longer kept, the answer is `410 resync_required`, never a page with a gap. Read the group’s state again (`GET …/balances` carries `asOfSeq`, and the lists) and continue the log from there. Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
      */
     get: operations['listEvents'];
     put?: never;
@@ -395,6 +395,9 @@ export interface paths {
      *     | anything else, or invalid JSON | `{"type":"error","code":"bad_message"}`; the connection stays open |
      *
      *     - A `subscribe` with `afterSeq` beyond the group's current `seq` is `{"type":"error","id","code":"bad_message"}`.
+     *       When the events after `afterSeq` are no longer kept (`EVENT_RETENTION_DAYS`), the answer is
+     *       `{"type":"resync_required","id","groupId","seq"}` and no subscription: refetch the group's state and
+     *       subscribe again (from `seq`, the group's current one, or from the `asOfSeq` of the state read).
      *       More than `WS_MAX_SUBSCRIPTIONS_PER_CONNECTION` subscriptions: `{"type":"error","id","code":"limit_exceeded"}`.
      *
      *     - **Live events**: `{"type":"event","groupId","seq","event":{…}}` (the `Event` schema) for every event
@@ -1293,6 +1296,19 @@ export interface components {
         }
       | {
           /** @constant */
+          type: 'resync_required';
+          /** @description Echoed in the answer */
+          id?: string;
+          /**
+           * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+           * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+           */
+          groupId: string;
+          /** @description The group’s current seq: subscribe again from it, after refetching */
+          seq: number;
+        }
+      | {
+          /** @constant */
           type: 'unsubscribed';
           /** @description Echoed in the answer */
           id?: string;
@@ -1414,6 +1430,7 @@ export interface components {
         | 'split_mismatch'
         | 'rate_limited'
         | 'unavailable'
+        | 'resync_required'
         | 'internal_error';
       detail: string;
       /** @description Same as the `X-Request-Id` response header */
@@ -3280,6 +3297,21 @@ export interface operations {
             code?: 'not_found';
             /** @constant */
             status?: 404;
+          };
+        };
+      };
+      /** @description `resync_required` */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resync_required';
+            /** @constant */
+            status?: 410;
           };
         };
       };

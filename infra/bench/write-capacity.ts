@@ -1,0 +1,178 @@
+/**
+ * Where a keyed write's CPU goes, for README "Capacity": one `ROLE=api` process (from the sources,
+ * `tsx`) on a throwaway Redis Cluster (3 primaries, test/support/redis-cluster.ts) and a database of
+ * its own on the PostgreSQL the tests use, under autocannon's keyed `POST /v1/expenses` spread over
+ * `BENCH_GROUPS` groups. Reports 2xx/s and CPU µs per write of the API process, of the PostgreSQL
+ * backends serving it (pg_stat_activity of its database, /proc/<pid>/stat), and of the Redis
+ * primaries (INFO cpu): the per-core arithmetic of "how many writes per process, per PostgreSQL
+ * primary, per Redis shard" starts from these.
+ *
+ *   flock /tmp/tally-bench.lock node --import tsx infra/bench/write-capacity.ts
+ *
+ * Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_GROUPS (8). Everything shares the
+ * machine's cores, so the rate is the machine's, not a process's ceiling; the CPU per write is the
+ * figure to scale from.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import { startRedisCluster } from '../../test/support/redis-cluster';
+import { freePort } from '../../test/support/server-process';
+import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { cpuMicros } from './cpu';
+
+const ROOT = path.resolve(__dirname, '../..');
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const GROUPS = Number(process.env.BENCH_GROUPS ?? 8);
+/** `BENCH_REDIS=single`: a throwaway single Redis (REDIS_URL) instead of the cluster, for comparison. */
+const SINGLE = process.env.BENCH_REDIS === 'single';
+
+async function main() {
+  const pg = await ensurePostgres();
+  const cluster = SINGLE ? undefined : await startRedisCluster({ masters: 3 });
+  const single = SINGLE ? await ensureRedis({ ephemeral: true }) : undefined;
+  const singleClient = single ? new Redis(single.url) : undefined;
+  const dbName = `tally_capacity_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: pg.url });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  const dbUrl = new URL(pg.url);
+  dbUrl.pathname = `/${dbName}`;
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      ROLE: 'api',
+      PORT: String(port),
+      DATABASE_URL: dbUrl.toString(),
+      ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes } : { REDIS_URL: single?.url ?? '' }),
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-capacity-')),
+      RATE_LIMIT_PER_MINUTE: '100000000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const api = `http://127.0.0.1:${port}`;
+  /** CPU µs so far of every PostgreSQL backend connected to the bench's database. */
+  const backends = async () => {
+    const { rows } = await admin.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = $1',
+      [dbName],
+    );
+    const cpu = new Map<number, number>();
+    for (const { pid } of rows) {
+      try {
+        cpu.set(pid, cpuMicros(pid));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return cpu;
+  };
+  const redisCpu = async () => {
+    let total = 0;
+    for (const client of cluster
+      ? cluster.ports.map((port) => cluster.node(port))
+      : [singleClient as Redis]) {
+      const text = await client.info('cpu');
+      for (const name of ['used_cpu_sys', 'used_cpu_user'])
+        total += Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(text)?.[1] ?? 0) * 1e6;
+    }
+    return total;
+  };
+  try {
+    for (let i = 0; ; i++) {
+      if (
+        await fetch(`${api}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      if (i > 300) throw new Error('Tally did not come up');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const register = await fetch(`${api}/v1/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: `capacity-${Date.now()}@example.com`,
+        name: 'C',
+        password: 'capacity password',
+      }),
+    });
+    const session = (await register.json()) as { user: { id: string }; accessToken: string };
+    const auth = { authorization: `Bearer ${session.accessToken}`, 'content-type': 'application/json' };
+    const groups: string[] = [];
+    for (let i = 0; i < GROUPS; i++) {
+      const res = await fetch(`${api}/v1/groups`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: `g${i}` }),
+      });
+      groups.push(((await res.json()) as { id: string }).id);
+    }
+    let n = 0;
+    const apiBefore = cpuMicros(child.pid as number);
+    const pgBefore = await backends();
+    const redisBefore = await redisCpu();
+    const result = await autocannon({
+      url: `${api}/v1/expenses`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            n++;
+            return {
+              ...req,
+              headers: { ...auth, 'idempotency-key': `capacity-${n}` },
+              body: JSON.stringify({
+                groupId: groups[n % groups.length],
+                description: 'Dinner',
+                amount: 90000,
+                paidBy: session.user.id,
+                split: { type: 'equal', between: [session.user.id] },
+              }),
+            };
+          },
+        },
+      ],
+    });
+    const apiCpu = cpuMicros(child.pid as number) - apiBefore;
+    const pgAfter = await backends();
+    let pgCpu = 0;
+    for (const [pid, after] of pgAfter) pgCpu += after - (pgBefore.get(pid) ?? 0);
+    const redis = (await redisCpu()) - redisBefore;
+    const writes = result['2xx'];
+    const per = (micros: number) => Math.round(micros / writes).toLocaleString('en');
+    process.stdout.write(
+      `keyed POST /v1/expenses on ${cluster ? 'a Redis Cluster' : 'one Redis'}: ${Math.round(writes / result.duration)} 2xx/s ` +
+        `(${writes} in ${result.duration} s, ${result.non2xx} non-2xx, p99 ${result.latency.p99} ms); CPU per write: ` +
+        `API process ${per(apiCpu)} µs, PostgreSQL backends ${per(pgCpu)} µs (${pgAfter.size} backends), ` +
+        `Redis ${cluster ? 'primaries' : 'server'} ${per(redis)} µs\n`,
+    );
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end();
+    singleClient?.disconnect();
+    await cluster?.stop();
+    await single?.stop();
+    await pg.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`write-capacity failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

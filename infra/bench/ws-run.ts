@@ -1,0 +1,91 @@
+/**
+ * The WebSocket bench on its own (`node --import tsx infra/bench/ws-run.ts`): a database of its
+ * own, a Tally API (ROLE=api) that takes the writes, then `runWsBench` (Tally's gateway, bare `ws`
+ * and Socket.IO side by side). `npm run bench` with BENCH_ONLY=ws does the same inside the full
+ * bench. BENCH_TALLY_BUNDLE runs the API and the gateway from another build of the server (for
+ * instance a snapshot of another commit) instead of this tree's dist/.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { freePort, runWsBench, tallyBundle } from './ws-bench';
+
+const ROOT = path.resolve(__dirname, '../..');
+const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0000';
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+async function main() {
+  const pg = await ensurePostgres();
+  const redis = await ensureRedis();
+  const dbName = `tally_wsbench_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: pg.url });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  const dbUrl = new URL(pg.url);
+  dbUrl.pathname = `/${dbName}`;
+  const children: ChildProcess[] = [];
+  try {
+    const apiPort = await freePort();
+    const bundle = tallyBundle();
+    const api = spawn(process.execPath, ['--enable-source-maps', bundle], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        ROLE: 'api',
+        PORT: String(apiPort),
+        DATABASE_URL: dbUrl.toString(),
+        REDIS_URL: redis.url,
+        JWT_SECRET,
+        LOG_LEVEL: 'warn',
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
+        RATE_LIMIT_PER_MINUTE: '100000000',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(api);
+    await waitFor(`http://127.0.0.1:${apiPort}/healthz`);
+    process.stdout.write(`Tally from ${path.relative(ROOT, bundle) || bundle}, ${os.cpus().length} CPUs\n`);
+    const websockets = await runWsBench({
+      api: `http://127.0.0.1:${apiPort}`,
+      databaseUrl: dbUrl.toString(),
+      redisUrl: redis.url,
+      jwtSecret: JWT_SECRET,
+      children,
+      waitFor,
+    });
+    mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+    const file = path.join(
+      ROOT,
+      'bench-results',
+      `bench-ws-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+    );
+    writeFileSync(file, JSON.stringify({ websockets }, null, 2));
+    process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end();
+    await redis.stop();
+    await pg.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`ws bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
