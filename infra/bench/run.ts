@@ -141,10 +141,11 @@ async function main() {
     const basePid = baseline.pid as number;
     await waitFor(`${base}/rows/1`);
 
-    // ---- Tally, ROLE=api on PostgreSQL and Redis ---------------------------------------------------
+    // ---- Tally on PostgreSQL and Redis: ROLE=all by default (API and gateway in one process, as
+    // issue #10 measured it), BENCH_ROLE=api for the API alone ---------------------------------------
     const apiPort = await freePort();
     const tally = startProcess('tally', {
-      ROLE: 'api',
+      ROLE: process.env.BENCH_ROLE ?? 'all',
       PORT: String(apiPort),
       DATABASE_URL: dbUrl.toString(),
       REDIS_URL: redis.url,
