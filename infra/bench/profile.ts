@@ -8,12 +8,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
 import { cpuTimes } from './cpu';
+import { keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -91,60 +91,13 @@ async function main() {
   );
   const api = `http://127.0.0.1:${port}`;
   try {
-    for (let i = 0; ; i++) {
-      const up = await fetch(`${api}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      if (i > 300) throw new Error('Tally did not come up');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const register = await fetch(`${api}/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `profile-${Date.now()}@example.com`,
-        name: 'P',
-        password: 'profile password',
-      }),
-    });
-    const session = (await register.json()) as { user: { id: string }; accessToken: string };
-    const auth = { authorization: `Bearer ${session.accessToken}`, 'content-type': 'application/json' };
-    const groups: string[] = [];
-    for (let i = 0; i < GROUPS; i++) {
-      const res = await fetch(`${api}/v1/groups`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ name: `g${i}` }),
-      });
-      groups.push(((await res.json()) as { id: string }).id);
-    }
-    let n = 0;
+    await waitUntilHealthy(api);
+    const user = await signUpWithGroups(api, 'profile', GROUPS);
     const before = cpuTimes(child.pid as number);
-    const result = await autocannon({
-      url: `${api}/v1/expenses`,
+    const result = await keyedExpenseLoad(api, user, {
+      keyPrefix: 'profile',
       connections: CONNECTIONS,
       duration: DURATION,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            n++;
-            return {
-              ...req,
-              headers: { ...auth, 'idempotency-key': `profile-${n}` },
-              body: JSON.stringify({
-                groupId: groups[n % groups.length],
-                description: 'Dinner',
-                amount: 90000,
-                paidBy: session.user.id,
-                split: { type: 'equal', between: [session.user.id] },
-              }),
-            };
-          },
-        },
-      ],
     });
     const after = cpuTimes(child.pid as number);
     const per = (v: number) => (v / result['2xx']).toFixed(0);

@@ -17,13 +17,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { startRedisCluster } from '../../test/support/redis-cluster';
 import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
 import { cpuMicros } from './cpu';
+import { keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -88,64 +88,15 @@ async function main() {
     return total;
   };
   try {
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`${api}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (i > 300) throw new Error('Tally did not come up');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const register = await fetch(`${api}/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `capacity-${Date.now()}@example.com`,
-        name: 'C',
-        password: 'capacity password',
-      }),
-    });
-    const session = (await register.json()) as { user: { id: string }; accessToken: string };
-    const auth = { authorization: `Bearer ${session.accessToken}`, 'content-type': 'application/json' };
-    const groups: string[] = [];
-    for (let i = 0; i < GROUPS; i++) {
-      const res = await fetch(`${api}/v1/groups`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ name: `g${i}` }),
-      });
-      groups.push(((await res.json()) as { id: string }).id);
-    }
-    let n = 0;
+    await waitUntilHealthy(api);
+    const user = await signUpWithGroups(api, 'capacity', GROUPS);
     const apiBefore = cpuMicros(child.pid as number);
     const pgBefore = await backends();
     const redisBefore = await redisCpu();
-    const result = await autocannon({
-      url: `${api}/v1/expenses`,
+    const result = await keyedExpenseLoad(api, user, {
+      keyPrefix: 'capacity',
       connections: CONNECTIONS,
       duration: DURATION,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            n++;
-            return {
-              ...req,
-              headers: { ...auth, 'idempotency-key': `capacity-${n}` },
-              body: JSON.stringify({
-                groupId: groups[n % groups.length],
-                description: 'Dinner',
-                amount: 90000,
-                paidBy: session.user.id,
-                split: { type: 'equal', between: [session.user.id] },
-              }),
-            };
-          },
-        },
-      ],
     });
     const apiCpu = cpuMicros(child.pid as number) - apiBefore;
     const pgAfter = await backends();
