@@ -27,16 +27,54 @@ export type RunRead = <R>(query: ReadQuery, values: unknown[]) => Promise<R[]>;
  */
 export function createRunRead(knex: Knex): RunRead {
   return async <R>(query: ReadQuery, values: unknown[]) => {
-    const named = knex.client.config.client === 'pg';
     const connection = (await knex.client.acquireConnection()) as Connection;
     try {
-      const result = named
-        ? await connection.query({ name: query.name, text: query.text, values })
-        : await connection.query(query.text, values);
-      return result.rows as R[];
+      return await runOn<R>(knex, connection, query, values);
     } finally {
       await knex.client.releaseConnection(connection);
     }
+  };
+}
+
+/** Runs one query on a connection already taken from `knex`'s pool (named on PostgreSQL). */
+async function runOn<R>(
+  knex: Knex,
+  connection: Connection,
+  query: ReadQuery,
+  values: unknown[],
+): Promise<R[]> {
+  const result =
+    knex.client.config.client === 'pg'
+      ? await connection.query({ name: query.name, text: query.text, values })
+      : await connection.query(query.text, values);
+  return result.rows as R[];
+}
+
+/**
+ * A transaction on one pooled connection: `run` sends its queries there; `end` commits (or, after
+ * an error, rolls back) and gives the connection back. For the rare write that must hold a lock
+ * across several statements.
+ */
+export async function openTransaction(
+  knex: Knex,
+): Promise<{ run: RunRead; end(commit: boolean): Promise<void> }> {
+  const connection = (await knex.client.acquireConnection()) as Connection;
+  const run: RunRead = (query, values) => runOn(knex, connection, query, values);
+  try {
+    await connection.query('begin');
+  } catch (error) {
+    await knex.client.releaseConnection(connection);
+    throw error;
+  }
+  return {
+    run,
+    async end(commit) {
+      try {
+        await connection.query(commit ? 'commit' : 'rollback');
+      } finally {
+        await knex.client.releaseConnection(connection);
+      }
+    },
   };
 }
 

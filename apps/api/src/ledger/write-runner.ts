@@ -3,7 +3,7 @@ import { AppError, notFound, unavailable } from '@tally/http-kit';
 import { DurableRecordExists, type TransactionHook } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import type { Reply } from '../http/reply';
-import { createRunRead, type RunRead } from '../read-queries';
+import { createRunRead, openTransaction, type RunRead } from '../read-queries';
 import { createGroupGate, type GroupGate, type GroupRow } from './group-access';
 import { GroupChange } from './group-change';
 import { type GroupSnapshotRow, type GroupState, groupSnapshotSql, toGroupState } from './group-snapshot';
@@ -78,9 +78,8 @@ const GROUP_READ = { name: 'write_open_group', text: groupSnapshotSql('$1') };
  * between) runs again on the state its statement returned, before the write gives up with `503`.
  */
 const MAX_ATTEMPTS = 10;
-/** The longest random pause between two attempts that collided with other processes. */
-const MAX_PAUSE_MS = 50;
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** The group's row lock, for a write that collided too often (see `attempt`). */
+const LOCK_GROUP = { name: 'write_lock_group', text: 'select 1 from groups where id = $1 for update' };
 
 /** Groups whose state this process keeps, least recently used first out. */
 const CACHED_GROUPS = 10_000;
@@ -129,8 +128,8 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
     deps.groupGate ?? createGroupGate({ maxWaiting: Number.MAX_SAFE_INTEGER, waitTimeoutMs: 30_000 });
   const cache = createStateCache(CACHED_GROUPS);
 
-  async function readState(groupId: string): Promise<GroupState | undefined> {
-    const [row] = await runRead<GroupSnapshotRow>(GROUP_READ, [groupId]);
+  async function readState(read: RunRead, groupId: string): Promise<GroupState | undefined> {
+    const [row] = await read<GroupSnapshotRow>(GROUP_READ, [groupId]);
     if (!row) return undefined;
     const state = toGroupState(row);
     cache.offer(state);
@@ -158,17 +157,26 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
     // not go through the guard (an error, a no-op) is decided again on a state read afresh.
     let trustCache = true;
     let fromCache = false;
+    // After repeated collisions with other processes: a transaction that holds the group's row lock,
+    // on whose connection every query of the write then runs (see below).
+    let locked: Awaited<ReturnType<typeof openTransaction>> | undefined;
+    const read: RunRead = (query, values) => (locked ? locked.run(query, values) : runRead(query, values));
+    const unlock = async (commit: boolean) => {
+      const held = locked;
+      locked = undefined;
+      await held?.end(commit);
+    };
     const ctx: WriteContext = {
       async open(groupId, userId) {
         await enter(groupId);
         const cached = trustCache ? cache.get(groupId) : undefined;
         fromCache = cached !== undefined;
-        const state = cached ?? (await readState(groupId));
+        const state = cached ?? (await readState(read, groupId));
         change = GroupChange.of(state, userId, () => notFound('Group'));
         return change;
       },
       async openRecord<R>(table: RecordTable, id: string, userId: string, hidden: () => AppError) {
-        const [row] = await runRead<GroupSnapshotRow & { record: R }>(RECORD_READS[table], [id]);
+        const [row] = await read<GroupSnapshotRow & { record: R }>(RECORD_READS[table], [id]);
         if (!row) return undefined;
         const state = toGroupState(row);
         cache.offer(state);
@@ -181,7 +189,7 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
         change = GroupChange.creating(group, creatorId);
         return change;
       },
-      read: runRead,
+      read,
     };
 
     try {
@@ -205,6 +213,7 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
         }
         if (!made?.changed) {
           // Nothing changed (a no-op PUT, a repeated delete): the record alone, when keyed.
+          await unlock(true);
           if (hook) {
             await hook.insert(reply);
             hook.written();
@@ -213,8 +222,9 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
         }
         const statement = made.statement(hook?.values(reply));
         hook?.written();
-        const [row] = await runStatement(statement);
+        const [row] = await runStatement(statement, read);
         if (row && Number(row.applied) > 0) {
+          await unlock(true);
           cache.offer(made.after());
           // A keyed write's layer may take the events, to publish them with its completion record
           // (one Redis round trip for both); otherwise they are announced here.
@@ -233,10 +243,17 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
         }
         if (attempts >= MAX_ATTEMPTS)
           throw unavailable('This group is busy with other changes; retry shortly.', 1);
-        // Processes that keep colliding on one group take turns by chance: a short random pause.
-        if (attempts >= 2) await pause(Math.random() * Math.min(MAX_PAUSE_MS, 2 ** attempts));
+        // Collided twice: other processes keep writing this group. Take its row lock in a
+        // transaction and run the write there (a fresh read, then the statement, then commit), so
+        // it cannot lose again; the others wait for the lock, as every writer did before issue #10.
+        if (attempts >= 2 && turn && !locked) {
+          locked = await openTransaction(deps.knex);
+          await locked.run(LOCK_GROUP, [turn.groupId]);
+          trustCache = false;
+        }
       }
     } catch (error) {
+      await unlock(false).catch(() => {});
       // The operation's own answers (404, 409, 412, 422) say nothing about the state; anything else might.
       if (turn && !(error instanceof AppError)) cache.forget(turn.groupId);
       throw error;
@@ -245,13 +262,12 @@ export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; gro
     }
   }
 
-  async function runStatement(statement: {
-    name: string;
-    text: string;
-    values: unknown[];
-  }): Promise<(GroupSnapshotRow & { applied: number | string })[]> {
+  async function runStatement(
+    statement: { name: string; text: string; values: unknown[] },
+    read: RunRead,
+  ): Promise<(GroupSnapshotRow & { applied: number | string })[]> {
     try {
-      return await runRead(statement, statement.values);
+      return await read(statement, statement.values);
     } catch (error) {
       // TY001, from the durable record's claim (migration 003) or tally_write_settled (002): a live
       // durable record holds the key; the statement was undone, nothing was written.
