@@ -3,7 +3,7 @@
  * CPU µs per request for Tally and for each bare baseline alike, without instrumenting either.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
@@ -31,4 +31,33 @@ export function cpuTimes(pid: number): { user: number; system: number } {
 export function cpuMicros(pid: number): number {
   const { user, system } = cpuTimes(pid);
   return user + system;
+}
+
+/**
+ * User + system CPU time so far of each process whose command name is `comm` (`postgres`,
+ * `redis-server`), in microseconds by pid: the database's share of a request, read the same way.
+ */
+export function cpuByPidOfCommand(comm: string): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== comm) continue;
+      byPid.set(Number(entry), cpuMicros(Number(entry)));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return byPid;
+}
+
+/**
+ * The CPU `comm`'s processes spent since `before` (a `cpuByPidOfCommand`): the growth of those
+ * still running plus all of those started since. A process that ended meanwhile (an idle pooled
+ * connection closing) is left out rather than subtracted.
+ */
+export function cpuSpentSince(comm: string, before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, micros] of cpuByPidOfCommand(comm)) total += micros - (before.get(pid) ?? 0);
+  return total;
 }

@@ -2,24 +2,27 @@
  * `npm run bench:profile`: a CPU profile of Tally (ROLE=all, from dist/) under the bench's keyed-POST
  * load, and the functions that took the most samples. The profile (.cpuprofile) is written to
  * bench-results/ for Chrome DevTools or speedscope. Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS
- * (32), BENCH_GROUPS (8), PROFILE_TOP (30).
+ * (32), BENCH_GROUPS (8), PROFILE_TOP (30), PROFILE_SCENARIO (`keyed`; or `replay`, one recorded key sent
+ * again and again, `get`, GET /v1/expenses/{id}, `balances`, GET …/balances).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
-import { cpuTimes } from './cpu';
-import { keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
+import { cpuByPidOfCommand, cpuSpentSince, cpuTimes } from './cpu';
+import { type BenchUser, keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 8);
 const TOP = Number(process.env.PROFILE_TOP ?? 30);
+const SCENARIO = process.env.PROFILE_SCENARIO ?? 'keyed';
 
 type ProfileNode = {
   id: number;
@@ -54,6 +57,35 @@ function summarise(profile: Profile) {
   return `${total} samples\n\nBy function (self):\n${top(fns, TOP)}\n\nBy package or file (self):\n${top(buckets, 15)}\n`;
 }
 
+/** The load of PROFILE_SCENARIO against a started Tally. */
+async function scenarioLoad(api: string, user: BenchUser) {
+  if (SCENARIO === 'keyed') {
+    return keyedExpenseLoad(api, user, {
+      keyPrefix: 'profile',
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
+  }
+  const body = JSON.stringify({
+    groupId: user.groups[0],
+    description: 'Dinner',
+    amount: 90000,
+    paidBy: user.userId,
+    split: { type: 'equal', between: [user.userId] },
+  });
+  const headers = { ...user.auth, 'idempotency-key': 'profile-replay' };
+  const recorded = await fetch(`${api}/v1/expenses`, { method: 'POST', headers, body });
+  const expenseId = ((await recorded.json()) as { id: string }).id;
+  const options: Record<string, autocannon.Options> = {
+    replay: { url: `${api}/v1/expenses`, method: 'POST', headers, body },
+    get: { url: `${api}/v1/expenses/${expenseId}`, headers: user.auth },
+    balances: { url: `${api}/v1/groups/${user.groups[0]}/balances`, headers: user.auth },
+  };
+  const chosen = options[SCENARIO];
+  if (!chosen) throw new Error(`PROFILE_SCENARIO must be keyed, ${Object.keys(options).join(', ')}`);
+  return autocannon({ connections: CONNECTIONS, duration: DURATION, ...chosen });
+}
+
 async function main() {
   const pg = await ensurePostgres();
   const redis = await ensureRedis();
@@ -61,6 +93,11 @@ async function main() {
   const admin = new Client({ connectionString: pg.url });
   await admin.connect();
   await admin.query(`create database ${dbName}`);
+  // PROFILE_DB_SETTINGS="name=value,…": database-level settings to try (e.g. plan_cache_mode=force_generic_plan).
+  for (const setting of (process.env.PROFILE_DB_SETTINGS ?? '').split(',').filter(Boolean)) {
+    const [name, value] = setting.split('=');
+    await admin.query(`alter database ${dbName} set ${name} = '${value}'`);
+  }
   const dbUrl = new URL(pg.url);
   dbUrl.pathname = `/${dbName}`;
   const outDir = path.join(
@@ -85,6 +122,7 @@ async function main() {
         LOG_LEVEL: 'warn',
         DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-profile-')),
         RATE_LIMIT_PER_MINUTE: '100000000',
+        ...(process.env.EXP_NO_MARKS ? { EXP_NO_MARKS: '1' } : {}),
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
@@ -94,15 +132,13 @@ async function main() {
     await waitUntilHealthy(api);
     const user = await signUpWithGroups(api, 'profile', GROUPS);
     const before = cpuTimes(child.pid as number);
-    const result = await keyedExpenseLoad(api, user, {
-      keyPrefix: 'profile',
-      connections: CONNECTIONS,
-      duration: DURATION,
-    });
+    const pgBefore = cpuByPidOfCommand('postgres');
+    const result = await scenarioLoad(api, user);
     const after = cpuTimes(child.pid as number);
+    const pgCpu = cpuSpentSince('postgres', pgBefore);
     const per = (v: number) => (v / result['2xx']).toFixed(0);
     process.stdout.write(
-      `keyed POST under profile: ${(result['2xx'] / result.duration).toFixed(0)} 2xx/s, CPU per write ${per(after.user - before.user)} µs user + ${per(after.system - before.system)} µs system\n\n`,
+      `${SCENARIO} under profile: ${(result['2xx'] / result.duration).toFixed(0)} 2xx/s, CPU per request ${per(after.user - before.user)} µs user + ${per(after.system - before.system)} µs system; PostgreSQL ${per(pgCpu)} µs\n\n`,
     );
   } finally {
     child.kill('SIGTERM');

@@ -13,7 +13,7 @@ import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
-import { cpuMicros } from './cpu';
+import { cpuByPidOfCommand, cpuMicros, cpuSpentSince } from './cpu';
 import { runWsBench, type WsBenchOptions, type WsResult } from './ws-bench';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -21,6 +21,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** Keyed writes are spread over this many groups (one group serialises its writes by design). */
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 8);
+/** BENCH_QUICK=1: leaves out the hot group and the 10,000-expense balances (no long seeding): for A/B runs. */
+const QUICK = process.env.BENCH_QUICK === '1';
 
 type Result = {
   name: string;
@@ -35,6 +37,10 @@ type Result = {
   non2xx: number;
   /** CPU time (user + system) of the server process per 2xx response, from /proc/<pid>/stat. */
   cpuMicrosPerRequest: number;
+  /** CPU time of every PostgreSQL process (backends included) per 2xx response. */
+  postgresCpuMicrosPerRequest: number;
+  /** CPU time of every redis-server process per 2xx response. */
+  redisCpuMicrosPerRequest: number;
 };
 
 async function waitFor(url: string) {
@@ -62,8 +68,11 @@ function startProcess(script: string, env: Record<string, string>): ChildProcess
 
 async function load(name: string, pid: number, options: autocannon.Options): Promise<Result> {
   const cpuBefore = cpuMicros(pid);
+  const pgBefore = cpuByPidOfCommand('postgres');
+  const redisBefore = cpuByPidOfCommand('redis-server');
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
   const cpu = cpuMicros(pid) - cpuBefore;
+  const per = (micros: number) => (result['2xx'] > 0 ? micros / result['2xx'] : Number.NaN);
   const r: Result = {
     name,
     rps: result.requests.average,
@@ -73,10 +82,12 @@ async function load(name: string, pid: number, options: autocannon.Options): Pro
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    cpuMicrosPerRequest: result['2xx'] > 0 ? cpu / result['2xx'] : Number.NaN,
+    cpuMicrosPerRequest: per(cpu),
+    postgresCpuMicrosPerRequest: per(cpuSpentSince('postgres', pgBefore)),
+    redisCpuMicrosPerRequest: per(cpuSpentSince('redis-server', redisBefore)),
   };
   process.stdout.write(
-    `  ${name.padEnd(50)} ${r.rps.toFixed(0).padStart(7)} req/s (2xx ${r.okRps.toFixed(0).padStart(5)})  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  CPU ${r.cpuMicrosPerRequest.toFixed(0).padStart(5)} µs/2xx  errors ${r.errors}  non-2xx ${r.non2xx}\n`,
+    `  ${name.padEnd(50)} ${r.rps.toFixed(0).padStart(7)} req/s (2xx ${r.okRps.toFixed(0).padStart(5)})  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  CPU ${r.cpuMicrosPerRequest.toFixed(0).padStart(5)} µs/2xx (PostgreSQL ${r.postgresCpuMicrosPerRequest.toFixed(0)}, Redis ${r.redisCpuMicrosPerRequest.toFixed(0)})  errors ${r.errors}  non-2xx ${r.non2xx}\n`,
   );
   return r;
 }
@@ -87,7 +98,7 @@ async function json<T>(res: Response): Promise<T> {
 }
 
 /** The side-by-side table of issue #10: each Tally scenario against its bare baseline of the same run. */
-function printTable(r: Record<string, Result>) {
+function printTable(r: Record<string, Result | undefined>) {
   const rows: [string, string, string, string][] = [
     ['keyed POST /v1/expenses', 'keyed', 'baseline', '>= 0.5'],
     ['keyed POST, one hot group (vs spread)', 'hotGroup', 'keyed', '>= 0.5'],
@@ -98,17 +109,18 @@ function printTable(r: Record<string, Result>) {
   ];
   const cell = (v: number, w: number) => (Number.isFinite(v) ? v.toFixed(0) : '-').padStart(w);
   process.stdout.write(
-    `\nSide by side (same run; 2xx responses/s and CPU µs per 2xx response; the baseline of the hot group is Tally spread over ${GROUPS} groups):\n`,
+    `\nSide by side (same run; 2xx responses/s, CPU µs of the server process and of PostgreSQL per 2xx response; the baseline of the hot group is Tally spread over ${GROUPS} groups):\n`,
   );
   process.stdout.write(
-    `  ${'scenario'.padEnd(38)} ${'Tally req/s'.padStart(11)} ${'base req/s'.padStart(10)} ${'ratio'.padStart(6)} ${'target'.padStart(7)} ${'Tally CPU µs/req'.padStart(16)} ${'base CPU µs/req'.padStart(15)}\n`,
+    `  ${'scenario'.padEnd(38)} ${'Tally req/s'.padStart(11)} ${'base req/s'.padStart(10)} ${'ratio'.padStart(6)} ${'target'.padStart(7)} ${'Tally CPU µs/req'.padStart(16)} ${'base CPU µs/req'.padStart(15)} ${'Tally PG µs/req'.padStart(15)} ${'base PG µs/req'.padStart(14)}\n`,
   );
   for (const [label, tallyKey, baseKey, target] of rows) {
-    const t = r[tallyKey] as Result;
-    const b = r[baseKey] as Result;
+    const t = r[tallyKey];
+    const b = r[baseKey];
+    if (!t || !b) continue;
     const x = b.okRps === 0 ? Number.NaN : t.okRps / b.okRps;
     process.stdout.write(
-      `  ${label.padEnd(38)} ${cell(t.okRps, 11)} ${cell(b.okRps, 10)} ${`${x.toFixed(2)}x`.padStart(6)} ${target.padStart(7)} ${cell(t.cpuMicrosPerRequest, 16)} ${cell(b.cpuMicrosPerRequest, 15)}\n`,
+      `  ${label.padEnd(38)} ${cell(t.okRps, 11)} ${cell(b.okRps, 10)} ${`${x.toFixed(2)}x`.padStart(6)} ${target.padStart(7)} ${cell(t.cpuMicrosPerRequest, 16)} ${cell(b.cpuMicrosPerRequest, 15)} ${cell(t.postgresCpuMicrosPerRequest, 15)} ${cell(b.postgresCpuMicrosPerRequest, 14)}\n`,
     );
   }
 }
@@ -238,12 +250,14 @@ async function main() {
       keyedPost((i) => groups[i % groups.length] as string),
     );
     // One hot group: every connection writes to the same group, which serialises its writes.
-    const hot = await newGroup('hot');
-    results['hotGroup'] = await load(
-      'Tally: keyed POST /v1/expenses, one hot group',
-      tallyPid,
-      keyedPost(() => hot),
-    );
+    if (!QUICK) {
+      const hot = await newGroup('hot');
+      results['hotGroup'] = await load(
+        'Tally: keyed POST /v1/expenses, one hot group',
+        tallyPid,
+        keyedPost(() => hot),
+      );
+    }
 
     // ---- replay of a recorded key vs one Redis GET ------------------------------------------------
     process.stdout.write('Replay\n');
@@ -296,7 +310,7 @@ async function main() {
     };
     process.stdout.write('  (seeding 100 and 10,000 expenses…)\n');
     await seed(small, 100);
-    await seed(large, 10_000);
+    if (!QUICK) await seed(large, 10_000);
     results['bareGet'] = await load('bare: one PostgreSQL SELECT by primary key', basePid, {
       url: `${base}/rows/1`,
     });
@@ -308,29 +322,38 @@ async function main() {
       url: `${api}/v1/groups/${small}/balances`,
       headers: auth,
     });
-    results['balances10k'] = await load('Tally: GET balances, 10,000 expenses', tallyPid, {
-      url: `${api}/v1/groups/${large}/balances`,
-      headers: auth,
-    });
+    if (!QUICK) {
+      results['balances10k'] = await load('Tally: GET balances, 10,000 expenses', tallyPid, {
+        url: `${api}/v1/groups/${large}/balances`,
+        headers: auth,
+      });
+    }
 
     // ---- WebSockets: Tally's gateway, bare ws and Socket.IO at BENCH_WS_CONNECTIONS (ws-bench.ts) ------
     const wsResults: WsResult[] = [];
     if (process.env.BENCH_WS !== '0') wsResults.push(...(await runWsBench(wsOptions)));
 
-    const ratio = (a: number, b: number) => (b === 0 ? Number.NaN : a / b);
-    const r = results as Record<string, Result>;
+    const ratio = (a: number | undefined, b: number | undefined) =>
+      a === undefined || b === undefined || b === 0 ? Number.NaN : a / b;
+    const r = results as Record<string, Result | undefined>;
     const summary = {
-      keyedThroughputVsBaseline: ratio(r['keyed']!.okRps, r['baseline']!.okRps),
-      keyedCpuVsBaseline: ratio(r['keyed']!.cpuMicrosPerRequest, r['baseline']!.cpuMicrosPerRequest),
-      keyedP99VsBaseline: ratio(r['keyed']!.p99, r['baseline']!.p99),
-      hotGroupVsSpread: ratio(r['hotGroup']!.okRps, r['keyed']!.okRps),
-      hotGroupShedShare: ratio(r['hotGroup']!.non2xx, r['hotGroup']!.non2xx + r['hotGroup']!.ok),
-      replayVsRedisGet: ratio(r['replay']!.okRps, r['bareReplay']!.okRps),
-      replayThroughputVsFirstExecution: ratio(r['replay']!.rps, r['keyed']!.rps),
-      getExpenseVsSelect: ratio(r['getExpense']!.okRps, r['bareGet']!.okRps),
-      balancesVsSelect: ratio(r['balances100']!.okRps, r['bareGet']!.okRps),
-      balances10kVs100Latency: ratio(r['balances10k']!.p50 || 0.5, r['balances100']!.p50 || 0.5),
-      balances10kVs100Throughput: ratio(r['balances10k']!.rps, r['balances100']!.rps),
+      keyedThroughputVsBaseline: ratio(r['keyed']?.okRps, r['baseline']?.okRps),
+      keyedCpuVsBaseline: ratio(r['keyed']?.cpuMicrosPerRequest, r['baseline']?.cpuMicrosPerRequest),
+      keyedP99VsBaseline: ratio(r['keyed']?.p99, r['baseline']?.p99),
+      hotGroupVsSpread: ratio(r['hotGroup']?.okRps, r['keyed']?.okRps),
+      hotGroupShedShare: ratio(
+        r['hotGroup']?.non2xx,
+        r['hotGroup'] && r['hotGroup'].non2xx + r['hotGroup'].ok,
+      ),
+      replayVsRedisGet: ratio(r['replay']?.okRps, r['bareReplay']?.okRps),
+      replayThroughputVsFirstExecution: ratio(r['replay']?.rps, r['keyed']?.rps),
+      getExpenseVsSelect: ratio(r['getExpense']?.okRps, r['bareGet']?.okRps),
+      balancesVsSelect: ratio(r['balances100']?.okRps, r['bareGet']?.okRps),
+      balances10kVs100Latency: ratio(
+        r['balances10k'] && (r['balances10k'].p50 || 0.5),
+        r['balances100'] && (r['balances100'].p50 || 0.5),
+      ),
+      balances10kVs100Throughput: ratio(r['balances10k']?.rps, r['balances100']?.rps),
     };
     printTable(r);
     process.stdout.write(

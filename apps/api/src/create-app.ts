@@ -82,13 +82,9 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
-  app.use(probeRoutes(deps));
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
-  app.use(docsRoutes('/v1/openapi.json'));
-  // The demo web client at `/`, where its sources are at hand (`npm start`; not the production bundle).
-  app.use(webClientRoutes());
 
   const v1 = express.Router();
   v1.use(privateNoCache);
@@ -107,7 +103,13 @@ export function createApp(deps: AppDeps): Express {
       idempotency: deps.idempotency,
     }),
   );
+  // The API first: every request passes the layers ahead of the one that answers it, and `/v1` is
+  // where the traffic is. The probes, the docs and the web client come after it (no path overlaps).
   app.use('/v1', v1);
+  app.use(probeRoutes(deps));
+  app.use(docsRoutes('/v1/openapi.json'));
+  // The demo web client at `/`, where its sources are at hand (`npm start`; not the production bundle).
+  app.use(webClientRoutes());
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));
   return app;

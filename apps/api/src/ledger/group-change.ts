@@ -80,7 +80,8 @@ const composed = new Map<string, { name: string; text: string }>();
  * The text of a change's one statement: the guard, the domain parts, the tail and (keyed) the
  * durable record, each a CTE, then `tally_write_settled` (migration 002), which undoes the whole
  * statement when the record's key already had a live record. When the guard bumped nothing the
- * statement wrote nothing, and its row carries the group's current snapshot instead, for the retry.
+ * statement wrote nothing, and its row carries the group's current snapshot instead, for the retry;
+ * a statement that applied reads no snapshot.
  */
 function compose(guard: StatementPart, parts: readonly StatementPart[], keyed: boolean) {
   const key = `${guard.name}|${parts.map((p) => p.name).join(',')}|${keyed ? 'keyed' : 'plain'}`;
@@ -102,7 +103,7 @@ function compose(guard: StatementPart, parts: readonly StatementPart[], keyed: b
   const recorded = keyed ? '(select count(*) from record)' : '-1';
   const text = `with ${ctes.join(',\n')}
 select w.applied, s.* from (select tally_write_settled((select count(*) from guard), ${recorded}) as applied) w
-  left join lateral (${groupSnapshotSql(groupParam)}) s on w.applied = 0`;
+  left join lateral (${groupSnapshotSql(groupParam, 'w.applied = 0')}) s on true`;
   const statement = { name: `tally_write_${composed.size + 1}`, text };
   composed.set(key, statement);
   return statement;

@@ -31,8 +31,11 @@ export type GroupSnapshotRow = GroupRow & {
  * snapshot without an explicit transaction, and in one round trip. Costs members × currencies,
  * never the length of the group's history. `groupParam` is the group id's placeholder (`$1`) or a
  * column of an enclosing statement (`e.group_id`): the write path and the balances read share it.
+ * `onlyIf`, a condition on the enclosing statement, reads the snapshot only when it holds: `offset 0`
+ * keeps the subquery from being merged into its join, so PostgreSQL tests it once, up front (a
+ * "One-Time Filter"), instead of reading the snapshot and then dropping it.
  */
-export const groupSnapshotSql = (groupParam: string): string =>
+export const groupSnapshotSql = (groupParam: string, onlyIf?: string): string =>
   `select g.id, g.name, g.description, g.currency, g.last_seq, g.version, g.created_at, g.updated_at,
        coalesce((select json_agg(m.user_id order by m.joined_at, m.user_id)
                    from group_members m where m.group_id = g.id), '[]') as member_ids,
@@ -40,7 +43,7 @@ export const groupSnapshotSql = (groupParam: string): string =>
                    from balances b where b.group_id = g.id and b.net <> 0), '[]') as balances,
        coalesce((select json_agg(json_build_array(c.currency, c.live_records) order by c.currency)
                    from group_currencies c where c.group_id = g.id and c.live_records > 0), '[]') as currencies
-     from groups g where g.id = ${groupParam}`;
+     from groups g where g.id = ${groupParam}${onlyIf ? ` and ${onlyIf} offset 0` : ''}`;
 
 /** The snapshot of one row of `groupSnapshotSql`. */
 export function toGroupSnapshot(row: GroupSnapshotRow): GroupSnapshot {
