@@ -1,4 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
+
+// `hash` is crypto's one-shot digest: no Hash object per request, about half the cost of createHash.
 
 /** JSON with object keys sorted and no insignificant whitespace: the same body in any key order is the same text. */
 export function canonicalJson(value: unknown): string {
@@ -14,12 +16,10 @@ export function canonicalJson(value: unknown): string {
 /** Method plus canonical body: what makes two requests with one key "the same request". */
 export function fingerprintOf(method: string, body: unknown): string {
   const canonical = body === undefined ? '' : canonicalJson(body);
-  return createHash('sha256').update(`${method.toUpperCase()}\n${canonical}`).digest('hex');
+  return hash('sha256', `${method.toUpperCase()}\n${canonical}`, 'hex');
 }
 
 /** The scope of a key: (user, key, path), hashed so arbitrary keys make bounded, safe store keys. */
 export function scopeOf(userId: string, key: string, path: string): string {
-  return createHash('sha256')
-    .update(JSON.stringify([userId, key, path]))
-    .digest('hex');
+  return hash('sha256', JSON.stringify([userId, key, path]), 'hex');
 }

@@ -19,11 +19,12 @@ export const noContent = (): Reply => ({ status: 204 });
 export function sendReply(res: Response, reply: Reply): void {
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   res.status(reply.status);
-  if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
+  // The text, not `reply.body`: a replay's body is its recorded text, parsed only if read.
+  const text = bodyTextOf(reply);
+  if (text === '' || reply.status === 204 || reply.status === 304) {
     res.end();
     return;
   }
-  const text = bodyTextOf(reply);
   if (notModified(res, text)) {
     res.status(304).end();
     return;
