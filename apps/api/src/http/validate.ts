@@ -7,7 +7,19 @@ const OPTIONS: Joi.ValidationOptions = {
   errors: { wrap: { label: false } },
 };
 
-/** Paths of strings holding U+0000, which PostgreSQL text cannot store. */
+/** Whether any string (value or key) in `value` holds U+0000: one walk, no allocation. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === 'object') {
+    for (const key in value) {
+      if (key.includes('\u0000') || holdsNul((value as Record<string, unknown>)[key])) return true;
+    }
+  }
+  return false;
+}
+
+/** Paths of strings holding U+0000, which PostgreSQL text cannot store (walked only when there are some). */
 function nulPaths(value: unknown, path: string[] = [], found: string[] = []): string[] {
   if (typeof value === 'string') {
     if (value.includes('\u0000')) found.push(path.join('.'));
@@ -29,7 +41,7 @@ export function validate<T>(
   where: 'body' | 'query' | 'path' = 'body',
 ): T {
   const target = where === 'body' && value === undefined ? undefined : value;
-  const nul = nulPaths(target);
+  const nul = holdsNul(target) ? nulPaths(target) : [];
   if (nul.length > 0) {
     throw validationFailed(
       nul.map((path) => ({ path: path || where, message: 'must not contain the NUL character' })),
