@@ -24,6 +24,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { ensureBuilt } from '../fleet/ensure-built';
+import { NODE_FLAGS_BY_ROLE } from '../fleet/node-flags';
 import { cpuMicros } from './cpu';
 import type { ClientKind, Command, Opened, Received, Target } from './ws-clients';
 
@@ -32,6 +33,8 @@ const ROOT = path.resolve(__dirname, '../..');
 export type WsResult = {
   name: string;
   kind: ClientKind;
+  /** The Node/V8 flags the server process ran with, as read from the process (its argv and NODE_OPTIONS). */
+  nodeFlags: string[];
   connections: number;
   failed: number;
   /** Seconds until every connection was open (handshake done). */
@@ -203,11 +206,32 @@ async function startClients(children: ChildProcess[]): Promise<ClientProcess[]> 
 
 /** BENCH_WS_NODE_FLAGS: V8/Node flags given to every server measured (all three alike). */
 const NODE_FLAGS = (env.BENCH_WS_NODE_FLAGS ?? '').split(' ').filter((flag) => flag.length > 0);
+/**
+ * Tally's gateway runs with the flags it runs with in production (`NODE_FLAGS_BY_ROLE.gateway`,
+ * k8s/base/gateway.yaml); BENCH_WS_GATEWAY_FLAGS=0 runs it without them. The baselines get none.
+ */
+const GATEWAY_FLAGS = env.BENCH_WS_GATEWAY_FLAGS === '0' ? [] : [...NODE_FLAGS_BY_ROLE.gateway];
+
+/** The flags a running server was started with: its argv before the script, and its NODE_OPTIONS. */
+function nodeFlagsOf(pid: number): string[] {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).slice(1);
+    const script = argv.findIndex((arg) => arg.endsWith('.js') || arg.endsWith('.ts'));
+    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const options = environ.find((v) => v.startsWith('NODE_OPTIONS='))?.slice('NODE_OPTIONS='.length);
+    return [
+      ...(script < 0 ? argv : argv.slice(0, script)),
+      ...(options ? options.split(' ').filter(Boolean) : []),
+    ];
+  } catch {
+    return ['(unknown)'];
+  }
+}
 
 function startServer(kind: ClientKind, port: number, options: WsBenchOptions): ChildProcess {
   const common = { PATH: env.PATH ?? '', PORT: String(port), REDIS_URL: options.redisUrl };
   if (kind === 'tally') {
-    const argv = [...NODE_FLAGS, '--enable-source-maps', tallyBundle()];
+    const argv = [...GATEWAY_FLAGS, ...NODE_FLAGS, '--enable-source-maps', tallyBundle()];
     if (CPU_PROF_DIR) argv.unshift('--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`);
     return spawn(process.execPath, argv, {
       cwd: ROOT,
@@ -322,6 +346,7 @@ async function measure(kind: ClientKind, groups: Group[], options: WsBenchOption
     await options.waitFor(
       kind === 'tally' ? `http://127.0.0.1:${port}/healthz` : `http://127.0.0.1:${port}/`,
     );
+    const nodeFlags = nodeFlagsOf(pid);
     const clients = await startClients(options.children);
     const url = `http://127.0.0.1:${port}`;
     const shares: Target[][] = clients.map(() => []);
@@ -426,6 +451,7 @@ async function measure(kind: ClientKind, groups: Group[], options: WsBenchOption
     return {
       name: NAMES[kind],
       kind,
+      nodeFlags,
       connections: CONNECTIONS,
       failed,
       handshakeSeconds,
@@ -503,6 +529,11 @@ function print(results: WsResult[]): void {
       `  ${r.name.padEnd(26)} ${f(r.acceptSeconds, 2)} ${f(r.handshakeSeconds, 2, 9)} ${f(r.acceptCpuMicrosPerConnection, 0, 11)} ${f(r.rssPerConnectionKiB, 1)} ${f(r.cpuMicrosPerDelivery, 1, 10)} ${f(r.p50, 1, 7)} ${f(r.p99, 1, 7)} ${f(r.p99FromIssue, 1, 9)}  ${r.deliveries}/${r.expected} / ${r.lost} / ${r.duplicated} / ${r.failed}\n`,
     );
   }
+  process.stdout.write('\n  Node flags each server ran with (argv and NODE_OPTIONS):\n');
+  for (const r of results)
+    process.stdout.write(
+      `  ${r.name.padEnd(26)} ${r.nodeFlags.length > 0 ? r.nodeFlags.join(' ') : 'none'}\n`,
+    );
   const by = (kind: ClientKind) => results.find((r) => r.kind === kind);
   const tally = by('tally');
   const bare = by('bare');

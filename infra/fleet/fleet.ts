@@ -12,6 +12,7 @@ import path from 'node:path';
 import { freePort } from '../../test/support/server-process';
 import { ensureBuilt } from './ensure-built';
 import { findHaproxy, haproxySees, type RunningHaproxy, startHaproxy } from './haproxy';
+import { NODE_FLAGS_BY_ROLE } from './node-flags';
 
 export { findHaproxy } from './haproxy';
 
@@ -83,7 +84,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   }
 
   const launch = (member: FleetMember) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
+    // The role's production flags (infra/fleet/node-flags.ts), as k8s/base runs it.
+    const argv = [...NODE_FLAGS_BY_ROLE[member.role], '--enable-source-maps', bundle];
+    const child = spawn(process.execPath, argv, {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

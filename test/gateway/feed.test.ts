@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { createEventLog, createInProcessBus, type EventLog } from '@tally/events';
+import {
+  createEventLog,
+  createInProcessBus,
+  type EventLog,
+  eventAsLogged,
+  eventMessage,
+  type GroupEvent,
+  messageText,
+} from '@tally/events';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { Connection } from '../../apps/gateway/src/connection';
@@ -16,6 +24,8 @@ describe('feeds', () => {
   let db: TestDatabase;
   let reads = 0;
   let log: EventLog;
+  /** The event log without the count: what a read returns, for comparisons. */
+  let real: EventLog;
   const bus = createInProcessBus();
   const metrics = createGatewayMetrics(new Registry());
   const removed: Subscription[] = [];
@@ -70,10 +80,40 @@ describe('feeds', () => {
     return { sub, client: pair.client };
   };
   const seqsOf = (client: TestSocket, groupId: string) => client.seqs(groupId);
+  /**
+   * Commits the group's next event as the API's write does (`occurred_at` from a Date, `data` as
+   * the JSON text of the object, cast to jsonb) and returns the event as the writer holds it.
+   */
+  const commit = async (groupId: string, data: Record<string, unknown>): Promise<GroupEvent> => {
+    const { last_seq } = await db.knex('groups').where({ id: groupId }).first('last_seq');
+    const seq = Number(last_seq) + 1;
+    const at = new Date();
+    const event: GroupEvent = {
+      id: `evt_${groupId}_${seq}`,
+      seq,
+      type: 'expense.created',
+      groupId,
+      actorId: 'usr_writer',
+      occurredAt: at.toISOString(),
+      data,
+    };
+    await db.knex.raw(
+      `insert into events (id, group_id, seq, type, actor_id, occurred_at, data)
+       values (?::text, ?::text, ?::bigint, ?::text, ?::text, ?::timestamptz, ?::jsonb)`,
+      [event.id, groupId, seq, event.type, event.actorId, at, JSON.stringify(event.data)],
+    );
+    await db.knex('groups').where({ id: groupId }).update({ last_seq: seq });
+    return event;
+  };
+  /** What the gateway's `event` frame of `event` is when it comes from a read of the log. */
+  const frameFromLog = async (groupId: string, seq: number) => {
+    const [event] = await real.read(groupId, seq - 1, 1);
+    return Buffer.from(JSON.stringify({ type: 'event', groupId, seq, event }), 'utf8');
+  };
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const real = createEventLog({ knex: db.knex });
+    real = createEventLog({ knex: db.knex });
     log = {
       ...real,
       read: (...args) => {
@@ -99,16 +139,21 @@ describe('feeds', () => {
     await db.drop();
   });
 
-  it('reads the log once per notification for all its subscribers, and repairs one that skipped ahead', async () => {
+  /** A new group with one event (`seed`), its feed, two subscribers at seq 1, and the counters then. */
+  const feedWithTwo = async (seed: (groupId: string) => Promise<unknown>) => {
     const groupId = await newGroup();
-    await append(groupId, 1);
+    await seed(groupId);
     const feed = feeds.acquire(groupId);
     await feed.ready;
     expect(feed.head).toBe(1);
     const a = await subscriber(feed, 1);
     const b = await subscriber(feed, 1);
     const gapsBefore = (await metrics.gapFills.get()).values[0]?.value ?? 0;
-    const readsBefore = reads;
+    return { groupId, feed, a, b, gapsBefore, readsBefore: reads };
+  };
+
+  it('reads the log once per notification for all its subscribers, and repairs one that skipped ahead', async () => {
+    const { groupId, a, b, gapsBefore, readsBefore } = await feedWithTwo((g) => append(g, 1));
     const last = await append(groupId, 3);
     await ring(groupId, last); // the notifications of seq 2 and 3 never came
     await eventually(() => seqsOf(a.client, groupId).length === 3 && seqsOf(b.client, groupId).length === 3);
@@ -152,6 +197,97 @@ describe('feeds', () => {
     await eventually(() => seqsOf(client, groupId).length === 3);
     expect(seqsOf(client, groupId)).toEqual([1, 2, 3]);
     expect(sub.lastSeq).toBe(3); // and seq 4 was never sent
+  });
+
+  it('announces an event exactly as the log returns it, whatever its data', async () => {
+    const groupId = await newGroup();
+    // Keys out of jsonb's order (shorter first, then by bytes), integer-like and non-ASCII keys,
+    // nested arrays and objects, what JSON leaves out or turns (undefined, a Date), awkward numbers.
+    const data = {
+      description: 'Thé « vert »',
+      zz: 1,
+      a: { long_key: [3, { y: 2, x: 1 }], b: null, é: 'e', e: 'é', '10': 'ten', '9': 'nine' },
+      '2': 2,
+      ab: 0.1 + 0.2,
+      big: 1e21,
+      neg: -0,
+      gone: undefined,
+      at: new Date('2026-01-02T03:04:05.678Z'),
+      emoji: '👍 \u2028',
+      nested: [[{ b: 1, a: 2 }], []],
+      ...JSON.parse('{"__proto__": {"z": 1, "a": 2}}'),
+    };
+    const events = [
+      await commit(groupId, data),
+      await commit(groupId, {}),
+      await commit(groupId, { x: 'y' }),
+    ];
+    const logged = await real.read(groupId, 0, 10);
+    expect(logged).toHaveLength(3);
+    for (const [i, event] of events.entries()) {
+      const message = eventMessage(event);
+      // As the in-process bus hands it over, and as Redis carries it (JSON text and back), put in
+      // the log's form as the gateway does when it takes it.
+      const carried = [message, JSON.parse(messageText(message))].map((m) => m.event as GroupEvent);
+      for (const it of carried) {
+        expect(eventAsLogged(it)).toEqual(logged[i]);
+        expect(JSON.stringify(eventAsLogged(it))).toBe(JSON.stringify(logged[i]));
+      }
+    }
+    // Not trivially so: the writer's own object serialises differently.
+    expect(JSON.stringify(events[0])).not.toBe(JSON.stringify(logged[0]));
+  });
+
+  it('takes a contiguous announced event from its message with no read; a gap, a bare doorbell or a large event reads the log', async () => {
+    const { groupId, feed, a, b, gapsBefore, readsBefore } = await feedWithTwo((g) => commit(g, { n: 0 }));
+
+    // Contiguous events announced with their body: delivered to both, and nothing read.
+    for (let n = 1; n <= 3; n++) await bus.publish(eventMessage(await commit(groupId, { who: 'Ada', n })));
+    await eventually(() => seqsOf(a.client, groupId).length === 3 && seqsOf(b.client, groupId).length === 3);
+    expect(reads - readsBefore).toBe(0);
+    expect(feed.head).toBe(4);
+    // The bytes every subscriber got are those a read of the log would have produced.
+    for (const seq of [2, 3, 4]) expect(feed.frames.get(seq)).toEqual(await frameFromLog(groupId, seq));
+
+    // A gap: seq 5's announcement was lost, seq 6's carries its event. The log fills the gap.
+    await commit(groupId, { n: 4 });
+    await bus.publish(eventMessage(await commit(groupId, { n: 5 })));
+    await eventually(() => seqsOf(a.client, groupId).length === 5 && seqsOf(b.client, groupId).length === 5);
+    expect(reads - readsBefore).toBe(1);
+    expect((await metrics.gapFills.get()).values[0]?.value).toBe(gapsBefore + 1);
+
+    // An announcement without the event (the relay's, an older writer's): the log is read.
+    const bare = await commit(groupId, { n: 6 });
+    await ring(groupId, bare.seq);
+    await eventually(() => seqsOf(a.client, groupId).length === 6);
+    expect(reads - readsBefore).toBe(2);
+
+    // An event too large to travel with its announcement: announced bare, read from the log.
+    const large = await commit(groupId, { n: 7, note: 'x'.repeat(5000) });
+    // Redis carries the message as its text (this in-process bus hands objects over, any size).
+    const message = JSON.parse(messageText(eventMessage(large)));
+    expect(message).toEqual({ kind: 'event', groupId, seq: large.seq, eventId: large.id });
+    await bus.publish(message);
+    await eventually(() => seqsOf(a.client, groupId).length === 7);
+    expect(reads - readsBefore).toBe(3);
+
+    // An announcement whose event is not the one it names is not trusted: the log is read.
+    const next = await commit(groupId, { n: 8 });
+    await bus.publish({ ...eventMessage(next), event: { ...eventAsLogged(next), seq: next.seq + 1 } });
+    await eventually(() => seqsOf(a.client, groupId).length === 8 && seqsOf(b.client, groupId).length === 8);
+    expect(reads - readsBefore).toBe(4);
+
+    // A duplicate or a late announcement changes nothing.
+    await bus.publish(eventMessage(next));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads - readsBefore).toBe(4);
+
+    const all = Array.from({ length: 8 }, (_, i) => i + 2);
+    expect(seqsOf(a.client, groupId)).toEqual(all);
+    expect(seqsOf(b.client, groupId)).toEqual(all);
+    expect(a.client.messages).toEqual(b.client.messages);
+    for (const m of a.client.messages)
+      expect(JSON.stringify(m)).toBe(String(await frameFromLog(groupId, m['seq'] as number)));
   });
 
   it('drops a feed, and stops hearing its group, when the last hold is given back', async () => {

@@ -24,6 +24,16 @@ describe('the heartbeat of a connection', () => {
   afterAll(async () => {
     for (const pair of pairs) await pair.close();
   });
+  /** Until the bytes handed to the kernel for the client stop growing (it reads nothing more). */
+  const settled = async (conn: Connection) => {
+    const socket = (conn.ws as unknown as { _socket: { bytesWritten: number; writableLength: number } })
+      ._socket;
+    const flushed = () => socket.bytesWritten - socket.writableLength;
+    for (let last = -1; flushed() !== last; ) {
+      last = flushed();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 
   it('pings a connection that answers, again and again', async () => {
     const { conn, client } = await connectionOn();
@@ -59,6 +69,11 @@ describe('the heartbeat of a connection', () => {
       raw.pause();
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
+    // More is due meanwhile (what it read may have taken all that waited here), and then it stops:
+    // data waits for it again, and nothing more leaves.
+    while (conn.hasRoom())
+      conn.sendFrame(JSON.stringify({ type: 'event', seq: n++, pad: 'x'.repeat(60_000) }), 'event');
+    await settled(conn);
     expect(conn.alive).toBe(false);
     beat(conn, metrics);
     expect(conn.closed).toBe(false);

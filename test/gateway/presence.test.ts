@@ -25,6 +25,7 @@ describe('presence', () => {
     members: new Set(),
     removals: 0,
     ready: Promise.resolve(),
+    loaded: true,
     refreshing: undefined,
     again: false,
     off: () => {},

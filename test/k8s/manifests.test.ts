@@ -28,6 +28,7 @@ import { type ISecret, Secret } from 'kubernetes-models/v1/Secret';
 import { type IService, Service } from 'kubernetes-models/v1/Service';
 import { parseAllDocuments } from 'yaml';
 import { type Config, loadConfig } from '../../apps/server/src/config';
+import { NODE_FLAGS_BY_ROLE } from '../../infra/fleet/node-flags';
 import {
   type Json,
   type K8sObject,
@@ -345,9 +346,18 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     }
     for (const w of workloads(objects))
       for (const c of w.spec.containers) for (const e of c.env ?? []) names.add(e.name);
-    expect([...names].filter((n) => !KNOWN_ENV.has(n))).toEqual([]);
+    // NODE_OPTIONS is Node's own (the gateway's V8 flags, below), not the server's configuration.
+    expect([...names].filter((n) => !KNOWN_ENV.has(n) && n !== 'NODE_OPTIONS')).toEqual([]);
     // ROLE belongs to each Deployment, not to the shared ConfigMap.
     expect(named(ofKind<IConfigMap>(objects, 'ConfigMap'), 'tally-config').data).not.toHaveProperty('ROLE');
+  });
+
+  it('runs the gateway with the Node flags the fleet and the bench give it, and the API with none', () => {
+    const nodeOptions = (d: IDeployment) =>
+      d.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === 'NODE_OPTIONS')?.value;
+    expect(nodeOptions(gateway)).toBe(NODE_FLAGS_BY_ROLE.gateway.join(' '));
+    expect(NODE_FLAGS_BY_ROLE.gateway.length).toBeGreaterThan(0);
+    expect(nodeOptions(api)).toBeUndefined();
   });
 
   it('gives every workload a configuration that config.ts accepts, with the right ROLE', () => {

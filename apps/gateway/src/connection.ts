@@ -127,12 +127,11 @@ const deadlines = (() => {
 export class Connection {
   /** Numbers connections of this process in order (the heartbeat's slices go by it). */
   readonly serial = ++lastId;
-  readonly id = `${ID_PREFIX}${this.serial.toString(36)}`;
   closed = false;
   /** It answered the last heartbeat ping. */
   alive = true;
-  /** Bytes left for the client since the last heartbeat (its pong may be queued behind them). */
-  drained = false;
+  /** What `flushed()` was just after the last heartbeat's ping. */
+  private flushedAtBeat = 0;
   readonly subs = new Map<string, Subscription>();
   /** Messages received in the current one-second window (the per-connection message limit). */
   windowStart = 0;
@@ -144,6 +143,8 @@ export class Connection {
   /** The instant this connection is registered under in `deadlines`, if any. */
   private deadlineAt: number | undefined;
   private waiters: ((open: boolean) => void)[] | undefined;
+  /** A `drain` listener is on the socket for the waiters. */
+  private drainArmed = false;
 
   constructor(
     readonly ws: WebSocket,
@@ -154,6 +155,30 @@ export class Connection {
     ws.on('pong', onPong);
     ws.on('close', onGone);
     ws.on('error', onGone);
+  }
+
+  /** Unique across gateways (the `welcome` says it); made from `serial` when asked, not kept. */
+  get id(): string {
+    return `${ID_PREFIX}${this.serial.toString(36)}`;
+  }
+
+  /**
+   * Bytes that have left this process for the client (handed to the kernel): what the socket was
+   * given, less what still waits in it. Read at heartbeats, so that sends need no callback.
+   */
+  private flushed(): number {
+    const socket = socketOf(this.ws) as (Duplex & { bytesWritten?: number }) | undefined;
+    return socket === undefined ? 0 : (socket.bytesWritten ?? 0) - socket.writableLength;
+  }
+
+  /** Bytes left for the client since the last heartbeat (its pong may be queued behind them). */
+  get drained(): boolean {
+    return this.flushed() > this.flushedAtBeat;
+  }
+
+  /** A heartbeat's ping was just sent: `drained` counts from here. */
+  beaten(): void {
+    this.flushedAtBeat = this.flushed();
   }
 
   // ---- the access token's deadline ------------------------------------------------------------------
@@ -251,7 +276,7 @@ export class Connection {
       this.close(CLOSE.tooSlow, 'too slow to read');
       return false;
     }
-    this.ws.send(frame, TEXT, this.written);
+    this.ws.send(frame, TEXT);
     return true;
   }
 
@@ -276,6 +301,23 @@ export class Connection {
     return new Promise((resolve) => {
       this.waiters ??= [];
       this.waiters.push(resolve);
+      this.awaitDrain();
+    });
+  }
+
+  /**
+   * Wakes the waiters when the socket has written what it holds. It holds more than its high-water
+   * mark (PACE_BYTES is far above it), so it emits `drain` then. The heartbeat wakes them too.
+   */
+  private awaitDrain(): void {
+    if (this.drainArmed) return;
+    const socket = socketOf(this.ws);
+    if (socket === undefined) return;
+    this.drainArmed = true;
+    socket.once('drain', () => {
+      this.drainArmed = false;
+      this.wakeIfRoom();
+      if (this.waiters !== undefined && !this.closed) this.awaitDrain();
     });
   }
 
@@ -286,13 +328,6 @@ export class Connection {
     this.waiters = undefined;
     for (const wake of waiters) wake(true);
   }
-
-  /** The callback of every send: the frame has left this process for the client. */
-  private readonly written = (err?: Error | null): void => {
-    if (err) return;
-    this.drained = true;
-    if (this.waiters !== undefined) this.wakeIfRoom();
-  };
 
   // ---- closing ----------------------------------------------------------------------------------
 

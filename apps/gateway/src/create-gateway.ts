@@ -6,7 +6,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { CLOSE, Connection } from './connection';
 import { createFeeds } from './feed';
 import { createGatewayMetrics } from './gateway-metrics';
-import { startBusWatch, startHeartbeat } from './heartbeat';
+import { heartbeatSlices, startBusWatch, startHeartbeat } from './heartbeat';
 import { createUserConnectionCounts, DEFAULT_LIMITS, type GatewayLimits } from './limits';
 import { createMessageHandler } from './messages';
 import { createPresence } from './presence';
@@ -50,7 +50,11 @@ export function createGateway(deps: GatewayDeps) {
     clientTracking: false,
     perMessageDeflate: false,
   });
-  const connections = new Set<Connection>();
+  /** Open connections, kept apart by heartbeat slice (`serial % slices`): each tick beats one set. */
+  const slices = heartbeatSlices(deps.heartbeatMs);
+  const connections = Array.from({ length: slices }, () => new Set<Connection>());
+  const sliceOf = (conn: Connection) => connections[conn.serial % slices] as Set<Connection>;
+  let connectionCount = 0;
   const perUser = createUserConnectionCounts();
 
   const feeds = createFeeds({
@@ -84,15 +88,19 @@ export function createGateway(deps: GatewayDeps) {
   });
 
   function onClose(conn: Connection): void {
-    connections.delete(conn);
+    if (sliceOf(conn).delete(conn)) connectionCount--;
     perUser.remove(conn.userId);
     metrics.connections.dec();
     void subscriptions.endAll(conn);
   }
 
+  /** One hooks object for every connection. */
+  const hooks = { metrics, onClose };
+
   function open(ws: WebSocket, identity: VerifiedToken): void {
-    const conn = new Connection(ws, identity.userId, { metrics, onClose });
-    connections.add(conn);
+    const conn = new Connection(ws, identity.userId, hooks);
+    sliceOf(conn).add(conn);
+    connectionCount++;
     perUser.add(conn.userId);
     metrics.connections.inc();
     listen(conn);
@@ -121,7 +129,7 @@ export function createGateway(deps: GatewayDeps) {
   });
   const stopHeartbeat = startHeartbeat({
     intervalMs: deps.heartbeatMs,
-    connections: () => connections,
+    connectionsIn: (slice) => connections[slice] ?? [],
     feeds,
     presence,
     metrics,
@@ -139,14 +147,14 @@ export function createGateway(deps: GatewayDeps) {
     metrics,
     /** For the HTTP server's `upgrade` event. */
     handleUpgrade,
-    connectionCount: (): number => connections.size,
+    connectionCount: (): number => connectionCount,
     feedCount: (): number => feeds.size(),
     /** Closes every connection with 1012 (service restart) and removes their presence entries. */
     async close(): Promise<void> {
       stopHeartbeat();
       stopBusWatch();
       const leaving: Promise<void>[] = [];
-      for (const conn of [...connections]) {
+      for (const conn of connections.flatMap((set) => [...set])) {
         leaving.push(subscriptions.endAll(conn));
         if (conn.ws.readyState === WebSocket.OPEN) conn.close(CLOSE.serviceRestart, 'service restart');
         else conn.terminate();

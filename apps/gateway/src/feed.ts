@@ -1,4 +1,10 @@
-import type { EventBus, EventLog, GroupEvent } from '@tally/events';
+import {
+  type EventBus,
+  type EventLog,
+  type EventMessage,
+  eventAsLogged,
+  type GroupEvent,
+} from '@tally/events';
 import type { Logger } from 'pino';
 import type { Connection } from './connection';
 import type { GatewayMetrics } from './gateway-metrics';
@@ -45,6 +51,8 @@ export type Feed = {
   /** `member.removed` events read so far: a membership read that saw none happen may vouch for its user. */
   removals: number;
   ready: Promise<void>;
+  /** `ready` has resolved: `head` is where the log stood (or later). */
+  loaded: boolean;
   refreshing: Promise<void> | undefined;
   again: boolean;
   off: () => void;
@@ -63,6 +71,30 @@ export type FeedsDeps = {
 
 const isSelfRemoval = (event: GroupEvent, userId: string) =>
   event.type === 'member.removed' && event.data['userId'] === userId;
+
+/**
+ * The committed event an announcement carries (its writer's, see `eventMessage`), when it is there
+ * and is the event the message names, in the form a read of the log gives it (`eventAsLogged`: the
+ * writer sends it as it built it), so its frame is byte for byte a log read's; undefined otherwise
+ * (the relay's, an older writer's, a large event's), and the log is read instead.
+ */
+function carried(message: EventMessage): GroupEvent | undefined {
+  const event = message.event as Partial<GroupEvent> | null | undefined;
+  if (
+    event === undefined ||
+    event === null ||
+    typeof event !== 'object' ||
+    event.seq !== message.seq ||
+    event.groupId !== message.groupId ||
+    event.id !== message.eventId ||
+    typeof event.type !== 'string' ||
+    typeof event.occurredAt !== 'string' ||
+    typeof event.data !== 'object' ||
+    event.data === null
+  )
+    return undefined;
+  return eventAsLogged(event as GroupEvent);
+}
 
 /**
  * The feeds of one gateway: per group, a cache of the newest events filled by one read of the log
@@ -90,6 +122,7 @@ export function createFeeds(deps: FeedsDeps) {
       members: new Set(),
       removals: 0,
       ready: Promise.resolve(),
+      loaded: false,
       refreshing: undefined,
       again: false,
       off: () => {},
@@ -97,6 +130,16 @@ export function createFeeds(deps: FeedsDeps) {
     // Listen first, then read where the log stands: nothing committed in between is missed.
     feed.off = bus.subscribe(groupId, (message) => {
       if (message.kind === 'event' && message.seq > feed.head) {
+        // The very next event, carried by its announcement, while no read of the log is under
+        // way: taken from the message, no read. Anything else (a gap, a message without the
+        // event, the head not known yet, a read in flight that may already hold it) reads the log.
+        if (message.seq === feed.head + 1 && feed.loaded && feed.refreshing === undefined) {
+          const event = carried(message);
+          if (event !== undefined) {
+            take(feed, event);
+            return;
+          }
+        }
         if (message.seq > feed.head + 1 && feed.head > 0) metrics.gapFills.inc(message.seq - feed.head - 1);
         void refresh(feed);
       } else if (message.kind === 'presence') {
@@ -105,6 +148,7 @@ export function createFeeds(deps: FeedsDeps) {
     });
     feed.ready = eventLog.lastSeq(groupId).then((seq) => {
       feed.head = Math.max(feed.head, seq ?? 0);
+      feed.loaded = true;
     });
     feed.ready.catch(() => {}); // its awaiters see the failure
     feeds.set(groupId, feed);
@@ -147,25 +191,47 @@ export function createFeeds(deps: FeedsDeps) {
   async function readNew(feed: Feed): Promise<void> {
     for (;;) {
       const events = await eventLog.read(feed.groupId, feed.head, PAGE);
-      for (const event of events) {
-        if (event.seq !== feed.head + 1 && feed.cache.length > 0) {
-          feed.cache = [];
-          feed.frames.clear();
-        }
-        feed.cache.push(event);
-        feed.head = event.seq;
-        if (event.type === 'member.removed') {
-          feed.removals++;
-          const userId = event.data['userId'];
-          if (typeof userId === 'string') feed.members.delete(userId);
-        }
-      }
-      if (feed.cache.length > CACHE_SIZE) {
-        feed.cache = feed.cache.slice(-CACHE_SIZE);
-        const oldest = feed.cache[0]?.seq ?? 0;
-        for (const seq of feed.frames.keys()) if (seq < oldest) feed.frames.delete(seq);
-      }
+      for (const event of events) append(feed, event);
+      trim(feed);
       if (events.length < PAGE) return;
+    }
+  }
+
+  /** Puts an event read (or announced) after `head` into the cache, and moves `head` to it. */
+  function append(feed: Feed, event: GroupEvent): void {
+    if (event.seq !== feed.head + 1 && feed.cache.length > 0) {
+      feed.cache = [];
+      feed.frames.clear();
+    }
+    feed.cache.push(event);
+    feed.head = event.seq;
+    if (event.type === 'member.removed') {
+      feed.removals++;
+      const userId = event.data['userId'];
+      if (typeof userId === 'string') feed.members.delete(userId);
+    }
+  }
+
+  /** Keeps the newest CACHE_SIZE events (and their frames). */
+  function trim(feed: Feed): void {
+    if (feed.cache.length <= CACHE_SIZE) return;
+    feed.cache = feed.cache.slice(-CACHE_SIZE);
+    const oldest = feed.cache[0]?.seq ?? 0;
+    for (const seq of feed.frames.keys()) if (seq < oldest) feed.frames.delete(seq);
+  }
+
+  /**
+   * The event at `head + 1`, from its announcement: what a read of the log would have given (the
+   * writer sent it as the log returns it), handled as that read's result would be, in this turn.
+   */
+  function take(feed: Feed, event: GroupEvent): void {
+    try {
+      append(feed, event);
+      trim(feed);
+      metrics.eventsCarried.inc();
+      sendNew(feed);
+    } catch (err) {
+      logger.warn({ err, groupId: feed.groupId }, 'feed delivery failed');
     }
   }
 

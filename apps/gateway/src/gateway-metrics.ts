@@ -40,6 +40,11 @@ export function createGatewayMetrics(registry?: Registry) {
       help: 'Events read from the log because their notification was missing or late',
       registers,
     }),
+    eventsCarried: new Counter({
+      name: 'ws_events_carried_total',
+      help: 'Events a feed took from their announcement on the bus instead of reading the log',
+      registers,
+    }),
     fanoutLag: new Histogram({
       name: 'ws_fanout_lag_seconds',
       help: 'From an event being committed to its delivery to the live subscribers of a feed (one observation per event and feed, as it is sent to all of them in one pass)',

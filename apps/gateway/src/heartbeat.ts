@@ -21,14 +21,15 @@ export function beat(conn: Connection, metrics: GatewayMetrics): void {
     return;
   }
   conn.alive = false;
-  conn.drained = false;
   conn.wakeIfRoom();
   conn.ws.ping();
+  conn.beaten();
 }
 
 export type HeartbeatDeps = {
   intervalMs: number;
-  connections: () => Iterable<Connection>;
+  /** The open connections of one slice: those whose `serial % heartbeatSlices(intervalMs)` is `slice`. */
+  connectionsIn: (slice: number) => Iterable<Connection>;
   feeds: Feeds;
   presence: Presence;
   metrics: GatewayMetrics;
@@ -41,6 +42,10 @@ export type HeartbeatDeps = {
  */
 const MAX_SLICES = 500;
 const SLICE_MS = 50;
+
+/** How many slices the sweep of each interval has (each connection beats in slice `serial % slices`). */
+export const heartbeatSlices = (intervalMs: number): number =>
+  Math.max(1, Math.min(MAX_SLICES, Math.floor(intervalMs / SLICE_MS)));
 
 /** A group's heartbeat slice: the same one every interval (its presence entries live two intervals). */
 function sliceOf(groupId: string, slices: number): number {
@@ -57,15 +62,14 @@ function sliceOf(groupId: string, slices: number): number {
  * meanwhile.
  */
 export function startHeartbeat(deps: HeartbeatDeps): () => void {
-  const slices = Math.max(1, Math.min(MAX_SLICES, Math.floor(deps.intervalMs / SLICE_MS)));
+  const slices = heartbeatSlices(deps.intervalMs);
   let slice = 0;
   const feedSlices = new WeakMap<Feed, number>();
   const tick = () => {
     const current = slice;
     slice = (slice + 1) % slices;
-    const due: Connection[] = [];
-    for (const conn of deps.connections()) if (conn.serial % slices === current) due.push(conn);
-    for (const conn of due) beat(conn, deps.metrics);
+    // Its own connections only (kept apart by the gateway): not a walk over all of them per tick.
+    for (const conn of [...deps.connectionsIn(current)]) beat(conn, deps.metrics);
     // The feeds too, a slice at a time: their reads of the log and of presence do not all queue at once.
     for (const feed of deps.feeds.all()) {
       let feedSlice = feedSlices.get(feed);

@@ -12,7 +12,6 @@ import {
 } from '@tally/api';
 import { createKnex, createPartitionMaintainer, isEmbedded, migrateLatest } from '@tally/db';
 import {
-  type BusMessage,
   createEventLog,
   createInProcessBus,
   createMemoryPresenceStore,
@@ -22,6 +21,7 @@ import {
   createShardedRedisBus,
   createShardedSubscriber,
   type EventBus,
+  eventMessage,
   type GroupEvent,
   publicationOf,
   type Relay,
@@ -430,13 +430,6 @@ function createApiParts(
     },
   };
 }
-
-const eventMessage = (event: GroupEvent): BusMessage => ({
-  kind: 'event',
-  groupId: event.groupId,
-  seq: event.seq,
-  eventId: event.id,
-});
 
 /** Publishes a keyed write's events with its completion record; marks them as `notify` would. */
 function announcerFor(

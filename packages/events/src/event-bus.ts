@@ -1,12 +1,20 @@
+import type { GroupEvent } from './event-log';
+
 /**
  * The doorbell between API and gateway processes. The event log in PostgreSQL is the truth; a
- * message here only says "group G has an event with seq N" (or "presence in G changed"), and a
- * lost message is repaired from the log.
+ * message here says "group G has an event with seq N" (or "presence in G changed"), and a lost
+ * message is repaired from the log. A writer's own announcement also carries the committed event
+ * (`event`, when small: see `eventMessage`), exactly as the log returns it, so that a gateway whose
+ * feed is at seq N - 1 needs no read; without it (the relay's, an older writer's, a large event)
+ * the gateway reads the log as before.
  */
 export type BusMessage =
-  | { kind: 'event'; groupId: string; seq: number; eventId: string }
+  | { kind: 'event'; groupId: string; seq: number; eventId: string; event?: GroupEvent }
   | { kind: 'presence'; groupId: string }
   | { kind: 'membership'; groupId: string; userId: string };
+
+/** An event's announcement. */
+export type EventMessage = Extract<BusMessage, { kind: 'event' }>;
 
 export type BusListener = (message: BusMessage) => void;
 
@@ -28,3 +36,82 @@ export type EventBus = {
 };
 
 export const channelOf = (groupId: string): string => `tally:group:${groupId}`;
+
+/** Events whose JSON is larger than this are announced without their body (the gateway reads the log). */
+export const MAX_INLINE_EVENT_BYTES = 4096;
+
+/**
+ * A JSON value as PostgreSQL's `jsonb` gives it back: object keys in jsonb's order (shorter keys
+ * first, then by their UTF-8 bytes), what `JSON.stringify` leaves out (undefined, functions) gone,
+ * `toJSON` applied (dates become strings). Parsed again from jsonb's text, an object then lists
+ * its keys in the same order as this one does.
+ */
+function asJsonb(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asJsonb);
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value);
+  const bytes = new Map<string, Buffer>();
+  const utf8 = (key: string) => {
+    let b = bytes.get(key);
+    if (b === undefined) {
+      b = Buffer.from(key, 'utf8');
+      bytes.set(key, b);
+    }
+    return b;
+  };
+  keys.sort((a, b) => {
+    const x = utf8(a);
+    const y = utf8(b);
+    return x.length - y.length || Buffer.compare(x, y);
+  });
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const item = asJsonb((value as Record<string, unknown>)[key]);
+    // An own property, as JSON.parse makes it (an assignment would set the prototype).
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out;
+}
+
+/**
+ * The event as the event log's `read` returns it once written (`toEvent` of its row): the same
+ * fields in the same order, `occurredAt` at millisecond precision, `data` as jsonb stores it.
+ * Serialised, it is byte for byte what the log read gives.
+ */
+export function eventAsLogged(event: GroupEvent): GroupEvent {
+  return {
+    id: event.id,
+    seq: Number(event.seq),
+    type: event.type,
+    groupId: event.groupId,
+    actorId: event.actorId,
+    occurredAt: new Date(event.occurredAt).toISOString(),
+    data: asJsonb(JSON.parse(JSON.stringify(event.data))) as Record<string, unknown>,
+  };
+}
+
+/**
+ * A writer's announcement of its committed event, carrying the event as the writer built it (no
+ * copy, no serialisation here: the writer's CPU per write is what issue #10 measures). The gateway
+ * puts it in the log's form (`eventAsLogged`) when it takes it, once per event and feed; a bus that
+ * serialises drops it when the text would be over `MAX_INLINE_EVENT_BYTES` (`messageText`). Call it
+ * only after the commit.
+ */
+export function eventMessage(event: GroupEvent): EventMessage {
+  return { kind: 'event', groupId: event.groupId, seq: event.seq, eventId: event.id, event };
+}
+
+/**
+ * A bus message as JSON text for Redis: an announcement whose text would be over `maxInlineBytes`
+ * (UTF-8) goes without its event, as the doorbell alone.
+ */
+export function messageText(message: BusMessage, maxInlineBytes = MAX_INLINE_EVENT_BYTES): string {
+  const text = JSON.stringify(message);
+  if (message.kind !== 'event' || message.event === undefined) return text;
+  // Length in UTF-16 units is at most the UTF-8 length: only a near miss needs the exact count.
+  if (text.length <= maxInlineBytes / 3 || Buffer.byteLength(text, 'utf8') <= maxInlineBytes) return text;
+  const { event: _left, ...doorbell } = message;
+  return JSON.stringify(doorbell);
+}

@@ -1,11 +1,11 @@
 import type { Cluster, Redis } from 'ioredis';
-import { type BusListener, type BusMessage, channelOf, type EventBus } from './event-bus';
+import { type BusListener, type BusMessage, channelOf, type EventBus, messageText } from './event-bus';
 import type { ShardedSubscriber } from './sharded-subscriber';
 
 /** A message as the bus publishes it: the group's channel and the JSON text. */
 export const publicationOf = (message: BusMessage): { channel: string; message: string } => ({
   channel: channelOf(message.groupId),
-  message: JSON.stringify(message),
+  message: messageText(message),
 });
 
 /**
@@ -86,7 +86,7 @@ export const shardedChannelOf = (groupId: string): string => `tally:group:{${gro
 /** A message as the sharded bus publishes it (`SPUBLISH` to the group's sharded channel). */
 export const shardedPublicationOf = (message: BusMessage): { channel: string; message: string } => ({
   channel: shardedChannelOf(message.groupId),
-  message: JSON.stringify(message),
+  message: messageText(message),
 });
 
 /**
