@@ -1,6 +1,8 @@
 import type { RequestHandler } from 'express';
 import { Histogram, type Registry } from 'prom-client';
 
+type Observer = { observe(seconds: number): void };
+
 /** HTTP duration histogram by method, route template (never the raw path: ids would explode cardinality) and status. */
 export function httpMetrics(registry: Registry): RequestHandler {
   const duration = new Histogram({
@@ -10,13 +12,25 @@ export function httpMetrics(registry: Registry): RequestHandler {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  // One child per label set, found by one string: prom-client would otherwise sort and join the
+  // labels on every observation. The sets are few (methods × route templates × statuses).
+  const children = new Map<string, Observer>();
+  const childOf = (method: string, route: string, status: number): Observer => {
+    const key = `${method} ${status} ${route}`;
+    let child = children.get(key);
+    if (child === undefined) {
+      child = duration.labels({ method, route, status: String(status) });
+      children.set(key, child);
+    }
+    return child;
+  };
   return (req, res, next) => {
-    const end = duration.startTimer();
+    const started = performance.now();
     res.on('finish', () => {
       // By 'finish' express has unwound the mount path of nested routers: restore the /v1 prefix.
       const base = req.baseUrl || (req.originalUrl.startsWith('/v1/') ? '/v1' : '');
       const route = req.route?.path ? `${base}${String(req.route.path)}` : 'unmatched';
-      end({ method: req.method, route, status: String(res.statusCode) });
+      childOf(req.method, route, res.statusCode).observe((performance.now() - started) / 1000);
     });
     next();
   };
