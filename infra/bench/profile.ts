@@ -122,7 +122,6 @@ async function main() {
         LOG_LEVEL: 'warn',
         DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-profile-')),
         RATE_LIMIT_PER_MINUTE: '100000000',
-        ...(process.env.EXP_NO_MARKS ? { EXP_NO_MARKS: '1' } : {}),
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
