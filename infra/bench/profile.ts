@@ -3,7 +3,10 @@
  * load, and the functions that took the most samples. The profile (.cpuprofile) is written to
  * bench-results/ for Chrome DevTools or speedscope. Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS
  * (32), BENCH_GROUPS (8), PROFILE_TOP (30), PROFILE_SCENARIO (`keyed`; or `replay`, one recorded key sent
- * again and again, `get`, GET /v1/expenses/{id}, `balances`, GET …/balances).
+ * again and again, `get`, GET /v1/expenses/{id}, `balances`, GET …/balances), PROFILE_NODE_FLAGS (more
+ * flags for Tally's node, space-separated), PROFILE_PERF=1 (no V8 profile, which costs CPU of its own:
+ * Tally runs with `--perf-basic-prof` for `perf record -g -p <pid>`, and only the CPU figures print),
+ * PROFILE_DB_SETTINGS (`name=value,…` set on the run's database, e.g. plan_cache_mode=force_generic_plan).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -109,7 +112,12 @@ async function main() {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--enable-source-maps', '--cpu-prof', `--cpu-prof-dir=${outDir}`, ensureBuilt()],
+    [
+      ...(process.env.PROFILE_PERF ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${outDir}`]),
+      ...(process.env.PROFILE_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      '--enable-source-maps',
+      ensureBuilt(),
+    ],
     {
       cwd: ROOT,
       env: {
@@ -147,6 +155,7 @@ async function main() {
     await redis.stop();
     await pg.stop();
   }
+  if (process.env.PROFILE_PERF) return;
   const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile written in ${outDir}`);
   const profile = JSON.parse(readFileSync(path.join(outDir, file), 'utf8')) as Profile;
