@@ -15,8 +15,9 @@ const WINDOW_MS = WINDOW_SECONDS * 1000;
 const RESERVE_DIVISOR = 16;
 /** And at most this many points at a time: one Redis round trip per 64 requests of a busy user. */
 const MAX_RESERVATION = 64;
-/** Leases of ended windows are swept once this many are kept. */
+/** Leases of ended windows are swept once this many are kept, at most every 10 s. */
 const SWEEP_AT = 10_000;
+const SWEEP_EVERY_MS = 10_000;
 
 /**
  * Reserves points of a window's budget (KEYS[1], the window's counter): up to 1/ARGV[3] of what is
@@ -105,21 +106,31 @@ type Lease = {
 function leasedLimiter(redis: Scripted, keyPrefix: string, points: number, fallback: Limiter): Limiter {
   const leases = new Map<string, Lease>();
   const reserving = new Map<string, Promise<void>>();
+  let sweptAt = 0;
 
   const sweep = (now: number) => {
+    if (leases.size < SWEEP_AT || now - sweptAt < SWEEP_EVERY_MS) return;
+    sweptAt = now;
     for (const [key, lease] of leases) if (lease.endsAt <= now) leases.delete(key);
   };
 
   const reserve = (key: string): Promise<void> => {
+    // The script ran after this instant: counted from it, the window ends here no later than in
+    // Redis, so no point reserved in one window is spent in the next.
+    const sentAt = Date.now();
     const pending = redis
       .tallyRateReserve(`${keyPrefix}:${key}`, points, WINDOW_MS, RESERVE_DIVISOR, MAX_RESERVATION)
       .then(([used, granted, ttl]) => {
         const now = Date.now();
-        if (leases.size >= SWEEP_AT) sweep(now);
+        sweep(now);
         const lease = leases.get(key);
         // Left-over credit of the same window stays spendable (a reservation raced a refill).
         const credit = lease && lease.endsAt > now ? lease.credit : 0;
-        leases.set(key, { credit: credit + Number(granted), used: Number(used), endsAt: now + Number(ttl) });
+        leases.set(key, {
+          credit: credit + Number(granted),
+          used: Number(used),
+          endsAt: sentAt + Number(ttl),
+        });
       })
       .finally(() => reserving.delete(key));
     reserving.set(key, pending);
