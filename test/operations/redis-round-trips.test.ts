@@ -34,18 +34,7 @@ describe('Redis round trips of a keyed write', () => {
     await redis?.stop();
   });
 
-  const post = (key: string) =>
-    t.request
-      .post('/v1/expenses')
-      .set(ada.auth)
-      .set('Idempotency-Key', key)
-      .send({
-        groupId,
-        description: 'Dinner',
-        amount: 1000,
-        paidBy: ada.id,
-        split: { type: 'equal', between: [ada.id] },
-      });
+  const post = (key: string) => t.postOwnExpense(ada, groupId, key);
 
   it(`costs at most ${CEILING_PER_KEYED_WRITE} round trips, the event published with the completion`, async () => {
     // The first write loads the scripts into Redis (a one-off `EVALSHA` miss per script).

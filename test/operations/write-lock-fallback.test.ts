@@ -64,18 +64,7 @@ describe('a write that keeps colliding with other processes', () => {
     await t?.stop();
   });
 
-  const post = (key: string) =>
-    t.request
-      .post('/v1/expenses')
-      .set(ada.auth)
-      .set('Idempotency-Key', key)
-      .send({
-        groupId,
-        description: 'Rent',
-        amount: 1200,
-        paidBy: ada.id,
-        split: { type: 'equal', between: [ada.id] },
-      });
+  const post = (key: string) => t.postOwnExpense(ada, groupId, key, { description: 'Rent', amount: 1200 });
 
   it('takes the group row lock after two collisions, writes once, and keeps seq gapless', async () => {
     // A first write, so this process holds the group's state (the next one builds on it).

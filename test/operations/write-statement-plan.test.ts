@@ -54,18 +54,7 @@ describe('the money write statement', () => {
     await t?.stop();
   });
 
-  const post = () =>
-    t.request
-      .post('/v1/expenses')
-      .set(ada.auth)
-      .set('Idempotency-Key', newKey())
-      .send({
-        groupId,
-        description: 'Tea',
-        amount: 500,
-        paidBy: ada.id,
-        split: { type: 'equal', between: [ada.id] },
-      });
+  const post = () => t.postOwnExpense(ada, groupId, newKey(), { description: 'Tea', amount: 500 });
 
   it('reads the group snapshot only when it did not apply', async () => {
     expect((await post()).status).toBe(201);

@@ -32,6 +32,16 @@ export type TestServer = {
   request: ReturnType<typeof request.agent>;
   register(name?: string): Promise<TestUser>;
   createGroup(owner: TestUser, members?: TestUser[], body?: Record<string, unknown>): Promise<string>;
+  /**
+   * A keyed `POST /v1/expenses` by `payer` in `groupId`, split with nobody else (the request; not
+   * awaited, so headers can be added). `fields` replace the defaults (description, amount).
+   */
+  postOwnExpense(
+    payer: TestUser,
+    groupId: string,
+    key: string,
+    fields?: { description?: string; amount?: number },
+  ): request.Test;
   stop(): Promise<void>;
 };
 
@@ -91,6 +101,20 @@ export async function startTestServer(
     return groupId;
   };
 
+  const postOwnExpense: TestServer['postOwnExpense'] = (payer, groupId, key, fields = {}) =>
+    agent
+      .post('/v1/expenses')
+      .set(payer.auth)
+      .set('Idempotency-Key', key)
+      .send({
+        groupId,
+        description: 'Dinner',
+        amount: 1000,
+        ...fields,
+        paidBy: payer.id,
+        split: { type: 'equal', between: [payer.id] },
+      });
+
   return {
     url: server.url,
     server,
@@ -98,6 +122,7 @@ export async function startTestServer(
     request: agent,
     register,
     createGroup,
+    postOwnExpense,
     async stop() {
       await server.stop();
       await db?.drop();
