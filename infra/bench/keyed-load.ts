@@ -4,19 +4,10 @@
  * `POST /v1/expenses` spread over those groups.
  */
 import autocannon from 'autocannon';
+import { waitFor } from './bench-setup';
 
-/** Polls `/healthz` every 100 ms until it answers 2xx; throws after 30 s. */
-export async function waitUntilHealthy(api: string): Promise<void> {
-  for (let i = 0; ; i++) {
-    const up = await fetch(`${api}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return;
-    if (i > 300) throw new Error('Tally did not come up');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits for a started Tally: its `/healthz` answering (every 100 ms, for up to 30 s). */
+export const waitUntilHealthy = (api: string): Promise<void> => waitFor(`${api}/healthz`);
 
 export type BenchUser = { userId: string; auth: Record<string, string>; groups: string[] };
 

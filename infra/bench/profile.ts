@@ -13,10 +13,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
-import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
+import { createBenchDatabase, resultPath } from './bench-setup';
 import { cpuByPidOfCommand, cpuSpentSince, cpuTimes } from './cpu';
 import { type BenchUser, keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
@@ -90,24 +90,14 @@ async function scenarioLoad(api: string, user: BenchUser) {
 }
 
 async function main() {
-  const pg = await ensurePostgres();
-  const redis = await ensureRedis();
-  const dbName = `tally_profile_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: pg.url });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
   // PROFILE_DB_SETTINGS="name=value,…": database-level settings to try (e.g. plan_cache_mode=force_generic_plan).
-  for (const setting of (process.env.PROFILE_DB_SETTINGS ?? '').split(',').filter(Boolean)) {
-    const [name, value] = setting.split('=');
-    await admin.query(`alter database ${dbName} set ${name} = '${value}'`);
-  }
-  const dbUrl = new URL(pg.url);
-  dbUrl.pathname = `/${dbName}`;
-  const outDir = path.join(
-    ROOT,
-    'bench-results',
-    `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`,
-  );
+  const settings = (process.env.PROFILE_DB_SETTINGS ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((setting) => setting.split('=') as [string, string]);
+  const db = await createBenchDatabase('tally_profile', settings);
+  const redis = await ensureRedis();
+  const outDir = resultPath('profile');
   mkdirSync(outDir, { recursive: true });
   const port = await freePort();
   const child = spawn(
@@ -124,7 +114,7 @@ async function main() {
         PATH: process.env.PATH ?? '',
         ROLE: 'all',
         PORT: String(port),
-        DATABASE_URL: dbUrl.toString(),
+        DATABASE_URL: db.url,
         REDIS_URL: redis.url,
         JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
         LOG_LEVEL: 'warn',
@@ -150,10 +140,8 @@ async function main() {
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end();
     await redis.stop();
-    await pg.stop();
+    await db.drop();
   }
   if (process.env.PROFILE_PERF) return;
   const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile'));

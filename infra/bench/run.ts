@@ -4,15 +4,15 @@
  * Figures vary with the machine's load; the ratios are what to compare between runs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
-import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
+import { createBenchDatabase, waitFor, writeResults } from './bench-setup';
 import { cpuByPidOfCommand, cpuMicros, cpuSpentSince } from './cpu';
 import { runWsBench, type WsBenchOptions, type WsResult } from './ws-bench';
 
@@ -42,18 +42,6 @@ type Result = {
   /** CPU time of every redis-server process per 2xx response. */
   redisCpuMicrosPerRequest: number;
 };
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /** Tally runs as in production, from dist/ (built first when missing or stale); baselines through tsx. */
 function startProcess(script: string, env: Record<string, string>): ChildProcess {
@@ -126,14 +114,8 @@ function printTable(r: Record<string, Result | undefined>) {
 }
 
 async function main() {
-  const pg = await ensurePostgres();
+  const db = await createBenchDatabase('tally_bench');
   const redis = await ensureRedis();
-  const dbName = `tally_bench_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: pg.url });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const dbUrl = new URL(pg.url);
-  dbUrl.pathname = `/${dbName}`;
   const children: ChildProcess[] = [];
   const results: Record<string, Result> = {};
   try {
@@ -144,7 +126,7 @@ async function main() {
     // ---- the bare baselines: express + pg + ioredis, no validation, auth or idempotency -----------
     const basePort = await freePort();
     const baseline = startProcess('infra/bench/baseline-server.ts', {
-      DATABASE_URL: dbUrl.toString(),
+      DATABASE_URL: db.url,
       REDIS_URL: redis.url,
       PORT: String(basePort),
     });
@@ -159,7 +141,7 @@ async function main() {
     const tally = startProcess('tally', {
       ROLE: process.env.BENCH_ROLE ?? 'all',
       PORT: String(apiPort),
-      DATABASE_URL: dbUrl.toString(),
+      DATABASE_URL: db.url,
       REDIS_URL: redis.url,
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
       LOG_LEVEL: 'warn',
@@ -172,7 +154,7 @@ async function main() {
     await waitFor(`${api}/healthz`);
     const wsOptions: WsBenchOptions = {
       api,
-      databaseUrl: dbUrl.toString(),
+      databaseUrl: db.url,
       redisUrl: redis.url,
       jwtSecret: 'bench-secret-bench-secret-bench-secret-0000',
       children,
@@ -181,14 +163,7 @@ async function main() {
     // BENCH_ONLY=ws: the WebSocket part alone (the API still takes its writes).
     if (process.env.BENCH_ONLY === 'ws') {
       const websockets = await runWsBench(wsOptions);
-      mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-      const file = path.join(
-        ROOT,
-        'bench-results',
-        `bench-ws-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-      );
-      writeFileSync(file, JSON.stringify({ websockets }, null, 2));
-      process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
+      writeResults('bench-ws', { websockets });
       return;
     }
     const session = await json<{ user: { id: string }; accessToken: string }>(
@@ -371,35 +346,19 @@ async function main() {
     process.stdout.write(
       `  GET balances throughput, 10,000 / 100      ${summary.balances10kVs100Throughput.toFixed(2)}x (target ~ 1)\n`,
     );
-    mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-    const file = path.join(
-      ROOT,
-      'bench-results',
-      `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-    );
-    writeFileSync(
-      file,
-      JSON.stringify(
-        {
-          durationSeconds: DURATION,
-          connections: CONNECTIONS,
-          groups: GROUPS,
-          results,
-          summary,
-          websockets: wsResults,
-        },
-        null,
-        2,
-      ),
-    );
-    process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
+    writeResults('bench', {
+      durationSeconds: DURATION,
+      connections: CONNECTIONS,
+      groups: GROUPS,
+      results,
+      summary,
+      websockets: wsResults,
+    });
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1000));
-    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end();
     await redis.stop();
-    await pg.stop();
+    await db.drop();
   }
 }
 

@@ -18,10 +18,10 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { Client } from 'pg';
 import { startRedisCluster } from '../../test/support/redis-cluster';
 import { freePort } from '../../test/support/server-process';
-import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { ensureRedis } from '../../test/support/services';
+import { createBenchDatabase } from './bench-setup';
 import { cpuMicros } from './cpu';
 import { keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
@@ -33,16 +33,10 @@ const GROUPS = Number(process.env.BENCH_GROUPS ?? 8);
 const SINGLE = process.env.BENCH_REDIS === 'single';
 
 async function main() {
-  const pg = await ensurePostgres();
+  const db = await createBenchDatabase('tally_capacity');
   const cluster = SINGLE ? undefined : await startRedisCluster({ masters: 3 });
   const single = SINGLE ? await ensureRedis({ ephemeral: true }) : undefined;
   const singleClient = single ? new Redis(single.url) : undefined;
-  const dbName = `tally_capacity_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: pg.url });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const dbUrl = new URL(pg.url);
-  dbUrl.pathname = `/${dbName}`;
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
@@ -50,7 +44,7 @@ async function main() {
       PATH: process.env.PATH ?? '',
       ROLE: 'api',
       PORT: String(port),
-      DATABASE_URL: dbUrl.toString(),
+      DATABASE_URL: db.url,
       ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes } : { REDIS_URL: single?.url ?? '' }),
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
       LOG_LEVEL: 'warn',
@@ -62,9 +56,9 @@ async function main() {
   const api = `http://127.0.0.1:${port}`;
   /** CPU µs so far of every PostgreSQL backend connected to the bench's database. */
   const backends = async () => {
-    const { rows } = await admin.query<{ pid: number }>(
+    const { rows } = await db.admin.query<{ pid: number }>(
       'select pid from pg_stat_activity where datname = $1',
-      [dbName],
+      [db.name],
     );
     const cpu = new Map<number, number>();
     for (const { pid } of rows) {
@@ -114,12 +108,10 @@ async function main() {
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end();
     singleClient?.disconnect();
     await cluster?.stop();
     await single?.stop();
-    await pg.stop();
+    await db.drop();
   }
 }
 

@@ -6,37 +6,19 @@
  * instance a snapshot of another commit) instead of this tree's dist/.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
-import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { ensureRedis } from '../../test/support/services';
+import { createBenchDatabase, waitFor, writeResults } from './bench-setup';
 import { freePort, runWsBench, tallyBundle } from './ws-bench';
 
 const ROOT = path.resolve(__dirname, '../..');
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0000';
 
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
 async function main() {
-  const pg = await ensurePostgres();
+  const db = await createBenchDatabase('tally_wsbench');
   const redis = await ensureRedis();
-  const dbName = `tally_wsbench_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: pg.url });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const dbUrl = new URL(pg.url);
-  dbUrl.pathname = `/${dbName}`;
   const children: ChildProcess[] = [];
   try {
     const apiPort = await freePort();
@@ -47,7 +29,7 @@ async function main() {
         PATH: process.env.PATH ?? '',
         ROLE: 'api',
         PORT: String(apiPort),
-        DATABASE_URL: dbUrl.toString(),
+        DATABASE_URL: db.url,
         REDIS_URL: redis.url,
         JWT_SECRET,
         LOG_LEVEL: 'warn',
@@ -61,27 +43,18 @@ async function main() {
     process.stdout.write(`Tally from ${path.relative(ROOT, bundle) || bundle}, ${os.cpus().length} CPUs\n`);
     const websockets = await runWsBench({
       api: `http://127.0.0.1:${apiPort}`,
-      databaseUrl: dbUrl.toString(),
+      databaseUrl: db.url,
       redisUrl: redis.url,
       jwtSecret: JWT_SECRET,
       children,
       waitFor,
     });
-    mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-    const file = path.join(
-      ROOT,
-      'bench-results',
-      `bench-ws-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-    );
-    writeFileSync(file, JSON.stringify({ websockets }, null, 2));
-    process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
+    writeResults('bench-ws', { websockets });
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1000));
-    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end();
     await redis.stop();
-    await pg.stop();
+    await db.drop();
   }
 }
 

@@ -1,0 +1,75 @@
+/**
+ * What every bench script sets up the same way: a PostgreSQL database of its own (on the server
+ * `ensurePostgres` finds or starts, dropped afterwards), waiting for a started server, and where
+ * results go (`bench-results/`, git-ignored, one timestamped name per run).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { ensurePostgres } from '../../test/support/services';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export type BenchDatabase = {
+  /** The new database's name. */
+  name: string;
+  /** Its URL. */
+  url: string;
+  /** A connection to the server's maintenance database, open until `drop`. */
+  admin: Client;
+  /** Drops the database (ending its sessions), closes `admin`, stops a server started for the bench. */
+  drop(): Promise<void>;
+};
+
+/** A new database named `<prefix>_<time>`, with `settings` (name, value) set on it. */
+export async function createBenchDatabase(
+  prefix: string,
+  settings: [string, string][] = [],
+): Promise<BenchDatabase> {
+  const pg = await ensurePostgres();
+  const name = `${prefix}_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: pg.url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  for (const [setting, value] of settings)
+    await admin.query(`alter database ${name} set ${setting} = '${value}'`);
+  const url = new URL(pg.url);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    admin,
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      await admin.end();
+      await pg.stop();
+    },
+  };
+}
+
+/** Polls `url` every 100 ms until it answers below 500; throws after 30 s. */
+export async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** `bench-results/<prefix>-<time><suffix>`, its directory made. */
+export function resultPath(prefix: string, suffix = ''): string {
+  const dir = path.join(ROOT, 'bench-results');
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${prefix}-${new Date().toISOString().replace(/[:.]/g, '-')}${suffix}`);
+}
+
+/** Writes `data` as JSON to a new result file and says where. */
+export function writeResults(prefix: string, data: unknown): void {
+  const file = resultPath(prefix, '.json');
+  writeFileSync(file, JSON.stringify(data, null, 2));
+  process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
+}
