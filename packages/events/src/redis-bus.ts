@@ -9,6 +9,26 @@ export const publicationOf = (message: BusMessage): { channel: string; message: 
 });
 
 /**
+ * What a subscriber connection does with a message on `channel`: parse it, drop it unless it is
+ * about the group the channel is for (`channelFor`), and hand it to that group's listeners.
+ */
+function deliverer(
+  listeners: Map<string, Set<BusListener>>,
+  channelFor: (groupId: string) => string,
+): (channel: string, raw: string) => void {
+  return (channel, raw) => {
+    let message: BusMessage;
+    try {
+      message = JSON.parse(raw) as BusMessage;
+    } catch {
+      return;
+    }
+    if (channelFor(message.groupId) !== channel) return;
+    for (const listener of [...(listeners.get(message.groupId) ?? [])]) listener(message);
+  };
+}
+
+/**
  * Redis pub/sub bus: `publisher` is a normal connection; `subscriber` (gateways only) is this
  * process's ONE subscriber connection, on which group channels are (un)subscribed as local interest changes.
  * Receives its clients; never opens a connection.
@@ -19,16 +39,7 @@ export function createRedisBus(options: { publisher: Redis; subscriber?: Redis }
   const reconnectListeners = new Set<() => void>();
   let readyBefore = subscriber?.status === 'ready';
 
-  subscriber?.on('message', (channel: string, raw: string) => {
-    let message: BusMessage;
-    try {
-      message = JSON.parse(raw) as BusMessage;
-    } catch {
-      return;
-    }
-    if (channelOf(message.groupId) !== channel) return;
-    for (const listener of [...(listeners.get(message.groupId) ?? [])]) listener(message);
-  });
+  subscriber?.on('message', deliverer(listeners, channelOf));
   // ioredis re-subscribes its channels itself after a reconnect; what was published meanwhile is
   // gone, so listeners are told to re-read the log.
   subscriber?.on('ready', () => {
@@ -104,16 +115,7 @@ export function createShardedRedisBus(options: {
   const listeners = new Map<string, Set<BusListener>>();
   const reconnectListeners = new Set<() => void>();
 
-  const offMessage = subscriber?.onMessage((channel, raw) => {
-    let message: BusMessage;
-    try {
-      message = JSON.parse(raw) as BusMessage;
-    } catch {
-      return;
-    }
-    if (shardedChannelOf(message.groupId) !== channel) return;
-    for (const listener of [...(listeners.get(message.groupId) ?? [])]) listener(message);
-  });
+  const offMessage = subscriber?.onMessage(deliverer(listeners, shardedChannelOf));
   const offResubscribed = subscriber?.onResubscribed(() => {
     for (const listener of [...reconnectListeners]) listener();
   });
