@@ -30,13 +30,6 @@ export type ConnectionHooks = {
   onClose(conn: Connection): void;
 };
 
-/**
- * Connection ids: a random prefix per process and a counter. Unique across gateways (presence and
- * logs use them) without a UUID's randomness and formatting per connection.
- */
-const ID_PREFIX = `c${randomBytes(9).toString('base64url')}`;
-let lastId = 0;
-
 /** The TCP socket under a WebSocket (ws keeps it as `_socket`), to cork several frames into one write. */
 const socketOf = (ws: WebSocket) => (ws as unknown as { _socket?: Duplex | null })._socket ?? undefined;
 
@@ -52,16 +45,21 @@ function onPong(this: WebSocket): void {
   const conn = connectionOf(this);
   if (conn) conn.alive = true;
 }
+/**
+ * `close`, and `error` too: a socket error (the client reset the connection, sent a bad or oversized
+ * frame) is the client's, not ours to count or log; ws closes the socket, and all there is to do is
+ * let go of the connection.
+ */
 function onGone(this: WebSocket): void {
   connectionOf(this)?.finish();
 }
 
 /**
- * The token deadlines of every connection of this process, under one timer: connections are
- * grouped by the exact instant their token expires (JWT expiries are whole seconds, so thousands
- * of connections share a few hundred instants), and the timer is armed for the earliest.
+ * Token deadlines under one timer: connections are grouped by the exact instant their token
+ * expires (JWT expiries are whole seconds, so thousands of connections share a few hundred
+ * instants), and the timer is armed for the earliest.
  */
-const deadlines = (() => {
+export function createTokenDeadlines() {
   const due = new Map<number, Set<Connection>>();
   /** The instants of `due`, ascending. */
   const instants: number[] = [];
@@ -113,7 +111,30 @@ const deadlines = (() => {
       arm();
     },
   };
-})();
+}
+
+export type TokenDeadlines = ReturnType<typeof createTokenDeadlines>;
+
+/**
+ * What the connections of one gateway share: how their ids are made, a random prefix per gateway
+ * and a counter (unique across gateways, for presence and logs, without a UUID's randomness and
+ * formatting per connection), and their token deadlines, under one timer for all of them.
+ */
+export type ConnectionScope = {
+  readonly idPrefix: string;
+  /** The next connection's number: 1, 2, ... in the order they open. */
+  nextSerial(): number;
+  readonly deadlines: TokenDeadlines;
+};
+
+export function createConnectionScope(): ConnectionScope {
+  let lastSerial = 0;
+  return {
+    idPrefix: `c${randomBytes(9).toString('base64url')}`,
+    nextSerial: () => ++lastSerial,
+    deadlines: createTokenDeadlines(),
+  };
+}
 
 /**
  * One client socket: who it is, until when its token holds, its subscriptions, and the sending side:
@@ -121,12 +142,12 @@ const deadlines = (() => {
  * and event senders wait for `room()` so that a backlog goes out as fast as the client reads it.
  *
  * Kept small, as a gateway holds tens of thousands: its socket listeners are shared functions, its
- * token deadline is an entry under one process-wide timer, and what only some connections need
+ * token deadline is an entry under its gateway's one timer (`scope`), and what only some connections need
  * (subscribes in flight, senders waiting for room) is created when first needed.
  */
 export class Connection {
-  /** Numbers connections of this process in order (the heartbeat's slices go by it). */
-  readonly serial = ++lastId;
+  /** Numbers the connections of its gateway in order (the heartbeat's slices go by it). */
+  readonly serial: number;
   closed = false;
   /** It answered the last heartbeat ping. */
   alive = true;
@@ -140,17 +161,20 @@ export class Connection {
   private intents: Map<string, number> | undefined;
   private intentCounter = 0;
   private expiresAtMs = Number.POSITIVE_INFINITY;
-  /** The instant this connection is registered under in `deadlines`, if any. */
+  /** The instant this connection is registered under in its scope's deadlines, if any. */
   private deadlineAt: number | undefined;
   private waiters: ((open: boolean) => void)[] | undefined;
   /** A `drain` listener is on the socket for the waiters. */
   private drainArmed = false;
 
+  /** `scope`: its gateway's (`createConnectionScope`, one for all of them); one of its own by default. */
   constructor(
     readonly ws: WebSocket,
     readonly userId: string,
     private readonly hooks: ConnectionHooks,
+    private readonly scope: ConnectionScope = createConnectionScope(),
   ) {
+    this.serial = scope.nextSerial();
     (ws as Socket)[CONNECTION] = this;
     ws.on('pong', onPong);
     ws.on('close', onGone);
@@ -159,7 +183,7 @@ export class Connection {
 
   /** Unique across gateways (the `welcome` says it); made from `serial` when asked, not kept. */
   get id(): string {
-    return `${ID_PREFIX}${this.serial.toString(36)}`;
+    return `${this.scope.idPrefix}${this.serial.toString(36)}`;
   }
 
   /**
@@ -197,7 +221,7 @@ export class Connection {
       return;
     }
     this.deadlineAt = this.expiresAtMs;
-    deadlines.add(this, this.deadlineAt);
+    this.scope.deadlines.add(this, this.deadlineAt);
   }
 
   /** Called at the deadline: closes with 4401 (a deadline moved later in the meantime is kept). */
@@ -213,7 +237,7 @@ export class Connection {
 
   private clearDeadline(): void {
     if (this.deadlineAt === undefined) return;
-    deadlines.remove(this, this.deadlineAt);
+    this.scope.deadlines.remove(this, this.deadlineAt);
     this.deadlineAt = undefined;
   }
 

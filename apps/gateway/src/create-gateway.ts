@@ -1,9 +1,14 @@
 import type { EventBus, EventLog, PresenceStore } from '@tally/events';
-import type { AccessTokens, VerifiedToken } from '@tally/http-kit';
+import {
+  type AccessTokens,
+  createIgnoredErrors,
+  type IgnoredErrors,
+  type VerifiedToken,
+} from '@tally/http-kit';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { WebSocket, WebSocketServer } from 'ws';
-import { CLOSE, Connection } from './connection';
+import { CLOSE, Connection, createConnectionScope } from './connection';
 import { createFeeds } from './feed';
 import { createGatewayMetrics } from './gateway-metrics';
 import { heartbeatSlices, startBusWatch, startHeartbeat } from './heartbeat';
@@ -30,6 +35,13 @@ export type GatewayDeps = {
    * @default 1000
    */
   busDownPollMs?: number;
+  /**
+   * Errors the gateway does not act on: the presence store or bus unreachable (`presence_store`,
+   * `presence_publish`, `presence_update`), a feed's read of the log or delivery that failed
+   * (`feed_refresh`, `feed_delivery`; the next notification, poll or heartbeat retries).
+   * @default createIgnoredErrors({ logger, registry })
+   */
+  ignoredErrors?: IgnoredErrors;
 };
 
 /** Frames over 64 KiB close the connection with 1009 (ws enforces `maxPayload`). */
@@ -43,6 +55,9 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export function createGateway(deps: GatewayDeps) {
   const { eventLog, bus, logger } = deps;
   const metrics = createGatewayMetrics(deps.registry);
+  const ignoredErrors = deps.ignoredErrors ?? createIgnoredErrors({ logger, registry: deps.registry });
+  /** Its connections' ids and token deadlines (one timer for all of them), apart from any other gateway's. */
+  const scope = createConnectionScope();
   const limits: GatewayLimits = { ...DEFAULT_LIMITS, ...deps.limits };
   const wss = new WebSocketServer({
     noServer: true,
@@ -62,6 +77,7 @@ export function createGateway(deps: GatewayDeps) {
     bus,
     metrics,
     logger,
+    ignoredErrors,
     onSelfRemoved: (sub) => subscriptions.removed(sub),
     onPresenceChange: (feed) => void presence.update(feed),
   });
@@ -69,6 +85,7 @@ export function createGateway(deps: GatewayDeps) {
     store: deps.presence,
     bus,
     logger,
+    ignoredErrors,
     ttlMs: deps.heartbeatMs * 2,
     findFeed: feeds.get,
   });
@@ -98,7 +115,7 @@ export function createGateway(deps: GatewayDeps) {
   const hooks = { metrics, onClose };
 
   function open(ws: WebSocket, identity: VerifiedToken): void {
-    const conn = new Connection(ws, identity.userId, hooks);
+    const conn = new Connection(ws, identity.userId, hooks, scope);
     sliceOf(conn).add(conn);
     connectionCount++;
     perUser.add(conn.userId);

@@ -5,6 +5,7 @@ import {
   eventAsLogged,
   type GroupEvent,
 } from '@tally/events';
+import { createIgnoredErrors, type IgnoredErrors } from '@tally/http-kit';
 import type { Logger } from 'pino';
 import type { Connection } from './connection';
 import type { GatewayMetrics } from './gateway-metrics';
@@ -63,6 +64,11 @@ export type FeedsDeps = {
   bus: EventBus;
   metrics: GatewayMetrics;
   logger: Logger;
+  /**
+   * A read of the log or a delivery that failed (`feed_refresh`, `feed_delivery`): the next
+   * notification, poll or heartbeat tries again. @default createIgnoredErrors({ logger })
+   */
+  ignoredErrors?: IgnoredErrors;
   /** A subscription just delivered the `member.removed` event of its own user: it must end there. */
   onSelfRemoved(sub: Subscription): void;
   /** The bus says the group's presence may have changed. */
@@ -102,7 +108,8 @@ function carried(message: EventMessage): GroupEvent | undefined {
  * that only ever sends the event after the last one it sent, at the pace the client reads.
  */
 export function createFeeds(deps: FeedsDeps) {
-  const { eventLog, bus, metrics, logger } = deps;
+  const { eventLog, bus, metrics } = deps;
+  const ignored = deps.ignoredErrors ?? createIgnoredErrors({ logger: deps.logger });
   const feeds = new Map<string, Feed>();
 
   /** The group's feed, created (listening first, then reading where the log stands) if need be. */
@@ -150,7 +157,9 @@ export function createFeeds(deps: FeedsDeps) {
       feed.head = Math.max(feed.head, seq ?? 0);
       feed.loaded = true;
     });
-    feed.ready.catch(() => {}); // its awaiters see the failure
+    // Not reported here: whatever awaits `ready` (the subscribe that acquired the feed, a refresh)
+    // fails with it and reports it. This only keeps a feed no one awaits yet from an unhandled rejection.
+    feed.ready.catch(() => {});
     feeds.set(groupId, feed);
     metrics.feeds.set(feeds.size);
     return feed;
@@ -180,7 +189,7 @@ export function createFeeds(deps: FeedsDeps) {
           sendNew(feed);
         } while (feed.again);
       } catch (err) {
-        logger.warn({ err, groupId: feed.groupId }, 'feed refresh failed');
+        ignored('feed_refresh', err, { groupId: feed.groupId });
       } finally {
         feed.refreshing = undefined;
       }
@@ -231,7 +240,7 @@ export function createFeeds(deps: FeedsDeps) {
       metrics.eventsCarried.inc();
       sendNew(feed);
     } catch (err) {
-      logger.warn({ err, groupId: feed.groupId }, 'feed delivery failed');
+      ignored('feed_delivery', err, { groupId: feed.groupId });
     }
   }
 
@@ -324,7 +333,8 @@ export function createFeeds(deps: FeedsDeps) {
           await deliver(sub);
         } while (sub.again);
       } catch (err) {
-        logger.warn({ err, groupId: sub.feed.groupId }, 'delivery failed; the next event retries');
+        // The next event, poll or heartbeat pumps it again, from its lastSeq.
+        ignored('feed_delivery', err, { groupId: sub.feed.groupId });
       } finally {
         sub.running = undefined;
       }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventBus, PresenceStore } from '@tally/events';
+import { createIgnoredErrors, type IgnoredErrors } from '@tally/http-kit';
 import type { Logger } from 'pino';
 import type { Feed, Subscription } from './feed';
 
@@ -7,6 +8,13 @@ export type PresenceDeps = {
   store: PresenceStore;
   bus: EventBus;
   logger: Logger;
+  /**
+   * The store unreachable (`presence_store`: entries are written again at the next heartbeat, and
+   * the list falls back to this gateway's users), a presence announcement not published
+   * (`presence_publish`: other gateways re-read at their heartbeat), an update that failed
+   * (`presence_update`). @default createIgnoredErrors({ logger })
+   */
+  ignoredErrors?: IgnoredErrors;
   /** Lifetime of an entry; the heartbeat refreshes it. */
   ttlMs: number;
   /** The group's feed on this gateway, if it still has one. */
@@ -24,7 +32,8 @@ export type PresenceDeps = {
  * gateway only.
  */
 export function createPresence(deps: PresenceDeps) {
-  const { store, bus, logger, ttlMs } = deps;
+  const { store, bus, ttlMs } = deps;
+  const ignored = deps.ignoredErrors ?? createIgnoredErrors({ logger: deps.logger });
   /** This gateway's name in the store's entries (an entry is `<instance>.<user>` in the group). */
   const instance = deps.instanceId ?? `gw${randomBytes(9).toString('base64url')}`;
   /** Live subscriptions (joined, not yet left) of each user, per group, on this gateway. */
@@ -48,9 +57,9 @@ export function createPresence(deps: PresenceDeps) {
 
   function onEntry(groupId: string, userId: string, op: () => Promise<void>): Promise<void> {
     const key = `${groupId}\n${userId}`;
-    const next = (entryOps.get(key) ?? Promise.resolve()).then(op).catch((err: unknown) => {
-      logger.debug({ err, groupId }, 'presence store unavailable');
-    });
+    const next = (entryOps.get(key) ?? Promise.resolve())
+      .then(op)
+      .catch((err: unknown) => ignored('presence_store', err, { groupId }));
     entryOps.set(key, next);
     void next.then(() => {
       if (entryOps.get(key) === next) entryOps.delete(key);
@@ -78,7 +87,8 @@ export function createPresence(deps: PresenceDeps) {
   async function online(feed: Feed): Promise<string[]> {
     try {
       return await store.online(feed.groupId);
-    } catch {
+    } catch (err) {
+      ignored('presence_store', err, { groupId: feed.groupId });
       return localOnline(feed);
     }
   }
@@ -107,7 +117,10 @@ export function createPresence(deps: PresenceDeps) {
     updating.set(feed, (updating.get(feed) ?? 0) + 1);
     const next = (updates.get(feed) ?? Promise.resolve(false))
       .then(() => sendIfChanged(feed))
-      .catch(() => false)
+      .catch((err: unknown) => {
+        ignored('presence_update', err, { groupId: feed.groupId });
+        return false;
+      })
       .finally(() => {
         const left = (updating.get(feed) ?? 1) - 1;
         if (left > 0) updating.set(feed, left);
@@ -119,7 +132,9 @@ export function createPresence(deps: PresenceDeps) {
 
   /** Tells every gateway (this one included) that the group's presence may have changed. */
   async function announce(groupId: string): Promise<void> {
-    await bus.publish({ kind: 'presence', groupId }).catch(() => {});
+    await bus
+      .publish({ kind: 'presence', groupId })
+      .catch((err: unknown) => ignored('presence_publish', err, { groupId }));
     const feed = deps.findFeed(groupId);
     if (feed) await update(feed);
   }

@@ -49,7 +49,8 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
     if (state.waiting !== undefined) return state.waiting;
     const pair = state;
     // Sent once the read on its way (if any) is answered, and never in the turn it was asked in,
-    // so that the subscribes arriving together share it.
+    // so that the subscribes arriving together share it. That read's failure is its own callers'
+    // (their subscribe fails and is logged), so here it only means "answered".
     const before = pair.sent ?? new Promise<void>((resolve) => setImmediate(resolve));
     const read: Promise<boolean> = before.then(nothing, nothing).then(() => {
       pair.waiting = undefined;
@@ -61,7 +62,7 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
       if (pair.sent === read) pair.sent = undefined;
       if (pair.sent === undefined && pair.waiting === undefined && reads.get(key) === pair) reads.delete(key);
     };
-    read.then(done, done);
+    read.then(done, done); // a failure goes to the callers given `read`
     return read;
   }
 

@@ -37,7 +37,10 @@ function tokenOf(req: IncomingMessage, url: URL | undefined): string | undefined
   return match?.[1] ?? url?.searchParams.get('access_token') ?? undefined;
 }
 
-/** One error listener for every upgrading socket. */
+/**
+ * One error listener for every upgrading socket: an error there is the client's (it went away
+ * mid-handshake), nothing to count or log; the socket is let go.
+ */
 function destroyOnError(this: Duplex): void {
   this.destroy();
 }

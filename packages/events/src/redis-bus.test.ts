@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { ensureRedis } from '../../../test/support/services';
 import { redisUrl } from '../../../test/support/test-database';
+import { until } from '../../../test/support/until';
 import { describeEventBusContract } from './event-bus.contract';
 import { createRedisBus, publicationOf } from './redis-bus';
 
@@ -64,13 +65,6 @@ describe('Redis event bus when Redis goes away', () => {
     const subscriber = new Redis(server.url, { retryStrategy: () => 50 });
     publisher.on('error', () => {});
     subscriber.on('error', () => {});
-    const until = async (check: () => boolean) => {
-      const deadline = Date.now() + 10_000;
-      while (!check()) {
-        if (Date.now() > deadline) throw new Error('condition not reached');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
     try {
       await until(() => subscriber.status === 'ready');
       const bus = createRedisBus({ publisher, subscriber });
@@ -88,6 +82,42 @@ describe('Redis event bus when Redis goes away', () => {
       subscriber.disconnect();
       publisher.disconnect();
       await server.stop();
+    }
+  });
+});
+
+describe('Redis event bus: errors it does not act on', () => {
+  it('reports a malformed message (bus_message_malformed) and an unsubscribe that failed (unsubscribe)', async () => {
+    const publisher = new Redis(redisUrl());
+    // A subscriber of its own, closed under the bus by the test.
+    const subscriber = new Redis(redisUrl());
+    const reported: { reason: string; error: unknown; context?: Record<string, unknown> }[] = [];
+    const bus = createRedisBus({
+      publisher,
+      subscriber,
+      onIgnoredError: (reason, error, context) => reported.push({ reason, error, context }),
+    });
+    const groupId = `grp_ignored_${process.pid}_${Date.now()}`;
+    const { channel } = publicationOf({ kind: 'presence', groupId });
+    const malformed = { reason: 'bus_message_malformed', error: expect.any(Error), context: { channel } };
+    try {
+      const off = bus.subscribe(groupId, () => {});
+      // Not JSON, published until the subscription is in place to hear it.
+      await until(async () => (await publisher.publish(channel, '{not json')) > 0);
+      await until(() => reported.length === 1);
+      // JSON, but about another group than its channel's.
+      await publisher.publish(channel, JSON.stringify({ kind: 'presence', groupId: 'grp_other' }));
+      await until(() => reported.length === 2);
+      expect(reported).toEqual([malformed, malformed]);
+
+      subscriber.disconnect();
+      off();
+      await until(() => reported.length === 3);
+      expect(reported[2]).toEqual({ reason: 'unsubscribe', error: expect.any(Error), context: { channel } });
+    } finally {
+      await bus.close();
+      publisher.disconnect();
+      subscriber.disconnect();
     }
   });
 });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { EventBus } from './event-bus';
+import { ignoredErrorsOf, type OnIgnoredError } from './ignored-error';
 
 /** How old an event a writer's mark may be and still be found (see `flushMarks`). */
 const MARK_WINDOW_MS = 60 * 60_000;
@@ -15,6 +16,12 @@ export type RelayOptions = {
   intervalMs?: number;
   /** An event younger than this is left to its writer's own publish. @default 1000 */
   graceMs?: number;
+  /**
+   * A pass that failed (`relay_pass`, each one: the next pass retries) and writers' marks that could
+   * not be written (`relay_mark_published`: those events are republished, harmlessly).
+   * @default a warn line on `logger` for each
+   */
+  onIgnoredError?: OnIgnoredError;
 };
 
 /**
@@ -28,6 +35,7 @@ export function createRelay(options: RelayOptions) {
   const { knex, bus, logger } = options;
   const intervalMs = options.intervalMs ?? 1000;
   const graceMs = options.graceMs ?? 1000;
+  const ignored = ignoredErrorsOf(options);
   const registers = options.registry ? [options.registry] : [];
   const republished = new Counter({
     name: 'outbox_republished_total',
@@ -44,6 +52,8 @@ export function createRelay(options: RelayOptions) {
   let flushing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  /** Passes failed since the last one that went through. */
+  let failedPasses = 0;
 
   async function flushMarks(): Promise<void> {
     if (pending.length === 0) return;
@@ -100,7 +110,7 @@ export function createRelay(options: RelayOptions) {
       pending.push(eventId);
       flushing ??= new Promise<void>((resolve) => setTimeout(resolve, 200)).then(() =>
         flushMarks()
-          .catch((err: unknown) => logger?.warn({ err }, 'could not mark events published'))
+          .catch((err: unknown) => ignored('relay_mark_published', err))
           .finally(() => {
             flushing = undefined;
           }),
@@ -111,9 +121,13 @@ export function createRelay(options: RelayOptions) {
     start(): void {
       const loop = () => {
         running = sweep()
-          .then(() => undefined)
+          .then(() => {
+            if (failedPasses > 0) logger?.info({ failedPasses }, 'relay passes go through again');
+            failedPasses = 0;
+          })
           .catch((err: unknown) => {
-            logger?.warn({ err }, 'relay pass failed');
+            failedPasses++;
+            ignored('relay_pass', err, { failedPasses });
           })
           .finally(() => {
             if (timer !== undefined) timer = setTimeout(loop, intervalMs).unref();
@@ -126,7 +140,7 @@ export function createRelay(options: RelayOptions) {
       timer = undefined;
       await running;
       await flushing;
-      await flushMarks().catch(() => {});
+      await flushMarks().catch((err: unknown) => ignored('relay_mark_published', err));
     },
   };
 }

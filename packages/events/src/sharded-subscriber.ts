@@ -1,6 +1,7 @@
 import { type Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import { hashSlot } from './hash-slot';
+import { ignoredErrorsOf, type OnIgnoredError } from './ignored-error';
 
 /**
  * Sharded pub/sub subscriptions (`SSUBSCRIBE`, Redis 7+) on a Redis Cluster: one subscriber
@@ -38,6 +39,12 @@ export type ShardedSubscriberOptions = {
   checkIntervalMs?: number;
   /** How long a connection with no channel left is kept for the next one. @default 10000 */
   idleMs?: number;
+  /**
+   * A `SUNSUBSCRIBE` that failed (`unsubscribe`), a slot-map refresh that failed while channels wait
+   * to be placed again (`slots_refresh`, once per attempt).
+   * @default a warn line on `logger` for each
+   */
+  onIgnoredError?: OnIgnoredError;
 };
 
 type Shard = { node: string; redis: Redis; channels: Set<string>; closed: boolean; idle?: NodeJS.Timeout };
@@ -57,6 +64,7 @@ const MAX_REPAIR_DELAY_MS = 2000;
  */
 export function createShardedSubscriber(options: ShardedSubscriberOptions): ShardedSubscriber {
   const { cluster, logger } = options;
+  const ignored = ignoredErrorsOf(options);
   const idleMs = options.idleMs ?? 10_000;
   /** Channels wanted, with their slots. */
   const wanted = new Map<string, number>();
@@ -123,7 +131,8 @@ export function createShardedSubscriber(options: ShardedSubscriberOptions): Shar
     redis.on('close', () => drop(shard, 'connection closed'));
     // ioredis answers an unsolicited `-sunsubscribe` (the slot left this node) with a "Command
     // queue state error"; and an SSUBSCRIBE refused with MOVED emits `moved`. Either way the
-    // connection's state is no longer ours to trust.
+    // connection's state is no longer ours to trust. Any other error is the connection failing:
+    // its `close` follows, and `drop` reports the loss.
     redis.on('error', (err: Error) => {
       if (/sunsubscribe|queue state/i.test(err.message)) drop(shard, 'slot moved (sunsubscribe)');
       else logger?.debug({ err: err.message, node }, 'sharded subscriber error');
@@ -162,7 +171,9 @@ export function createShardedSubscriber(options: ShardedSubscriberOptions): Shar
     acked.delete(channel);
     shard.channels.delete(channel);
     if (shard.closed) return;
-    shard.redis.sunsubscribe(channel).catch(() => {});
+    shard.redis
+      .sunsubscribe(channel)
+      .catch((err: unknown) => ignored('unsubscribe', err, { channel, node: shard.node }));
     if (shard.channels.size === 0 && !shard.idle) {
       shard.idle = setTimeout(() => {
         if (shard.channels.size === 0) {
@@ -197,8 +208,10 @@ export function createShardedSubscriber(options: ShardedSubscriberOptions): Shar
     const delay = repairDelayMs;
     repairDelayMs = Math.min(repairDelayMs * 2, MAX_REPAIR_DELAY_MS);
     repairTimer = setTimeout(() => {
-      cluster.refreshSlotsCache(() => {
+      cluster.refreshSlotsCache((err) => {
         repairTimer = undefined;
+        // Placed from the slot map as it stands; what cannot be placed yet is tried again.
+        if (err && !closed) ignored('slots_refresh', err, { channels: wanted.size - acked.size });
         if (closed) return;
         if (!reconcile()) scheduleRepair();
       });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
+import type { Logger } from 'pino';
 
 /**
  * One process's liveness, which every lease it takes names (ARCHITECTURE "Leases belong to live
@@ -27,29 +28,56 @@ export const LIVENESS_INTERVAL_MS = 500;
 export const livenessKeyPrefix = (keyPrefix: string): string => `${keyPrefix}alive:`;
 
 /**
- * The fleet's liveness: `SET <prefix>alive:<processId> 1 PX ttlMs`, refreshed every `intervalMs`.
- * One key per process, read by claims with a plain `EXISTS` (never inside a script: on a Redis
- * Cluster the mark and a lease are in different slots).
- * A failed beat (Redis down) is not an error: the mark lapses, and the worst that follows is that a
- * retry takes over a live process's lease; the durable record still stops a second commit.
+ * Where an error goes that is caught and not acted on: the shape of `@tally/http-kit`'s
+ * `IgnoredErrors` (counted in `ignored_errors_total{reason}`), which this package does not depend on.
  */
-export function createRedisLiveness(options: {
+export type OnIgnoredError = (reason: string, error: unknown, context?: Record<string, unknown>) => void;
+
+export type RedisLivenessOptions = {
   redis: Redis | Cluster;
   keyPrefix?: string;
   processId?: string;
   ttlMs?: number;
   intervalMs?: number;
-}): ProcessLiveness {
-  const { redis } = options;
+  /** Says when beats reach Redis again after failing. */
+  logger?: Logger;
+  /**
+   * Every failed beat (`liveness_heartbeat`, each one: pass a reporter that counts them all and
+   * logs a reason now and then) and a mark that `stop` could not remove (`liveness_stop`).
+   * @default a warn line on `logger` for each
+   */
+  onIgnoredError?: OnIgnoredError;
+};
+
+/**
+ * The fleet's liveness: `SET <prefix>alive:<processId> 1 PX ttlMs`, refreshed every `intervalMs`.
+ * One key per process, read by claims with a plain `EXISTS` (never inside a script: on a Redis
+ * Cluster the mark and a lease are in different slots).
+ * A failed beat (Redis down) is reported, not thrown: the mark lapses, and the worst that follows is
+ * that a retry takes over a live process's lease; the durable record still stops a second commit.
+ */
+export function createRedisLiveness(options: RedisLivenessOptions): ProcessLiveness {
+  const { redis, logger } = options;
   const processId = options.processId ?? randomUUID();
   const key = `${livenessKeyPrefix(options.keyPrefix ?? 'idem:')}${processId}`;
   const ttlMs = options.ttlMs ?? LIVENESS_TTL_MS;
   const intervalMs = options.intervalMs ?? LIVENESS_INTERVAL_MS;
+  const ignored: OnIgnoredError =
+    options.onIgnoredError ??
+    ((reason, err, context) => logger?.warn({ ...context, reason, err }, `error ignored (${reason})`));
   let timer: NodeJS.Timeout | undefined;
+  /** Beats failed since the last one that reached Redis. */
+  let failures = 0;
   const beat = () =>
     redis.set(key, '1', 'PX', ttlMs).then(
-      () => {},
-      () => {},
+      () => {
+        if (failures > 0) logger?.info({ processId, failures }, 'liveness heartbeat reaches Redis again');
+        failures = 0;
+      },
+      (err: unknown) => {
+        failures++;
+        ignored('liveness_heartbeat', err, { processId, failures });
+      },
     );
 
   return {
@@ -63,7 +91,8 @@ export function createRedisLiveness(options: {
     async stop() {
       clearInterval(timer);
       timer = undefined;
-      await redis.del(key).catch(() => 0);
+      // Left in place, the mark lapses within ttlMs: the leases are taken over that much later.
+      await redis.del(key).catch((err: unknown) => ignored('liveness_stop', err, { processId }));
     },
   };
 }

@@ -1,6 +1,7 @@
-import { AppError } from '@tally/http-kit';
+import { AppError, createIgnoredErrors, type IgnoredErrors } from '@tally/http-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Cluster, Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
@@ -61,6 +62,12 @@ export type RateLimitOptions = {
   redis?: Redis | Cluster | undefined;
   pointsPerMinute: number;
   registry?: Registry;
+  logger?: Logger;
+  /**
+   * A reservation Redis did not answer (`rate_limit_reservation`, each one, with its `limiter`): that
+   * request is counted by this instance alone. @default createIgnoredErrors({ logger, registry })
+   */
+  ignoredErrors?: IgnoredErrors;
 };
 
 /** What one request's check found: allowed or not, and what its headers say. */
@@ -103,7 +110,13 @@ type Lease = {
  * `RateLimit-Remaining` counts what the fleet has not reserved plus this instance's reserve (an
  * instance does not see the others' reserves). While Redis fails, `fallback` counts per instance.
  */
-function leasedLimiter(redis: Scripted, keyPrefix: string, points: number, fallback: Limiter): Limiter {
+function leasedLimiter(
+  redis: Scripted,
+  keyPrefix: string,
+  points: number,
+  fallback: Limiter,
+  ignored: IgnoredErrors,
+): Limiter {
   const leases = new Map<string, Lease>();
   const reserving = new Map<string, Promise<void>>();
   let sweptAt = 0;
@@ -158,7 +171,8 @@ function leasedLimiter(redis: Scripted, keyPrefix: string, points: number, fallb
         }
         try {
           await (reserving.get(key) ?? reserve(key));
-        } catch {
+        } catch (err) {
+          ignored('rate_limit_reservation', err, { limiter: keyPrefix });
           return fallback.consume(key);
         }
       }
@@ -185,10 +199,12 @@ export function createRateLimits(options: RateLimitOptions) {
     registers: options.registry ? [options.registry] : [],
   });
   const limit = String(pointsPerMinute);
+  const ignored =
+    options.ignoredErrors ?? createIgnoredErrors({ logger: options.logger, registry: options.registry });
 
   const limiter = (name: string): Limiter => {
     const memory = memoryLimiter(name, pointsPerMinute);
-    return redis ? leasedLimiter(redis, `rl:${name}`, pointsPerMinute, memory) : memory;
+    return redis ? leasedLimiter(redis, `rl:${name}`, pointsPerMinute, memory, ignored) : memory;
   };
 
   const middleware = (
