@@ -1,3 +1,4 @@
+import { createIgnoredErrors, type IgnoredErrors } from '@tally/http-kit';
 import express, { type Express, Router } from 'express';
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
@@ -28,17 +29,35 @@ export type ReadinessOptions = {
   registry?: Registry;
   /** A check slower than this counts as down, so that `/readyz` answers within the probe's timeout. @default 1500 */
   timeoutMs?: number;
+  logger?: Logger;
+  /**
+   * A check that threw (`readiness_check`, with its `dependency`; it counts as down), even one
+   * that threw after its timeout. @default createIgnoredErrors({ logger, registry })
+   */
+  ignoredErrors?: IgnoredErrors;
 };
 
-const answersWithin = async (ping: () => Promise<unknown>, timeoutMs: number): Promise<boolean> => {
+/** Whether `ping` resolves within `timeoutMs`; what it throws, in time or late, goes to `failed`. */
+const answersWithin = async (
+  ping: () => Promise<unknown>,
+  timeoutMs: number,
+  failed: (err: unknown) => void,
+): Promise<boolean> => {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
+  const answer = Promise.resolve()
+    .then(ping)
+    .then(
+      () => true as const,
+      (err: unknown) => {
+        failed(err);
+        return false as const;
+      },
+    );
   try {
-    return await Promise.race([ping().then(() => true as const), late]);
-  } catch {
-    return false;
+    return await Promise.race([answer, late]);
   } finally {
     clearTimeout(timer);
   }
@@ -52,6 +71,8 @@ const answersWithin = async (ping: () => Promise<unknown>, timeoutMs: number): P
  */
 export function createReadiness(options: ReadinessOptions) {
   const timeoutMs = options.timeoutMs ?? 1500;
+  const ignored =
+    options.ignoredErrors ?? createIgnoredErrors({ logger: options.logger, registry: options.registry });
   const up = new Gauge({
     name: 'tally_dependency_up',
     help: 'Whether a dependency answered its last check or connection event (1) or not (0)',
@@ -65,7 +86,12 @@ export function createReadiness(options: ReadinessOptions) {
     observe,
     async check(): Promise<Readiness> {
       const results = await Promise.all(
-        options.checks.map(async (c) => ({ c, ok: await answersWithin(c.ping, timeoutMs) })),
+        options.checks.map(async (c) => ({
+          c,
+          ok: await answersWithin(c.ping, timeoutMs, (err) =>
+            ignored('readiness_check', err, { dependency: c.name }),
+          ),
+        })),
       );
       const checks: Record<string, DependencyState> = {};
       for (const { c, ok } of results) {
@@ -85,16 +111,26 @@ export type ProbeDeps = {
   registry: Registry;
   /** The readiness answer; a bare boolean reports no checks. */
   isReady: () => Promise<boolean | Readiness>;
+  logger?: Logger;
+  /**
+   * A readiness answer that threw (`readiness`: `/readyz` answers 503).
+   * @default createIgnoredErrors({ logger, registry })
+   */
+  ignoredErrors?: IgnoredErrors;
 };
 
 /** `/healthz` (the process runs), `/readyz` (required dependencies answer, not draining), `/metrics`. */
 export function probeRoutes(deps: ProbeDeps): Router {
   const router = Router();
+  const ignored = deps.ignoredErrors ?? createIgnoredErrors({ logger: deps.logger, registry: deps.registry });
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    const answer = await deps.isReady().catch(() => false);
+    const answer = await deps.isReady().catch((err: unknown) => {
+      ignored('readiness', err);
+      return false;
+    });
     const { ready, checks } = typeof answer === 'boolean' ? { ready: answer, checks: undefined } : answer;
     res
       .status(ready ? 200 : 503)
