@@ -1,6 +1,7 @@
 import Joi from 'joi';
 
-export type Role = 'all' | 'api' | 'gateway';
+const ROLES = ['all', 'api', 'gateway'] as const;
+export type Role = (typeof ROLES)[number];
 
 /** `scheme://host[:port]`, optionally with a trailing `/`: an origin as written by people. */
 const ORIGIN_PATTERN = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)\/?$/i;
@@ -104,112 +105,313 @@ export function parseRedisClusterNodes(text: string): RedisClusterConfig {
   });
 }
 
-export type Config = Readonly<{
-  port: number;
-  role: Role;
-  databaseUrl: string | undefined;
-  redisUrl: string | undefined;
-  /** A Redis Cluster instead of one Redis (REDIS_CLUSTER_NODES; never together with REDIS_URL). */
-  redisCluster: RedisClusterConfig | undefined;
-  dataDir: string;
-  jwtSecret: string | undefined;
-  /** A retired secret still accepted when verifying tokens (rotation). */
-  jwtSecretPrevious: string | undefined;
-  refreshReuseGraceSeconds: number;
-  accessTokenTtlSeconds: number;
-  idempotencyTtlSeconds: number;
-  /**
-   * Days the event log is kept (EVENT_RETENTION_DAYS): older events go with their partition, and a
-   * resume from before them gets `resync_required`. Undefined (unset or 0): kept for ever.
-   */
-  eventRetentionDays: number | undefined;
-  idempotencyLeaseSeconds: number;
-  /** How long a request whose key a live process holds waits for its outcome before 409 (IDEMPOTENCY_IN_PROGRESS_WAIT_MS). */
-  idempotencyInProgressWaitMs: number;
-  rateLimitPerMinute: number;
-  shutdownTimeoutSeconds: number;
-  wsHeartbeatMs: number;
-  wsMaxSubscriptionsPerConnection: number;
-  wsMaxMessagesPerSecond: number;
-  wsMaxConnectionsPerUser: number;
-  maxInFlight: number;
-  maxEventLoopDelayMs: number;
-  /** Per-connection PostgreSQL limits and the pool (0 turns a timeout off). */
-  dbStatementTimeoutMs: number;
-  dbLockTimeoutMs: number;
-  dbIdleInTransactionTimeoutMs: number;
-  dbPoolAcquireTimeoutMs: number;
-  dbPoolMax: number;
-  /** Writes to one group this process lets run or wait at once; beyond it `503` at once. */
-  maxWritesWaitingPerGroup: number;
-  /**
-   * Origins whose pages may call the API from a browser (CORS_ORIGINS), normalised as browsers send
-   * `Origin`; `'*'` for any origin; empty for no CORS headers at all.
-   */
-  corsOrigins: '*' | readonly string[];
-  logLevel: string;
-  nodeEnv: string;
-  /** Test-only: the point of a keyed write where the process kills itself (TALLY_TEST_FAULT_POINT). */
-  testFaultPoint: string | undefined;
-}>;
+// ---------------------------------------------------------------------------------------------------
+// The environment variables, each declared once
+//
+// A variable is one entry `NAME: Joi.<type><T>()…`: its validation and default are the Joi schema's,
+// its meaning is the schema's `.description()`, its group is the object it sits in. From these come
+// the parsed `Config` (field: the variable in camelCase, but for FIELD_NAMES; type: the `T` of the
+// schema, `| undefined` where the variable has no default) and docs/API.md §10
+// (`node --import tsx apps/server/src/config/gen-docs.ts`; config/docs.test.ts fails when they differ).
 
-const schema = Joi.object({
-  PORT: Joi.number().integer().min(0).max(65535).default(3000),
-  ROLE: Joi.string().valid('all', 'api', 'gateway').default('all'),
-  DATABASE_URL: Joi.string()
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const FAULT_POINTS = ['after-claim', 'before-commit', 'after-commit'] as const;
+
+/** A custom rule turning the text into `parse(text)`; a throw becomes one line naming the variable. */
+const parsedBy =
+  <T>(parse: (text: string) => T): Joi.CustomValidator<string, T> =>
+  (text: string, helpers) => {
+    try {
+      return parse(text);
+    } catch (error) {
+      return helpers.message({ custom: `{{#label}}: ${(error as Error).message}` });
+    }
+  };
+
+const processVariables = {
+  PORT: Joi.number()
+    .integer()
+    .min(0)
+    .max(65535)
+    .default(3000)
+    .description('Listen port (`0`: any free port).'),
+  ROLE: Joi.string<Role>()
+    .valid(...ROLES)
+    .default('all')
+    .description(
+      '`all`: the HTTP API and the WebSocket gateway in one process; `api`: the HTTP API only; `gateway`: `/v1/ws` and the probes (`/healthz`, `/readyz`, `/metrics`) only. `api` and `gateway` need `REDIS_URL` or `REDIS_CLUSTER_NODES`.',
+    ),
+  NODE_ENV: Joi.string()
+    .default('development')
+    .description(
+      '`production` makes `JWT_SECRET` required (as `ROLE` other than `all` and `DATABASE_URL` do).',
+    ),
+  LOG_LEVEL: Joi.string<(typeof LOG_LEVELS)[number]>()
+    .valid(...LOG_LEVELS)
+    .default('info')
+    .description(
+      'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Logs are JSON lines on stdout.',
+    ),
+  SHUTDOWN_TIMEOUT_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(25)
+    .description(
+      'On SIGTERM/SIGINT, the longest wait for in-flight requests to finish before connections are closed.',
+    ),
+};
+
+const databaseVariables = {
+  DATABASE_URL: Joi.string<string | undefined>()
     .uri({ scheme: ['postgres', 'postgresql'] })
-    .empty(''),
-  REDIS_URL: Joi.string()
-    .uri({ scheme: ['redis', 'rediss'] })
-    .empty(''),
-  REDIS_CLUSTER_NODES: Joi.string()
     .empty('')
-    .custom((value: string, helpers) => {
-      try {
-        return parseRedisClusterNodes(value);
-      } catch (error) {
-        return helpers.message({ custom: `"REDIS_CLUSTER_NODES": ${(error as Error).message}` });
-      }
-    }),
-  DATA_DIR: Joi.string().default('./data'),
+    .description(
+      '`postgres://` or `postgresql://` URL of PostgreSQL. Unset: embedded PGlite in `DATA_DIR/pg` (a single process only).',
+    ),
+  DATA_DIR: Joi.string()
+    .default('./data')
+    .description(
+      'Where the embedded database (`DATA_DIR/pg`) and the generated JWT secret (`DATA_DIR/jwt-secret`) live.',
+    ),
+  DB_POOL_MAX: Joi.number()
+    .integer()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .description(
+      "PostgreSQL connections per process (1–1000); size PostgreSQL's `max_connections` for (processes × this).",
+    ),
+  DB_POOL_ACQUIRE_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(1)
+    .default(3000)
+    .description(
+      "Longest wait for a pooled PostgreSQL connection, and for a write's turn on a busy group; then `503 unavailable` instead of a hang.",
+    ),
+  DB_STATEMENT_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(0)
+    .default(5000)
+    .description(
+      "PostgreSQL cancels a statement of this process running longer (`statement_timeout` on every connection; `0`: PostgreSQL's own setting); the request gets `503 unavailable`. Not applied to the embedded database.",
+    ),
+  DB_LOCK_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(0)
+    .default(2000)
+    .description(
+      "PostgreSQL gives up a lock wait (a write queued behind another change to the same group) after this long (`lock_timeout`; `0`: PostgreSQL's own setting); the request gets `503 unavailable`. Keep it below `DB_STATEMENT_TIMEOUT_MS`.",
+    ),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(0)
+    .default(10000)
+    .description(
+      "PostgreSQL ends a session left idle inside a transaction this long (`idle_in_transaction_session_timeout`; `0`: PostgreSQL's own setting), so a stalled process cannot keep a group's row lock.",
+    ),
+  EVENT_RETENTION_DAYS: Joi.number<number | undefined>()
+    .integer()
+    .min(0)
+    .max(36500)
+    .empty(Joi.valid('', 0))
+    .description(
+      'Days the event log is kept (up to 36500). Unset, empty or `0`: for ever. Older events go a whole daily partition at a time, and a client resuming from before them gets `resync_required`.',
+    ),
+};
+
+const redisVariables = {
+  REDIS_URL: Joi.string<string | undefined>()
+    .uri({ scheme: ['redis', 'rediss'] })
+    .empty('')
+    .description(
+      '`redis://` or `rediss://` URL of one Redis: idempotency store, rate-limit counters, event bus, presence. Unset (and no `REDIS_CLUSTER_NODES`): in-process equivalents, allowed only with `ROLE=all`. Boot waits up to 5 s for it, then keeps reconnecting.',
+    ),
+  REDIS_CLUSTER_NODES: Joi.string<RedisClusterConfig | undefined>()
+    .empty('')
+    .custom(parsedBy(parseRedisClusterNodes))
+    .description(
+      'A Redis Cluster instead of one Redis: comma-separated `host:port` of any of its nodes, or `redis://`/`rediss://` URLs (the same credentials on every entry). Set together with `REDIS_URL`, start-up stops.',
+    ),
+};
+
+const authVariables = {
   // Required outside the single embedded node: two pods with generated secrets would reject each
   // other's tokens (checked below, with the other cross-variable rules).
-  JWT_SECRET: Joi.string().min(32).empty(''),
-  JWT_SECRET_PREVIOUS: Joi.string().min(32).empty('').invalid(Joi.ref('JWT_SECRET')),
-  REFRESH_REUSE_GRACE_SECONDS: Joi.number().integer().min(0).max(300).default(10),
-  ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(1).default(900),
-  IDEMPOTENCY_TTL_SECONDS: Joi.number().integer().min(1).default(86400),
-  EVENT_RETENTION_DAYS: Joi.number().integer().min(0).max(36500).empty('').default(0),
-  IDEMPOTENCY_LEASE_SECONDS: Joi.number().integer().min(1).max(300).default(10),
-  IDEMPOTENCY_IN_PROGRESS_WAIT_MS: Joi.number().integer().min(0).max(10000).default(2000),
-  RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(600),
-  SHUTDOWN_TIMEOUT_SECONDS: Joi.number().integer().min(1).default(25),
-  WS_HEARTBEAT_MS: Joi.number().integer().min(100).max(300000).default(25000),
-  WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: Joi.number().integer().min(1).default(100),
-  WS_MAX_MESSAGES_PER_SECOND: Joi.number().integer().min(1).default(50),
-  WS_MAX_CONNECTIONS_PER_USER: Joi.number().integer().min(1).default(20),
-  MAX_IN_FLIGHT: Joi.number().integer().min(1).default(512),
-  MAX_EVENT_LOOP_DELAY_MS: Joi.number().integer().min(10).default(1000),
-  DB_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(5000),
-  DB_LOCK_TIMEOUT_MS: Joi.number().integer().min(0).default(2000),
-  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
-  DB_POOL_ACQUIRE_TIMEOUT_MS: Joi.number().integer().min(1).default(3000),
-  DB_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
-  MAX_WRITES_WAITING_PER_GROUP: Joi.number().integer().min(1).default(64),
-  CORS_ORIGINS: Joi.string()
+  JWT_SECRET: Joi.string<string | undefined>()
+    .min(32)
     .empty('')
-    .custom((value: string, helpers) => {
-      try {
-        return parseCorsOrigins(value);
-      } catch (error) {
-        return helpers.message({ custom: (error as Error).message });
-      }
-    })
-    .default([]),
-  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-  NODE_ENV: Joi.string().default('development'),
-  TALLY_TEST_FAULT_POINT: Joi.string().valid('after-claim', 'before-commit', 'after-commit').empty(''),
-})
+    .description(
+      'HS256 signing key, at least 32 characters. Required unless the process is the single embedded node (`ROLE=all`, no `DATABASE_URL`, `NODE_ENV` not `production`), where a generated one is kept in `DATA_DIR/jwt-secret`.',
+    ),
+  JWT_SECRET_PREVIOUS: Joi.string<string | undefined>()
+    .min(32)
+    .empty('')
+    .invalid(Joi.ref('JWT_SECRET'))
+    .description(
+      'A retired signing key (at least 32 characters, not `JWT_SECRET`) still accepted when verifying access tokens, so a rotation logs nobody out; new tokens are signed with `JWT_SECRET`.',
+    ),
+  ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(1).default(900).description('Access token lifetime.'),
+  REFRESH_REUSE_GRACE_SECONDS: Joi.number()
+    .integer()
+    .min(0)
+    .max(300)
+    .default(10)
+    .description(
+      '0–300: a refresh token presented again this soon after its rotation (a retried refresh) refreshes again instead of revoking its family. `0`: strict rotation.',
+    ),
+};
+
+const idempotencyVariables = {
+  IDEMPOTENCY_TTL_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(86400)
+    .description(
+      'How long a recorded response is kept for replay, in the store and in PostgreSQL; after it the key counts as unseen.',
+    ),
+  IDEMPOTENCY_LEASE_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .max(300)
+    .default(10)
+    .description(
+      '1–300: the in-flight lease on a key, renewed once a write outlives a third of it; a retry takes over at once the lease of a process that has died.',
+    ),
+  IDEMPOTENCY_IN_PROGRESS_WAIT_MS: Joi.number()
+    .integer()
+    .min(0)
+    .max(10000)
+    .default(2000)
+    .description(
+      '0–10000: how long a request whose key a live process holds waits for that outcome, replaying it if it comes, before answering `409 idempotency_key_in_progress`. `0`: answer at once.',
+    ),
+};
+
+const httpVariables = {
+  CORS_ORIGINS: Joi.string<'*' | readonly string[]>()
+    .empty('')
+    .custom(parsedBy((text) => Object.freeze(parseCorsOrigins(text))))
+    .default(() => Object.freeze([]))
+    .description(
+      'Origins whose pages may call `/v1` from a browser: exact origins, comma-separated, or `*` alone for any. Unset: no CORS headers.',
+    ),
+  RATE_LIMIT_PER_MINUTE: Joi.number()
+    .integer()
+    .min(1)
+    .default(600)
+    .description(
+      'Requests per fixed one-minute window, per user on authenticated `/v1` routes and per client IP on `/v1/auth/*`.',
+    ),
+  MAX_IN_FLIGHT: Joi.number()
+    .integer()
+    .min(1)
+    .default(512)
+    .description(
+      'Most requests in flight in one process; with that many, a new one gets `503 unavailable` (load shedding).',
+    ),
+  MAX_EVENT_LOOP_DELAY_MS: Joi.number()
+    .integer()
+    .min(10)
+    .default(1000)
+    .description(
+      'Event-loop delay (p99 over the last second, at least 10) above which new requests get `503 unavailable`.',
+    ),
+  MAX_WRITES_WAITING_PER_GROUP: Joi.number()
+    .integer()
+    .min(1)
+    .default(64)
+    .description(
+      'Writes to one group one process lets run or wait at once (one at a time goes on to the database); one more gets `503 unavailable` at once.',
+    ),
+};
+
+const webSocketVariables = {
+  WS_HEARTBEAT_MS: Joi.number()
+    .integer()
+    .min(100)
+    .max(300000)
+    .default(25000)
+    .description(
+      '100–300000: WebSocket ping interval, sent to clients as `heartbeatMs`; a connection that has neither answered the last ping nor taken any bytes since is dropped.',
+    ),
+  WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: Joi.number()
+    .integer()
+    .min(1)
+    .default(100)
+    .description('Groups one WebSocket connection may subscribe to; one more is answered `limit_exceeded`.'),
+  WS_MAX_MESSAGES_PER_SECOND: Joi.number()
+    .integer()
+    .min(1)
+    .default(50)
+    .description('Messages one WebSocket connection may send per second; the next one closes it with 1008.'),
+  WS_MAX_CONNECTIONS_PER_USER: Joi.number()
+    .integer()
+    .min(1)
+    .default(20)
+    .description(
+      'Open WebSocket connections of one user on one gateway process; the upgrade of one more gets `429 rate_limited`.',
+    ),
+};
+
+const testVariables = {
+  TALLY_TEST_FAULT_POINT: Joi.string<(typeof FAULT_POINTS)[number] | undefined>()
+    .valid(...FAULT_POINTS)
+    .empty('')
+    .description(
+      'Tests only: `after-claim`, `before-commit` or `after-commit`, where the process SIGKILLs itself the first time a keyed write gets there. Never set it elsewhere.',
+    ),
+};
+
+/** The variables by group, in the order docs/API.md §10 lists them. */
+export const CONFIG_GROUPS = [
+  { title: 'Process', variables: processVariables },
+  { title: 'Database', variables: databaseVariables },
+  { title: 'Redis', variables: redisVariables },
+  { title: 'Authentication', variables: authVariables },
+  { title: 'Idempotency', variables: idempotencyVariables },
+  { title: 'HTTP API', variables: httpVariables },
+  { title: 'WebSocket gateway', variables: webSocketVariables },
+  { title: 'Tests', variables: testVariables },
+] as const;
+
+const VARIABLES = {
+  ...processVariables,
+  ...databaseVariables,
+  ...redisVariables,
+  ...authVariables,
+  ...idempotencyVariables,
+  ...httpVariables,
+  ...webSocketVariables,
+  ...testVariables,
+};
+
+/** Every environment variable the service reads. */
+export const CONFIG_VARIABLES = Object.keys(VARIABLES) as readonly (keyof typeof VARIABLES)[];
+
+/** The `Config` fields that are not simply their variable in camelCase. */
+const FIELD_NAMES = {
+  REDIS_CLUSTER_NODES: 'redisCluster',
+  TALLY_TEST_FAULT_POINT: 'testFaultPoint',
+} as const;
+
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Lowercase<Head>}${Capitalize<CamelCase<Tail>>}`
+  : Lowercase<S>;
+type FieldOf<Name extends string> = Name extends keyof typeof FIELD_NAMES
+  ? (typeof FIELD_NAMES)[Name]
+  : CamelCase<Name>;
+type Parsed<S> = S extends Joi.AnySchema<infer T> ? T : never;
+
+/** The parsed configuration: one field for each variable, named and typed by its declaration. */
+export type Config = Readonly<{
+  [Name in keyof typeof VARIABLES as FieldOf<Name>]: Parsed<(typeof VARIABLES)[Name]>;
+}>;
+
+const fieldOf = (name: string): string =>
+  FIELD_NAMES[name as keyof typeof FIELD_NAMES] ??
+  name.toLowerCase().replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+
+const schema = Joi.object(VARIABLES)
   .unknown(true)
   .custom((value: Record<string, unknown>, helpers) => {
     if (value['REDIS_URL'] && value['REDIS_CLUSTER_NODES']) {
@@ -255,72 +457,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `invalid configuration: ${variable ? `${variable}: ` : ''}${detail?.message ?? error.message}`,
     );
   }
-  const v = value as {
-    PORT: number;
-    ROLE: Role;
-    DATABASE_URL?: string;
-    REDIS_URL?: string;
-    REDIS_CLUSTER_NODES?: RedisClusterConfig;
-    DATA_DIR: string;
-    JWT_SECRET?: string;
-    JWT_SECRET_PREVIOUS?: string;
-    REFRESH_REUSE_GRACE_SECONDS: number;
-    ACCESS_TOKEN_TTL_SECONDS: number;
-    IDEMPOTENCY_TTL_SECONDS: number;
-    EVENT_RETENTION_DAYS: number;
-    IDEMPOTENCY_LEASE_SECONDS: number;
-    IDEMPOTENCY_IN_PROGRESS_WAIT_MS: number;
-    RATE_LIMIT_PER_MINUTE: number;
-    SHUTDOWN_TIMEOUT_SECONDS: number;
-    WS_HEARTBEAT_MS: number;
-    WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: number;
-    WS_MAX_MESSAGES_PER_SECOND: number;
-    WS_MAX_CONNECTIONS_PER_USER: number;
-    MAX_IN_FLIGHT: number;
-    MAX_EVENT_LOOP_DELAY_MS: number;
-    DB_STATEMENT_TIMEOUT_MS: number;
-    DB_LOCK_TIMEOUT_MS: number;
-    DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: number;
-    DB_POOL_ACQUIRE_TIMEOUT_MS: number;
-    DB_POOL_MAX: number;
-    MAX_WRITES_WAITING_PER_GROUP: number;
-    CORS_ORIGINS: '*' | string[];
-    LOG_LEVEL: string;
-    NODE_ENV: string;
-    TALLY_TEST_FAULT_POINT?: string;
-  };
-  return Object.freeze({
-    port: v.PORT,
-    role: v.ROLE,
-    databaseUrl: v.DATABASE_URL,
-    redisUrl: v.REDIS_URL,
-    redisCluster: v.REDIS_CLUSTER_NODES,
-    dataDir: v.DATA_DIR,
-    jwtSecret: v.JWT_SECRET,
-    jwtSecretPrevious: v.JWT_SECRET_PREVIOUS,
-    refreshReuseGraceSeconds: v.REFRESH_REUSE_GRACE_SECONDS,
-    accessTokenTtlSeconds: v.ACCESS_TOKEN_TTL_SECONDS,
-    idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,
-    eventRetentionDays: v.EVENT_RETENTION_DAYS > 0 ? v.EVENT_RETENTION_DAYS : undefined,
-    idempotencyLeaseSeconds: v.IDEMPOTENCY_LEASE_SECONDS,
-    idempotencyInProgressWaitMs: v.IDEMPOTENCY_IN_PROGRESS_WAIT_MS,
-    rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
-    shutdownTimeoutSeconds: v.SHUTDOWN_TIMEOUT_SECONDS,
-    wsHeartbeatMs: v.WS_HEARTBEAT_MS,
-    wsMaxSubscriptionsPerConnection: v.WS_MAX_SUBSCRIPTIONS_PER_CONNECTION,
-    wsMaxMessagesPerSecond: v.WS_MAX_MESSAGES_PER_SECOND,
-    wsMaxConnectionsPerUser: v.WS_MAX_CONNECTIONS_PER_USER,
-    maxInFlight: v.MAX_IN_FLIGHT,
-    maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
-    dbStatementTimeoutMs: v.DB_STATEMENT_TIMEOUT_MS,
-    dbLockTimeoutMs: v.DB_LOCK_TIMEOUT_MS,
-    dbIdleInTransactionTimeoutMs: v.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    dbPoolAcquireTimeoutMs: v.DB_POOL_ACQUIRE_TIMEOUT_MS,
-    dbPoolMax: v.DB_POOL_MAX,
-    maxWritesWaitingPerGroup: v.MAX_WRITES_WAITING_PER_GROUP,
-    corsOrigins: Array.isArray(v.CORS_ORIGINS) ? Object.freeze([...v.CORS_ORIGINS]) : v.CORS_ORIGINS,
-    logLevel: v.LOG_LEVEL,
-    nodeEnv: v.NODE_ENV,
-    testFaultPoint: v.TALLY_TEST_FAULT_POINT,
-  });
+  const parsed = value as Record<string, unknown>;
+  return Object.freeze(
+    Object.fromEntries(CONFIG_VARIABLES.map((name) => [fieldOf(name), parsed[name]])),
+  ) as Config;
 }

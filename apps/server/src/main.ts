@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   }
   const server = await start(config);
   const { logger } = server;
-  if (process.stdout.isTTY || config.logLevel !== 'silent') {
+  // Log collectors read stdout as JSON lines (pino): the human welcome only goes to a terminal. The
+  // `listening` log record carries the same port and role for everyone else.
+  if (process.stdout.isTTY) {
     process.stdout.write(
       `\nTally is listening on ${server.url} (ROLE=${config.role})\n` +
         `Try: curl -s -X POST ${server.url}/v1/auth/register -H 'Content-Type: application/json' ` +
