@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { seededRandom } from '../support/random';
+import { until } from '../support/until';
 
 /**
  * What the proxy does with one request:
@@ -27,18 +29,6 @@ export type FaultProxyOptions = {
   /** @default 1 */
   seed?: number;
 };
-
-/** A small seeded PRNG (mulberry32), so a run's sequence of faults is reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
 
@@ -193,12 +183,8 @@ export class FaultProxy {
    * Waits until every request the proxy took has reached the server and been answered, including
    * `slow` ones whose client gave up long ago.
    */
-  async drain(timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.pending > 0) {
-      if (Date.now() > deadline) throw new Error(`proxy still has ${this.pending} requests in flight`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+  async drain(): Promise<void> {
+    await until(() => this.pending === 0, 'the proxy to have no request in flight');
   }
 
   /** Total requests the proxy received. */

@@ -13,9 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { type GroupEvent, MemoryTokenStore, TallyClient } from '../../packages/client/src';
+import { seededRandom } from '../support/random';
 import { redisUrl } from '../support/test-database';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { FaultProxy, seededRandom } from './fault-proxy';
+import { FaultProxy } from './fault-proxy';
 import type { ChildConfig } from './outbox-child';
 import { checkGroupLog, makePlan, type PlanWorld } from './outbox-plan';
 

@@ -5,6 +5,7 @@
  * processes), its child, and the browser reload test; nothing here imports server code.
  */
 import type { GroupEvent, Outbox, OutboxEntry } from '../../packages/client/src';
+import { seededRandom as prng } from '../support/random';
 
 export type PlanWrite =
   | { i: number; kind: 'create'; group: number; amount: number }
@@ -18,17 +19,8 @@ export type PlanWorld = { me: string; others: string[]; groupIds: string[] };
 /** What every entry of the test app carries in `meta`. */
 export type WriteMeta = { write: number };
 
-/** A small seeded PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG of test support, under the name the outbox tests know it by. */
+export { prng };
 
 /**
  * `count` writes over `groups` groups: about 40 % creates, 25 % edits and 10 % deletes of expenses

@@ -13,6 +13,7 @@ import { currentRunId, databasePrefix } from '../support/run-info';
 import { freePort } from '../support/server-process';
 import { databaseUrl, dropDatabase, redisUrl } from '../support/test-database';
 import { TEST_JWT_SECRET } from '../support/test-server';
+import { until } from '../support/until';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SERVER_BUNDLE = path.join(ROOT, 'dist/server.js');
@@ -50,17 +51,11 @@ async function waitReady(url: string, exited: Promise<Exit>): Promise<void> {
   void exited.then((exit) => {
     ended = exit;
   });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (ended) throw new Error(`the server exited during start-up:\n${ended.output}`);
-    const status = await fetch(`${url}/readyz`).then(
-      (res) => res.status,
-      () => 0,
-    );
-    if (status === 200) return;
-    if (Date.now() > deadline) throw new Error(`${url}/readyz did not answer 200 within 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await until(async () => (await fetch(`${url}/readyz`)).status === 200, {
+    what: `${url}/readyz to answer 200`,
+    intervalMs: 100,
+    abort: () => (ended ? `the server exited during start-up:\n${ended.output}` : undefined),
+  });
 }
 
 describe('the production build', () => {

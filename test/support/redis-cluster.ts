@@ -20,7 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { errorMessage, findRedisServer, freePort, onExit, tail, waitFor } from './services';
+import { findRedisServer, freePort, onExit, tail } from './services';
+import { errorMessage, until } from './until';
 
 const execFileAsync = promisify(execFile);
 
@@ -181,9 +182,7 @@ export async function startRedisCluster(options: ClusterOptions = {}): Promise<T
       exited = `redis-server exited (${signal ?? `code ${code}`})`;
     });
     try {
-      await waitFor(
-        `cluster node on port ${proc.port}`,
-        15_000,
+      await until(
         async () => {
           const probe = new Redis({
             host: '127.0.0.1',
@@ -201,7 +200,7 @@ export async function startRedisCluster(options: ClusterOptions = {}): Promise<T
             probe.disconnect();
           }
         },
-        () => exited,
+        { what: `cluster node on port ${proc.port}`, intervalMs: 200, abort: () => exited },
       );
     } catch (error) {
       if (isRunning(child)) child.kill('SIGKILL');
@@ -235,7 +234,8 @@ export async function startRedisCluster(options: ClusterOptions = {}): Promise<T
 
   const waitHealthy = async (wait: { replicas?: number; timeoutMs?: number } = {}) => {
     const replicas = wait.replicas ?? 0;
-    await waitFor('the Redis Cluster', wait.timeoutMs ?? 30_000, async () => {
+    /** Throws what is not healthy yet. */
+    const healthy = async () => {
       const running = new Set(live().map((proc) => proc.port));
       for (const port of running) {
         const state = (await info(node(port), 'cluster'))['cluster_state'];
@@ -256,7 +256,8 @@ export async function startRedisCluster(options: ClusterOptions = {}): Promise<T
         }
       }
       if (covered !== 16384) throw new Error(`${covered} of 16384 slots served`);
-    });
+    };
+    await until(healthy, { what: 'the Redis Cluster', timeoutMs: wait.timeoutMs, intervalMs: 200 });
   };
 
   const stop = async () => {

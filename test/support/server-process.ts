@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { TEST_JWT_SECRET } from './test-server';
+import { errorMessage, until } from './until';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -63,24 +64,21 @@ export async function spawnServer(
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
   let ended = false;
   void exited.then(() => {
     ended = true;
   });
-  for (;;) {
-    if (ended) throw new Error(`server process exited during start-up:\n${output}`);
-    try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server process did not become healthy:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const healthy = async () => (await fetch(`${url}/healthz`)).ok;
+  try {
+    await until(healthy, {
+      what: 'the server process to answer /healthz',
+      intervalMs: 100,
+      abort: () => (ended ? 'it exited during start-up' : undefined),
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${errorMessage(error)}
+${output}`);
   }
   return {
     url,

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import { errorMessage, until } from './until';
 
 const execFileAsync = promisify(execFile);
 
@@ -79,16 +80,6 @@ export function redactUrl(url: string): string {
   }
 }
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) {
-    return error.errors.map(errorMessage).join('; ');
-  }
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 // ---------------------------------------------------------------------------------------------------------
 // Probes
 
@@ -127,28 +118,6 @@ export async function probeRedis(url: string, timeoutMs = 3000): Promise<void> {
   } finally {
     client.disconnect();
   }
-}
-
-export async function waitFor(
-  what: string,
-  timeoutMs: number,
-  attempt: () => Promise<void>,
-  abort?: () => string | undefined,
-) {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    const aborted = abort?.();
-    if (aborted) throw new Error(`${what}: ${aborted}`);
-    try {
-      await attempt();
-      return;
-    } catch (error) {
-      last = error;
-    }
-    await sleep(200);
-  }
-  throw new Error(`${what} did not answer within ${timeoutMs} ms: ${errorMessage(last)}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -390,7 +359,7 @@ async function startEphemeralPostgres(): Promise<ThrowawayService> {
 
     const maintenanceUrl = `${url}/postgres`;
     const startArgs = ['-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', serverOptions, 'start'];
-    await waitFor('throwaway PostgreSQL', 30_000, () => probePostgres(maintenanceUrl));
+    await until(() => probePostgres(maintenanceUrl), { what: 'throwaway PostgreSQL', intervalMs: 200 });
     const client = new Client({ connectionString: maintenanceUrl });
     await client.connect();
     try {
@@ -417,7 +386,7 @@ async function startEphemeralPostgres(): Promise<ThrowawayService> {
           throw new Error(`${errorMessage(error)}\n--- postgres.log ---\n${tail(logFile)}`);
         }
         started = true;
-        await waitFor('throwaway PostgreSQL', 30_000, () => probePostgres(maintenanceUrl));
+        await until(() => probePostgres(maintenanceUrl), { what: 'throwaway PostgreSQL', intervalMs: 200 });
       },
       async stop() {
         if (stopped) return;
@@ -538,12 +507,11 @@ async function startEphemeralRedis(): Promise<ThrowawayService> {
     });
     const url = `redis://127.0.0.1:${port}`;
     try {
-      await waitFor(
-        'throwaway Redis',
-        15_000,
-        () => probeRedis(url, 1000),
-        () => exited,
-      );
+      await until(() => probeRedis(url, 1000), {
+        what: 'throwaway Redis',
+        intervalMs: 200,
+        abort: () => exited,
+      });
       return url;
     } catch (error) {
       if (isRunning(proc)) proc.kill('SIGKILL');
