@@ -5,6 +5,7 @@ import {
   startupNodes,
   type TestRedisCluster,
 } from '../../../test/support/test-database';
+import { until } from '../../../test/support/until';
 import { describeEventBusContract } from './event-bus.contract';
 import { hashSlot } from './hash-slot';
 import { createRedisPresenceStore } from './presence-store';
@@ -35,14 +36,6 @@ describePresenceStoreContract('Redis Cluster', async () => {
     teardown: testCluster.quit,
   };
 });
-
-const until = async (check: () => boolean | Promise<boolean>, what: string, ms = 10_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
 
 describe('hash slots', () => {
   let cluster: TestRedisCluster;

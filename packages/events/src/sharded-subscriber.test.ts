@@ -1,6 +1,7 @@
 import { Cluster } from 'ioredis';
 import { startRedisCluster, type ThrowawayRedisCluster } from '../../../test/support/redis-cluster';
 import { startupNodes } from '../../../test/support/test-database';
+import { until } from '../../../test/support/until';
 import type { BusMessage, EventBus } from './event-bus';
 import { hashSlot } from './hash-slot';
 import { createShardedRedisBus, shardedChannelOf } from './redis-bus';
@@ -21,26 +22,22 @@ describe('sharded subscriber through resharding and failover', () => {
   const heard = new Map<string, number[]>();
   const groups = Array.from({ length: 30 }, (_, i) => `grp_moving_${i}`);
 
-  const until = async (check: () => boolean | Promise<boolean>, what: string, ms = 20_000) => {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
   let seq = 0;
   /** Publishes to every group until each has heard one more message than before. */
   const everyGroupHears = async (what: string) => {
     const before = new Map(groups.map((g) => [g, heard.get(g)?.length ?? 0]));
-    await until(async () => {
-      seq++;
-      await Promise.all(
-        groups.map((groupId) =>
-          bus.publish({ kind: 'event', groupId, seq, eventId: `evt_${seq}` }).catch(() => {}),
-        ),
-      );
-      return groups.every((g) => (heard.get(g)?.length ?? 0) > (before.get(g) ?? 0));
-    }, what);
+    await until(
+      async () => {
+        seq++;
+        await Promise.all(
+          groups.map((groupId) =>
+            bus.publish({ kind: 'event', groupId, seq, eventId: `evt_${seq}` }).catch(() => {}),
+          ),
+        );
+        return groups.every((g) => (heard.get(g)?.length ?? 0) > (before.get(g) ?? 0));
+      },
+      { what, intervalMs: 20 },
+    );
   };
 
   beforeAll(async () => {

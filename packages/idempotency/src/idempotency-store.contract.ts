@@ -49,6 +49,20 @@ export function describeIdempotencyStoreContract(name: string, setup: () => Prom
       body: '{"id":"exp_1"}',
     };
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /**
+     * Runs `attempt` with a lifetime of 200 ms, then 400, 800… until one run ends within its lifetime,
+     * and returns what that run saw and its lifetime: what a record of that lifetime shows before it
+     * ends, checked however slow this machine is (a sleep, on the other hand, only ever lasts longer).
+     */
+    const withinLifetime = async <T>(
+      attempt: (ms: number) => Promise<T>,
+    ): Promise<{ ms: number; seen: T }> => {
+      for (let ms = 200; ; ms *= 2) {
+        const started = Date.now();
+        const seen = await attempt(ms);
+        if (Date.now() - started < ms) return { ms, seen };
+      }
+    };
 
     it('claims an unseen scope exactly once', async () => {
       const s = scope();
@@ -120,22 +134,27 @@ export function describeIdempotencyStoreContract(name: string, setup: () => Prom
     });
 
     it('keeps a lease alive while it is extended', async () => {
-      const s = scope();
-      await store.claim(s, 'fp', own('me'), 150);
-      for (let i = 0; i < 4; i++) {
-        await sleep(60);
-        expect(await store.extend(s, 'me', 150)).toBe(true);
-      }
-      expect((await store.claim(s, 'fp', own('other'), 150)).claimed).toBe(false);
+      const { ms, seen } = await withinLifetime(async (leaseMs) => {
+        const s = scope();
+        await store.claim(s, 'fp', own('me'), leaseMs);
+        return { s, extended: await store.extend(s, 'me', 60_000) };
+      });
+      expect(seen.extended).toBe(true);
+      await sleep(ms + 50); // the first lease is over
+      expect((await store.claim(seen.s, 'fp', own('other'), 150)).claimed).toBe(false);
+      expect(await store.extend(seen.s, 'me', 60_000)).toBe(true);
     });
 
     it('forgets a completed response after its retention period', async () => {
-      const s = scope();
-      await store.claim(s, 'fp', own('me'), 5_000);
-      await store.complete(s, 'me', 'fp', response, 80);
-      expect((await store.claim(s, 'fp', own('early'), 5_000)).claimed).toBe(false);
-      await sleep(160);
-      expect(await store.claim(s, 'fp', own('late'), 5_000)).toEqual({ claimed: true });
+      const { ms, seen } = await withinLifetime(async (retainMs) => {
+        const s = scope();
+        await store.claim(s, 'fp', own('me'), 5_000);
+        await store.complete(s, 'me', 'fp', response, retainMs);
+        return { s, early: await store.claim(s, 'fp', own('early'), 5_000) };
+      });
+      expect(seen.early.claimed).toBe(false);
+      await sleep(ms + 50);
+      expect(await store.claim(seen.s, 'fp', own('late'), 5_000)).toEqual({ claimed: true });
     });
 
     it('keeps scopes apart', async () => {

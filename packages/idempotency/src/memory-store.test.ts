@@ -19,13 +19,20 @@ describeIdempotencyStoreContract('in-memory', async () => {
 
 describe('in-memory idempotency store', () => {
   it('sweeps expired records so memory stays bounded', async () => {
-    const store = createMemoryIdempotencyStore({ sweepIntervalMs: 20 });
-    const owner = { token: 'o', processId: 'p' };
-    for (let i = 0; i < 100; i++) await store.claim(`s${i}`, 'fp', owner, 10);
-    expect(store.size()).toBe(100);
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(store.size()).toBe(0);
-    store.close();
+    jest.useFakeTimers();
+    try {
+      const store = createMemoryIdempotencyStore({ sweepIntervalMs: 20 });
+      const owner = { token: 'o', processId: 'p' };
+      for (let i = 0; i < 100; i++) await store.claim(`s${i}`, 'fp', owner, 10);
+      expect(store.size()).toBe(100);
+      await jest.advanceTimersByTimeAsync(19); // before the first sweep
+      expect(store.size()).toBe(100);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(store.size()).toBe(0);
+      store.close();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('counts every owner as alive when it is given no liveness registry (the embedded default)', async () => {

@@ -1,5 +1,6 @@
 import { type Cluster, Redis } from 'ioredis';
 import { createTestRedisCluster, type TestRedisCluster } from '../../../test/support/test-database';
+import { until } from '../../../test/support/until';
 import { type ContractProcess, describeIdempotencyStoreContract } from './idempotency-store.contract';
 import { createRedisLiveness, livenessKeyPrefix, type ProcessLiveness } from './liveness';
 import { createRedisIdempotencyStore } from './redis-store';
@@ -8,14 +9,6 @@ import { createRedisIdempotencyStore } from './redis-store';
 
 const TTL_MS = 1000;
 const INTERVAL_MS = 100;
-
-async function until(condition: () => Promise<boolean> | boolean, what: string, deadlineMs = 5_000) {
-  const deadline = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** A process sharing the store: a cluster connection of its own, and its liveness heartbeat. */
 function processes(testCluster: TestRedisCluster) {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { createTestRedis } from '../../../test/support/test-database';
+import { until } from '../../../test/support/until';
 import { type ContractProcess, describeIdempotencyStoreContract } from './idempotency-store.contract';
 import { createRedisLiveness, livenessKeyPrefix, type ProcessLiveness } from './liveness';
 import { createRedisIdempotencyStore } from './redis-store';
@@ -7,14 +8,6 @@ import { createRedisIdempotencyStore } from './redis-store';
 /** Short liveness settings, so that a killed process counts as dead within a second. */
 const TTL_MS = 1000;
 const INTERVAL_MS = 100;
-
-async function until(condition: () => Promise<boolean>, what: string, deadlineMs = 5_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describeIdempotencyStoreContract('Redis', async () => {
   const testRedis = await createTestRedis();
