@@ -26,10 +26,11 @@ describe('Redis event bus', () => {
     const subscriber = new Redis(redisUrl(), { connectionName: name });
     const bus = createRedisBus({ publisher, subscriber });
     const offs = Array.from({ length: 50 }, (_, i) => bus.subscribe(`grp_many_${i}`, () => {}));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Redis acknowledges the subscriptions asynchronously.
+    await until(async () => {
+      expect(await publisher.call('PUBSUB', 'CHANNELS', 'tally:group:grp_many_*')).toHaveLength(50);
+    }, 'the 50 subscriptions');
     const clients = String(await publisher.call('CLIENT', 'LIST'));
-    const channels = (await publisher.call('PUBSUB', 'CHANNELS', 'tally:group:grp_many_*')) as string[];
-    expect(channels).toHaveLength(50);
     expect(clients.split('\n').filter((line) => line.includes(`name=${name}`))).toHaveLength(1);
     for (const off of offs) off();
     await bus.close();
@@ -46,11 +47,9 @@ describe('a publication made outside the bus (the idempotency completion script)
     const groupId = `grp_publication_${process.pid}_${Date.now()}`;
     const message = { kind: 'event', groupId, seq: 7, eventId: 'evt_7' } as const;
     const heard = new Promise((resolve) => bus.subscribe(groupId, resolve));
-    const deadline = Date.now() + 5_000;
     const { channel, message: text } = publicationOf(message);
     // Published raw, as a Lua script does, until the subscription is in place.
-    while ((await publisher.publish(channel, text)) === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(async () => (await publisher.publish(channel, text)) > 0, 'a subscriber to hear it');
     await expect(heard).resolves.toEqual(message);
     await bus.close();
     await publisher.quit();
