@@ -1,65 +1,22 @@
 /**
- * Exactly-once by construction: every write route the app registers (but auth) is a keyed route,
- * walking the real express router, and a keyed request to each of them leaves its durable
- * idempotency record in PostgreSQL under the canonical route path. A route that answers without
- * writing that record fails loudly (500, counted as `unprotected`) instead of succeeding unprotected.
+ * Exactly-once by construction: every write route the API document declares (but auth's) is a
+ * write route (http/write-route.ts), as the app registered it, with the key required on money
+ * writes; a keyed request to each leaves its durable idempotency record in PostgreSQL under the
+ * canonical route path and replays from it. A request invalid on its own records nothing; an
+ * outcome of the group's state is recorded and replayed.
  */
 import { createAccessTokens } from '@tally/http-kit';
-import {
-  createDurableRecords,
-  createIdempotencyLayer,
-  createMemoryIdempotencyStore,
-} from '@tally/idempotency';
-import express, { type Express } from 'express';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import request from 'supertest';
-import { authenticate } from '../../apps/api/src/auth/authenticate';
 import { createApp } from '../../apps/api/src/create-app';
-import { errorHandler } from '../../apps/api/src/http/error-handler';
-import { idempotencyKey, keyRequirementOf } from '../../apps/api/src/http/idempotency-key';
-import { jsonBody } from '../../apps/api/src/http/json-body';
-import { isKeyedWrite, keyedWrites } from '../../apps/api/src/http/keyed-writes';
-import { created } from '../../apps/api/src/http/reply';
-import { requestId } from '../../apps/api/src/http/request-id';
-import { createWriteRunner } from '../../apps/api/src/ledger/write-runner';
-import { createTestDatabase, redisUrl, type TestDatabase } from '../support/test-database';
+import type { WriteRouteInfo } from '../../apps/api/src/http/write-route';
+import { openApiDocument } from '../../apps/api/src/openapi/openapi';
+import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 
 // ---- the write routes really registered ----------------------------------------------------------
-type Layer = {
-  rawPath?: unknown;
-  route?: { path: unknown; methods: Record<string, boolean>; stack: { handle: unknown }[] };
-  handle?: { stack?: Layer[] };
-};
-type WriteRoute = { name: string; method: string; template: string; keyed: boolean; key: string | undefined };
-
-function writeRoutes(app: Express): WriteRoute[] {
-  const routes: WriteRoute[] = [];
-  const walk = (stack: Layer[], prefix: string) => {
-    for (const layer of stack) {
-      if (layer.route && typeof layer.route.path === 'string') {
-        const template = `${prefix}${layer.route.path}`;
-        const handlers = layer.route.stack.map((l) => l.handle);
-        for (const method of Object.keys(layer.route.methods)) {
-          if (method === 'get' || method === 'head') continue;
-          routes.push({
-            name: `${method.toUpperCase()} ${template}`,
-            method,
-            template,
-            keyed: handlers.some(isKeyedWrite),
-            key: handlers.map(keyRequirementOf).find((k) => k !== undefined),
-          });
-        }
-      } else if (layer.handle?.stack && typeof layer.rawPath === 'string') {
-        walk(layer.handle.stack, prefix + (layer.rawPath === '/' ? '' : layer.rawPath));
-      }
-    }
-  };
-  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
-  return routes;
-}
+type WriteRoute = WriteRouteInfo & { name: string };
 
 /** The API app built with inert dependencies: building it connects to nothing. */
 const inertApp = () =>
@@ -68,12 +25,23 @@ const inertApp = () =>
     tokens: createAccessTokens({ secret: 'keyed-routes-test-secret-keyed-routes', ttlSeconds: 60 }),
     logger: pino({ level: 'silent' }),
     registry: new Registry(),
-    notify: () => {},
+    announcer: { publications: () => [], announce: () => {} },
     isReady: async () => true,
   });
 
-const WRITE_ROUTES = writeRoutes(inertApp());
-const KEYED_ROUTES = WRITE_ROUTES.filter((r) => r.keyed);
+const WRITE_ROUTES: WriteRoute[] = (inertApp().locals['writeRoutes'] as WriteRouteInfo[]).map((r) => ({
+  ...r,
+  name: `${r.method} ${r.path}`,
+}));
+
+/** The writes the API document declares, in the app's spelling (`/v1/expenses/:expenseId`). */
+const DOCUMENTED_WRITES = Object.entries(openApiDocument().paths as Record<string, Record<string, unknown>>)
+  .flatMap(([path, operations]) =>
+    Object.keys(operations)
+      .filter((method) => ['post', 'put', 'patch', 'delete'].includes(method))
+      .map((method) => `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`),
+  )
+  .filter((name) => !name.includes(' /v1/auth/'));
 
 // ---- one successful keyed request per route ------------------------------------------------------
 type Scenario = { path: string; body?: object; status: number };
@@ -167,27 +135,26 @@ describe('every keyed route', () => {
     },
   };
 
-  it('covers every write route but auth, with the key required on money writes and optional elsewhere', () => {
-    expect(KEYED_ROUTES.length).toBeGreaterThanOrEqual(11);
-    const unkeyed = WRITE_ROUTES.filter((r) => !r.keyed).map((r) => r.name);
-    expect(unkeyed.filter((name) => !name.includes(' /v1/auth/'))).toEqual([]);
-    for (const route of KEYED_ROUTES) {
-      const money = /^\/v1\/(expenses|settlements)/.test(route.template);
+  it('covers every write the API document declares but auth, with the key required on money writes and optional elsewhere', () => {
+    expect(WRITE_ROUTES.length).toBeGreaterThanOrEqual(11);
+    expect(WRITE_ROUTES.map((r) => r.name).sort()).toEqual([...DOCUMENTED_WRITES].sort());
+    for (const route of WRITE_ROUTES) {
+      const money = /^\/v1\/(expenses|settlements)/.test(route.path);
       expect({ route: route.name, key: route.key }).toEqual({
         route: route.name,
         key: money ? 'required' : 'optional',
       });
     }
-    expect(Object.keys(scenarios).sort()).toEqual(KEYED_ROUTES.map((r) => r.name).sort());
+    expect(Object.keys(scenarios).sort()).toEqual(WRITE_ROUTES.map((r) => r.name).sort());
   });
 
-  it.each(KEYED_ROUTES.map((r) => [r.name, r] as const))(
+  it.each(WRITE_ROUTES.map((r) => [r.name, r] as const))(
     '%s leaves its durable record in PostgreSQL and replays from it',
     async (name, route) => {
       const scenario = await scenarios[name]!();
       const key = newKey();
       const send = () => {
-        const req = t.request[route.method as 'post'](scenario.path)
+        const req = t.request[route.method.toLowerCase() as 'post'](scenario.path)
           .set(ada.auth)
           .set('Idempotency-Key', key);
         return scenario.body ? req.send(scenario.body) : req;
@@ -205,74 +172,86 @@ describe('every keyed route', () => {
   );
 });
 
-// ---- a route that answers without its durable record ---------------------------------------------
-describe('a keyed route that answers without its durable record', () => {
-  let db: TestDatabase;
-  let app: Express;
-  let registry: Registry;
-  let authorization: string;
+// ---- what is recorded against a key, and what is not -------------------------------------------
+describe('a keyed write that fails', () => {
+  let t: TestServer;
+  let ada: TestUser;
+  let bob: TestUser;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    await db.knex.schema.createTable('sneaky_writes', (table) => table.text('note'));
-    registry = new Registry();
-    const layer = createIdempotencyLayer({
-      store: createMemoryIdempotencyStore(),
-      durable: createDurableRecords({ knex: db.knex }),
-      ttlSeconds: 60,
-      processId: 'keyed-routes-test',
-      registry,
-    });
-    const keyed = keyedWrites({ layer, runWrite: createWriteRunner({ knex: db.knex, notify: () => {} }) });
-    const tokens = createAccessTokens({ secret: 'keyed-routes-test-secret-keyed-routes', ttlSeconds: 60 });
-    authorization = `Bearer ${await tokens.sign('usr_keyed_routes_test')}`;
-    const moneyKey = idempotencyKey({ required: true });
-
-    app = express();
-    app.use(requestId, authenticate(tokens));
-    // Forgets to run its write and answers as if it had.
-    app.post(
-      '/forgetful',
-      jsonBody,
-      moneyKey,
-      keyed(async () => created({ id: 'never-written' })),
-    );
-    // Writes behind the layer's back, outside the write it was given.
-    app.post(
-      '/sneaky',
-      jsonBody,
-      moneyKey,
-      keyed(async () => {
-        await db.knex('sneaky_writes').insert({ note: 'unprotected' });
-        return created({ id: 'sneaky' });
-      }),
-    );
-    app.use(errorHandler(pino({ level: 'silent' })));
+    t = await startTestServer({ env: { REDIS_URL: redisUrl() } });
+    ada = await t.register('Ada');
+    bob = await t.register('Bob');
   });
   afterAll(async () => {
-    await db?.drop();
+    await t?.stop();
   });
 
-  const unprotectedCount = async () => {
-    const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === 'idempotency_outcomes_total');
-    const values = (metric?.values ?? []) as { labels: { outcome?: string }; value: number }[];
-    return values.find((v) => v.labels.outcome === 'unprotected')?.value ?? 0;
-  };
+  const records = (key: string) => t.db!.knex('idempotency_records').where({ key }).select('status');
 
-  it.each(['/forgetful', '/sneaky'])('%s fails with a 500, is counted, and records nothing', async (path) => {
-    const before = await unprotectedCount();
+  it.each([
+    ['fails the schema', { description: 'Dinner', amount: 'lots' }],
+    ['has shares that do not add up', { description: 'Dinner', amount: 1000, exact: true }],
+  ])('records nothing when its body %s, and a corrected retry with the same key runs', async (_what, bad) => {
+    const groupId = await t.createGroup(ada, [bob]);
     const key = newKey();
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const res = await request(app)
-        .post(path)
-        .set('Authorization', authorization)
+    const body = (fields: object) => {
+      const { exact, ...rest } = fields as { exact?: boolean };
+      return {
+        groupId,
+        paidBy: ada.id,
+        split: exact
+          ? {
+              type: 'exact',
+              between: [
+                { userId: ada.id, amount: 300 },
+                { userId: bob.id, amount: 300 },
+              ],
+            }
+          : { type: 'equal', between: [ada.id, bob.id] },
+        ...rest,
+      };
+    };
+    const first = await t.request
+      .post('/v1/expenses')
+      .set(ada.auth)
+      .set('Idempotency-Key', key)
+      .send(body(bad));
+    expect(first.status).toBe(422);
+    expect(await records(key)).toEqual([]);
+    const fixed = await t.request
+      .post('/v1/expenses')
+      .set(ada.auth)
+      .set('Idempotency-Key', key)
+      .send(body({ description: 'Dinner', amount: 1000 }));
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers['idempotent-replayed']).toBeUndefined();
+    expect(await records(key)).toEqual([{ status: 201 }]);
+  });
+
+  it('records an outcome of the group’s state (a payer who is not a member) and replays it', async () => {
+    const groupId = await t.createGroup(ada);
+    const key = newKey();
+    const send = () =>
+      t.request
+        .post('/v1/expenses')
+        .set(ada.auth)
         .set('Idempotency-Key', key)
-        .send({ amount: 1 });
-      expect(res.status).toBe(500);
-      expect(res.body.code).toBe('internal_error');
-      expect(res.headers['idempotent-replayed']).toBeUndefined();
-    }
-    expect(await unprotectedCount()).toBe(before + 2);
-    expect(await db.knex('idempotency_records').where({ key })).toEqual([]);
+        .send({
+          groupId,
+          description: 'Taxi',
+          amount: 900,
+          paidBy: bob.id,
+          split: { type: 'equal', between: [ada.id] },
+        });
+    const first = await send();
+    expect([first.status, first.body.code]).toEqual([422, 'not_a_member']);
+    expect(await records(key)).toEqual([{ status: 422 }]);
+    const again = await send();
+    expect([again.status, again.body.code, again.headers['idempotent-replayed']]).toEqual([
+      422,
+      'not_a_member',
+      'true',
+    ]);
   });
 });

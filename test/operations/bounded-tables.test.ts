@@ -15,16 +15,14 @@ import {
   migrateLatest,
   migrateTo,
 } from '@tally/db';
-import {
-  createDurableRecords,
-  type DurableRecord,
-  durableRecordInsertSql,
-  durableRecordValues,
-} from '@tally/idempotency';
+import { createDurableRecords, type DurableRecord } from '@tally/idempotency';
 import { Redis } from 'ioredis';
 import { knex as createKnex, type Knex } from 'knex';
 import { Client } from 'pg';
 import request from 'supertest';
+import { durableRecordInsert } from '../../apps/api/src/ledger/group-change';
+import { raw } from '../../apps/api/src/ledger/sql';
+import { createWriteRunner } from '../../apps/api/src/ledger/write-runner';
 import { TestSocket } from '../gateway/ws-client';
 import { currentRunId, databasePrefix } from '../support/run-info';
 import { type ServerProcess, spawnServer } from '../support/server-process';
@@ -174,6 +172,7 @@ describe('migration 003 on a database that already has rows', () => {
     // live-long: written three days ago, expiring in a day: claims the five days in between.
     expect(await countRows(knex('idempotency_claims').where({ key: 'live-long' }))).toBe(5);
     const durable = createDurableRecords({ knex });
+    const writes = createWriteRunner({ knex });
     const attempt = (key: string): DurableRecord => ({
       userId: 'usr_a',
       key,
@@ -182,11 +181,11 @@ describe('migration 003 on a database that already has rows', () => {
       response: { status: 201, headers: {}, body: '{}' },
       expiresAt: new Date(Date.now() + DAY),
     });
-    expect(await durable.insert(attempt('live'))).toBe(false);
-    expect(await durable.insert(attempt('live-long'))).toBe(false);
+    expect(await writes.recordAlone(attempt('live'))).toBe(false);
+    expect(await writes.recordAlone(attempt('live-long'))).toBe(false);
     expect((await durable.find('usr_a', 'live-long', '/v1/expenses'))?.fingerprint).toBe('fp-live-long');
     // An expired record counts as unseen.
-    expect(await durable.insert(attempt('expired'))).toBe(true);
+    expect(await writes.recordAlone(attempt('expired'))).toBe(true);
   });
 
   it('can be undone (down) and done again, keeping the rows', async () => {
@@ -329,16 +328,20 @@ describe('exactly-once across the slot boundaries of the idempotency tables', ()
     await late.connect();
     try {
       const straddleKey = newKey();
-      const insert = durableRecordInsertSql('(select 1) as alone');
-      const values = (fingerprint: string) =>
-        durableRecordValues({
-          userId: ada.id,
-          key: straddleKey,
-          path: '/v1/straddle',
-          fingerprint,
-          response: { status: 201, headers: {}, body: '{}' },
-          expiresAt: new Date(Date.now() + TTL_SECONDS * 1000),
-        });
+      const insert = (fingerprint: string) => {
+        const statement = durableRecordInsert(
+          {
+            userId: ada.id,
+            key: straddleKey,
+            path: '/v1/straddle',
+            fingerprint,
+            response: { status: 201, headers: {}, body: '{}' },
+            expiresAt: new Date(Date.now() + TTL_SECONDS * 1000),
+          },
+          raw('(select 1) as alone'),
+        );
+        return { text: statement.text, values: [...statement.values] };
+      };
       await latePhase(SLOT_MS / 2);
       await early.query('begin');
       const [{ at: earlyAt }] = (await early.query('select extract(epoch from now()) * 1000 as at')).rows;
@@ -347,8 +350,8 @@ describe('exactly-once across the slot boundaries of the idempotency tables', ()
       const [{ at: lateAt }] = (await late.query('select extract(epoch from now()) * 1000 as at')).rows;
       expect(Math.floor(Number(lateAt) / SLOT_MS)).toBe(Math.floor(Number(earlyAt) / SLOT_MS) + 1);
 
-      await early.query(insert, values('early'));
-      const second = late.query(insert, values('late')).then(
+      await early.query(insert('early'));
+      const second = late.query(insert('late')).then(
         () => 'inserted',
         (error: { code?: string }) => error.code,
       );

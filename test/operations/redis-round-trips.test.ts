@@ -105,7 +105,7 @@ describe('Redis round trips of a keyed write', () => {
   });
 
   it('shares one socket write among commands issued together on a command connection', async () => {
-    const { redisCommandOptions } = await import('../../apps/server/src/start');
+    const { redisCommandOptions } = await import('../../apps/server/src/redis-clients');
     const client = new Redis(redis.url, { ...redisCommandOptions, lazyConnect: true });
     try {
       await client.connect();

@@ -1,4 +1,4 @@
-import type { AccessTokens } from '@tally/http-kit';
+import type { AccessTokens, IgnoredErrors } from '@tally/http-kit';
 import { unavailable } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
 import express, { type Express, type RequestHandler } from 'express';
@@ -15,8 +15,10 @@ import { errorHandler, routeNotFound } from './http/error-handler';
 import { httpMetrics } from './http/http-metrics';
 import { type ProbeDeps, probeRoutes } from './http/probe-routes';
 import { requestId } from './http/request-id';
+import { upgradeRequired, WEBSOCKET_PATH } from './http/upgrade-required';
+import type { Announcer } from './ledger/announcer';
 import type { GroupGate } from './ledger/group-access';
-import { createWriteRunner, type EventNotifier } from './ledger/write-runner';
+import { createWriteRunner } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
 import { createSettlementsService } from './settlements/settlements.service';
@@ -27,8 +29,8 @@ export type AppDeps = {
   tokens: AccessTokens;
   logger: Logger;
   registry: Registry;
-  /** Announces committed events (Redis pub/sub or the in-process bus). */
-  notify: EventNotifier;
+  /** Publishes every write's committed events (Redis pub/sub or the in-process bus). */
+  announcer: Announcer;
   /** The readiness answer (`createReadiness`): PostgreSQL answers and the process is not draining. */
   isReady: ProbeDeps['isReady'];
   /** Per-user and per-IP budgets (API.md §9); absent means unlimited. */
@@ -39,6 +41,8 @@ export type AppDeps = {
   isDraining?: () => boolean;
   /** Exactly-once execution of keyed writes (Redis or in-memory store plus the durable record). */
   idempotency?: IdempotencyLayer;
+  /** Errors handled by carrying on (a rollback that failed, a readiness check that threw): logged and counted. */
+  ignoredErrors?: IgnoredErrors;
   /** Bounds the writes waiting on one group (`createGroupGate`); absent means unbounded. */
   groupGate?: GroupGate;
   /** How long a just-rotated refresh token still refreshes (API.md §2). @default 10 */
@@ -67,7 +71,22 @@ export function createApp(deps: AppDeps): Express {
     tokens: deps.tokens,
     refreshReuseGraceSeconds: deps.refreshReuseGraceSeconds,
   });
-  const runWrite = createWriteRunner({ knex: deps.knex, notify: deps.notify, groupGate: deps.groupGate });
+  const writes = createWriteRunner({
+    knex: deps.knex,
+    groupGate: deps.groupGate,
+    onIgnoredError: deps.ignoredErrors,
+  });
+  const ledger = ledgerRoutes({
+    knex: deps.knex,
+    writes,
+    announcer: deps.announcer,
+    groups: createGroupsService({ knex: deps.knex }),
+    expenses: createExpensesService({ knex: deps.knex }),
+    settlements: createSettlementsService({ knex: deps.knex }),
+    idempotency: deps.idempotency,
+  });
+  // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
+  app.locals['writeRoutes'] = ledger.writeRoutes;
 
   app.use(requestId);
   app.use(httpMetrics(deps.registry));
@@ -85,6 +104,8 @@ export function createApp(deps: AppDeps): Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
+  // A plain GET of the WebSocket path: 426, without a token (the upgrade itself never gets here).
+  app.get(WEBSOCKET_PATH, upgradeRequired);
 
   const v1 = express.Router();
   v1.use(privateNoCache);
@@ -93,16 +114,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(authenticate(deps.tokens));
   if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
   v1.use(meRoutes({ auth }));
-  v1.use(
-    ledgerRoutes({
-      knex: deps.knex,
-      runWrite,
-      groups: createGroupsService({ knex: deps.knex }),
-      expenses: createExpensesService({ knex: deps.knex }),
-      settlements: createSettlementsService({ knex: deps.knex }),
-      idempotency: deps.idempotency,
-    }),
-  );
+  v1.use(ledger.router);
   // The API first: every request passes the layers ahead of the one that answers it, and `/v1` is
   // where the traffic is. The probes, the docs and the web client come after it (no path overlaps).
   app.use('/v1', v1);

@@ -11,4 +11,5 @@ export {
 } from './http/probe-routes';
 export { createRateLimits } from './http/rate-limit';
 export { requestContext } from './http/request-context';
+export { type Announcer, createAnnouncer } from './ledger/announcer';
 export { createGroupGate, type GroupGate } from './ledger/group-access';

@@ -5,6 +5,7 @@ import { type Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { userIdOf } from './auth/authenticate';
 import {
+  checkExpenseInput,
   type Expense,
   type ExpenseInput,
   type ExpensePatch,
@@ -14,12 +15,11 @@ import {
 } from './expenses/expenses.service';
 import type { Group, GroupsService, Member } from './groups/groups.service';
 import { decodeSeqCursor, encodeCursor } from './http/cursor';
-import { idempotencyKey } from './http/idempotency-key';
-import { jsonBody } from './http/json-body';
-import { keyedWrites } from './http/keyed-writes';
 import { created, etagOf, noContent, ok, type Reply, sendReply } from './http/reply';
 import { validate } from './http/validate';
-import type { RunWrite } from './ledger/write-runner';
+import { createWriteRoutes, type WriteRouteInfo } from './http/write-route';
+import type { Announcer } from './ledger/announcer';
+import type { WriteRunner } from './ledger/write-runner';
 import { createRunRead, readEventPage } from './read-queries';
 import {
   addMemberBody,
@@ -32,11 +32,17 @@ import {
   patchExpenseBody,
   patchGroupBody,
 } from './schemas';
-import type { Settlement, SettlementInput, SettlementsService } from './settlements/settlements.service';
+import {
+  checkSettlementInput,
+  type Settlement,
+  type SettlementInput,
+  type SettlementsService,
+} from './settlements/settlements.service';
 
 export type LedgerDeps = {
   knex: Knex;
-  runWrite: RunWrite;
+  writes: WriteRunner;
+  announcer: Announcer;
   groups: GroupsService;
   expenses: ExpensesService;
   settlements: SettlementsService;
@@ -45,6 +51,14 @@ export type LedgerDeps = {
 };
 
 type ListQuery = { limit: number; cursor?: string };
+type GroupInput = { name: string; currency?: string; description?: string };
+
+/** An expense's body, checked on its own: the schema, then payers and shares that add up to the amount. */
+function parseExpense(body: unknown): ExpenseInput {
+  const input = validate<ExpenseInput>(createExpenseBody, body);
+  checkExpenseInput(input);
+  return input;
+}
 
 /**
  * The replies of API.md: what the services decided, as status, body and headers. Versioned
@@ -74,70 +88,59 @@ const param = (req: Request, name: string): string => {
 };
 
 /** Groups, members, expenses, settlements, balances and the event log: everything group-scoped. */
-export function ledgerRoutes(deps: LedgerDeps): Router {
+export function ledgerRoutes(deps: LedgerDeps): { router: Router; writeRoutes: readonly WriteRouteInfo[] } {
   const { groups, expenses, settlements } = deps;
   const router = Router();
   const runRead = createRunRead(deps.knex);
-  const optionalKey = idempotencyKey({ required: false });
-  const moneyKey = idempotencyKey({ required: true });
 
-  // Every write route is `keyed(...)`: its handler gets `write`, one transaction that the durable
-  // idempotency record joins when the request carries a key. It never sees that record's hook.
-  const keyed = keyedWrites({ layer: deps.idempotency, runWrite: deps.runWrite });
+  // Every write route is made by `writes` (http/write-route.ts): parse, claim the key, write with
+  // the durable record, reply, announce. Its `parse` is what a request must satisfy on its own.
+  const writes = createWriteRoutes({
+    router,
+    mountPath: '/v1',
+    writes: deps.writes,
+    announcer: deps.announcer,
+    idempotency: deps.idempotency,
+  });
 
   // ---- groups and members ----------------------------------------------------------------------
-  router.post(
-    '/groups',
-    jsonBody,
-    optionalKey,
-    keyed(async (req, write) => {
-      const input = validate<{ name: string; currency?: string; description?: string }>(
-        createGroupBody,
-        req.body,
-      );
-      return write((ctx, userId) => groups.create(ctx, userId, input), REPLIES.groupCreated);
+  writes.post('/groups', {
+    key: 'optional',
+    parse: (req) => validate<GroupInput>(createGroupBody, req.body),
+    work: (ctx, userId, input) => groups.create(ctx, userId, input),
+    reply: REPLIES.groupCreated,
+  });
+  writes.patch('/groups/:groupId', {
+    key: 'optional',
+    parse: (req) => ({
+      patch: validate<{ name?: string; description?: string }>(patchGroupBody, req.body),
+      groupId: param(req, 'groupId'),
     }),
-  );
+    work: (ctx, userId, { groupId, patch }, req) =>
+      groups.update(ctx, userId, groupId, patch, req.get('if-match')),
+    reply: REPLIES.group,
+  });
+  writes.post('/groups/:groupId/members', {
+    key: 'optional',
+    parse: (req) => ({
+      member: validate<{ userId?: string; email?: string }>(addMemberBody, req.body),
+      groupId: param(req, 'groupId'),
+    }),
+    work: (ctx, userId, { groupId, member }) => groups.addMember(ctx, userId, groupId, member),
+    reply: REPLIES.member,
+  });
+  writes.delete('/groups/:groupId/members/:userId', {
+    key: 'optional',
+    parse: (req) => ({ groupId: param(req, 'groupId'), memberId: param(req, 'userId') }),
+    work: (ctx, userId, { groupId, memberId }) => groups.removeMember(ctx, userId, groupId, memberId),
+    reply: REPLIES.gone,
+  });
   router.get('/groups', async (req, res) => {
     sendReply(res, ok(await groups.list(userIdOf(res), validate<ListQuery>(listQuery, req.query, 'query'))));
   });
   router.get('/groups/:groupId', async (req, res) => {
     sendReply(res, REPLIES.group(await groups.get(userIdOf(res), param(req, 'groupId'))));
   });
-  router.patch(
-    '/groups/:groupId',
-    jsonBody,
-    optionalKey,
-    keyed(async (req, write) => {
-      const input = validate<{ name?: string; description?: string }>(patchGroupBody, req.body);
-      const groupId = param(req, 'groupId');
-      return write(
-        (ctx, userId) => groups.update(ctx, userId, groupId, input, req.get('if-match')),
-        REPLIES.group,
-      );
-    }),
-  );
-  router.post(
-    '/groups/:groupId/members',
-    jsonBody,
-    optionalKey,
-    keyed(async (req, write) => {
-      const input = validate<{ userId?: string; email?: string }>(addMemberBody, req.body);
-      const groupId = param(req, 'groupId');
-      return write((ctx, userId) => groups.addMember(ctx, userId, groupId, input), REPLIES.member);
-    }),
-  );
-  router.delete(
-    '/groups/:groupId/members/:userId',
-    optionalKey,
-    keyed(async (req, write) => {
-      const groupId = param(req, 'groupId');
-      return write(
-        (ctx, userId) => groups.removeMember(ctx, userId, groupId, param(req, 'userId')),
-        REPLIES.gone,
-      );
-    }),
-  );
   router.get('/groups/:groupId/balances', async (req, res) => {
     sendReply(res, ok(await groups.balances(userIdOf(res), param(req, 'groupId'))));
   });
@@ -167,91 +170,73 @@ export function ledgerRoutes(deps: LedgerDeps): Router {
   });
 
   // ---- expenses --------------------------------------------------------------------------------
-  router.post(
-    '/expenses',
-    jsonBody,
-    moneyKey,
-    keyed(async (req, write) => {
-      const input = validate<ExpenseInput>(createExpenseBody, req.body);
-      return write((ctx, userId) => expenses.create(ctx, userId, input), REPLIES.expenseCreated);
-    }),
-  );
+  writes.post('/expenses', {
+    key: 'required',
+    parse: (req) => parseExpense(req.body),
+    work: (ctx, userId, input) => expenses.create(ctx, userId, input),
+    reply: REPLIES.expenseCreated,
+  });
   router.get('/expenses/:expenseId', async (req, res) => {
     sendReply(res, REPLIES.expense(await expenses.get(userIdOf(res), param(req, 'expenseId'))));
   });
-  router.put(
-    '/expenses/:expenseId',
-    jsonBody,
-    moneyKey,
-    keyed(async (req, write) => {
-      const expenseId = validate<string>(clientId.label('expenseId'), param(req, 'expenseId'), 'path');
-      const input = validate<ExpenseInput>(createExpenseBody, req.body);
-      // Two PUTs creating one id in two groups at once: the loser runs again, and then finds the
-      // expense in the other group (a PUT naming another group is refused).
-      return write(
-        (ctx, userId) => expenses.put(ctx, userId, expenseId, input, req.get('if-match')),
-        REPLIES.expenseWritten,
-        {
-          retryIf: lostCreateRace,
-        },
-      );
+  writes.put('/expenses/:expenseId', {
+    key: 'required',
+    parse: (req) => ({
+      expenseId: validate<string>(clientId.label('expenseId'), param(req, 'expenseId'), 'path'),
+      expense: parseExpense(req.body),
     }),
-  );
-  router.patch(
-    '/expenses/:expenseId',
-    jsonBody,
-    moneyKey,
-    keyed(async (req, write) => {
-      const patch = validate<ExpensePatch>(patchExpenseBody, req.body);
-      const expenseId = param(req, 'expenseId');
-      return write(
-        (ctx, userId) => expenses.patch(ctx, userId, expenseId, patch, req.get('if-match')),
-        REPLIES.expense,
-      );
+    work: (ctx, userId, { expenseId, expense }, req) =>
+      expenses.put(ctx, userId, expenseId, expense, req.get('if-match')),
+    reply: REPLIES.expenseWritten,
+    // Two PUTs creating one id in two groups at once: the loser runs again, and then finds the
+    // expense in the other group (a PUT naming another group is refused).
+    retryIf: lostCreateRace,
+  });
+  writes.patch('/expenses/:expenseId', {
+    key: 'required',
+    // A patch is checked against the expense it changes (its shares must still add up): that is
+    // an outcome of the group's state, recorded like any other.
+    parse: (req) => ({
+      patch: validate<ExpensePatch>(patchExpenseBody, req.body),
+      expenseId: param(req, 'expenseId'),
     }),
-  );
-  router.delete(
-    '/expenses/:expenseId',
-    moneyKey,
-    keyed(async (req, write) => {
-      const expenseId = param(req, 'expenseId');
-      return write(
-        (ctx, userId) => expenses.remove(ctx, userId, expenseId, req.get('if-match')),
-        REPLIES.gone,
-      );
-    }),
-  );
-  router.post(
-    '/expenses/:expenseId/restore',
-    jsonBody,
-    moneyKey,
-    keyed(async (req, write) => {
-      const expenseId = param(req, 'expenseId');
-      return write((ctx, userId) => expenses.restore(ctx, userId, expenseId), REPLIES.expense);
-    }),
-  );
+    work: (ctx, userId, { expenseId, patch }, req) =>
+      expenses.patch(ctx, userId, expenseId, patch, req.get('if-match')),
+    reply: REPLIES.expense,
+  });
+  writes.delete('/expenses/:expenseId', {
+    key: 'required',
+    parse: (req) => param(req, 'expenseId'),
+    work: (ctx, userId, expenseId, req) => expenses.remove(ctx, userId, expenseId, req.get('if-match')),
+    reply: REPLIES.gone,
+  });
+  writes.post('/expenses/:expenseId/restore', {
+    key: 'required',
+    parse: (req) => param(req, 'expenseId'),
+    work: (ctx, userId, expenseId) => expenses.restore(ctx, userId, expenseId),
+    reply: REPLIES.expense,
+  });
 
   // ---- settlements -----------------------------------------------------------------------------
-  router.post(
-    '/settlements',
-    jsonBody,
-    moneyKey,
-    keyed(async (req, write) => {
+  writes.post('/settlements', {
+    key: 'required',
+    parse: (req) => {
       const input = validate<SettlementInput>(createSettlementBody, req.body);
-      return write((ctx, userId) => settlements.create(ctx, userId, input), REPLIES.settlementCreated);
-    }),
-  );
+      checkSettlementInput(input);
+      return input;
+    },
+    work: (ctx, userId, input) => settlements.create(ctx, userId, input),
+    reply: REPLIES.settlementCreated,
+  });
   router.get('/settlements/:settlementId', async (req, res) => {
     sendReply(res, REPLIES.settlement(await settlements.get(userIdOf(res), param(req, 'settlementId'))));
   });
-  router.delete(
-    '/settlements/:settlementId',
-    moneyKey,
-    keyed(async (req, write) => {
-      const settlementId = param(req, 'settlementId');
-      return write((ctx, userId) => settlements.remove(ctx, userId, settlementId), REPLIES.gone);
-    }),
-  );
+  writes.delete('/settlements/:settlementId', {
+    key: 'required',
+    parse: (req) => param(req, 'settlementId'),
+    work: (ctx, userId, settlementId) => settlements.remove(ctx, userId, settlementId),
+    reply: REPLIES.gone,
+  });
 
-  return router;
+  return { router, writeRoutes: writes.routes() };
 }

@@ -1,48 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
-import { DurableRecordExists, type DurableRecords, durableRecordValues } from './durable-records';
+import type { DurableRecord, DurableRecords } from './durable-records';
 import { fingerprintOf, scopeOf } from './fingerprint';
-import type { IdempotencyStore, LeaseOwner, Publication, StoredResponse } from './idempotency-store';
+import type { IdempotencyStore, LeaseOwner, Publication } from './idempotency-store';
 import { createLeaseRenewer } from './lease-renewer';
+import type { OnIgnoredError } from './liveness';
 import { fromStored, type Reply, stripReplayHeader, toStored } from './stored-reply';
 
 export type { Reply } from './stored-reply';
 
-/**
- * How the durable idempotency record joins the write: folded into the writer's one statement
- * (`values`, the values of `durableRecordInsertSql` for the reply; when the insert finds a live
- * record holding the key, the writer's statement undoes itself and the writer throws
- * `DurableRecordExists`), or, for a write that changed nothing, by itself (`insert`, which throws
- * `DurableRecordExists` likewise). The writer calls `written` just before the statement that
- * carries the record goes out: an operation that answers without that call is refused
- * (`UnprotectedWrite`). After the commit the writer offers the write's events to `announce`: when it
- * takes them (true), they go out with the completion record, in one round trip; when not (false),
- * the writer announces them itself.
- */
-export type TransactionHook = {
-  values(reply: Reply): unknown[];
-  insert(reply: Reply): Promise<void>;
-  written(): void;
-  announce?(events: readonly unknown[]): boolean;
-};
-
-/**
- * How the layer announces a committed write's events along with its completion (a store with
- * `completeAndPublish`). A failed publish never fails the write: `published` is simply not told,
- * and the outbox relay republishes what stays unmarked.
- */
-export type Announcer = {
-  publications(events: readonly unknown[]): Publication[];
-  /** They went out: mark them, so the relay leaves them alone. */
-  published(events: readonly unknown[]): void;
-  /** The writer's own announcement, for events taken whose completion never comes (the write threw after its commit). */
-  fallback(events: readonly unknown[]): void;
-};
-
 export type KeyedRequest = { userId: string; key: string; method: string; path: string; body: unknown };
-
-export type LayerOutcome = { reply: Reply; replayed: boolean };
 
 /** Named instants in a keyed write where a test may kill the process (see `faultPoint`). */
 export type FaultPoint = 'after-claim' | 'before-commit' | 'after-commit';
@@ -60,10 +28,10 @@ export type IdempotencyLayerOptions = {
    * comes) before answering `409 in_progress`; 0 answers at once. @default 2000
    */
   inProgressWaitMs?: number;
-  /** Announces a keyed write's events with its completion; absent, writers announce their own. */
-  announcer?: Announcer;
   registry?: Registry;
   logger?: Logger;
+  /** Errors the layer carries on after (a lease it could not free, a completion it could not record). */
+  onIgnoredError?: OnIgnoredError;
   /** Test-only fault injection; production wiring leaves it undefined. */
   faultPoint?: (point: FaultPoint) => void;
 };
@@ -79,32 +47,51 @@ export class IdempotencyConflict extends Error {
 }
 
 /**
- * A keyed operation answered without its durable record having been written: a bug in the route,
- * refused (a 500, counted as `unprotected`) rather than answered without exactly-once protection.
+ * A key this request holds: what its write records, and what the layer needs to finish with it.
+ * `storeUp` is false when the store could not be reached: the write then runs on the durable record
+ * alone (its unique key still stops a second effect), and nothing is kept in the store.
  */
-export class UnprotectedWrite extends Error {
-  override name = 'UnprotectedWrite';
-}
+export type Lease = {
+  readonly request: KeyedRequest;
+  readonly scope: string;
+  readonly fingerprint: string;
+  readonly owner: LeaseOwner;
+  readonly expiresAt: Date;
+  readonly storeUp: boolean;
+};
+
+/** What `claim` found: a recorded answer to replay, or the key, ours to run. */
+export type Claimed = { replay: Reply; lease?: undefined } | { lease: Lease; replay?: undefined };
+
+/**
+ * Who published a keyed write's events: its completion, in the same round trip (`completion`);
+ * nobody yet, so the writer publishes them (`nobody`); or nobody knows, because the completion
+ * failed on its way (`unknown`): the outbox relay republishes whatever stays unmarked.
+ */
+export type PublishedBy = 'completion' | 'nobody' | 'unknown';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Exactly-once execution of keyed writes (API.md §7, ARCHITECTURE "A money write, end to end"):
- * claim the key in the store (taking it over from a dead process, or waiting briefly for a live
- * one), run the operation with a durable record joining its transaction, then record the response
- * in the store. If the store is unreachable, writes go through the PostgreSQL path alone: the
- * durable record's unique key still stops a second effect.
+ * Exactly-once execution of keyed writes (API.md §7), as the steps a write route takes in order:
+ * `claim` the key (taking it over from a dead process, or waiting briefly for a live one, or
+ * replaying its recorded answer); then the route's write carries `record(lease, reply)` in its own
+ * statement (or `replayDurable` when a live record already held the key); then `complete` records the
+ * answer in the store and, where the store can, publishes the write's events in the same round trip.
+ * A write that fails without an answer to record `release`s the key.
  */
 export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
   const { store, durable, logger } = options;
   const leaseMs = options.leaseMs ?? 10_000;
   const waitMs = options.inProgressWaitMs ?? 2000;
   const ttlMs = options.ttlSeconds * 1000;
+  const ignored: OnIgnoredError =
+    options.onIgnoredError ?? ((reason, err, context) => logger?.warn({ err, reason, ...context }, reason));
   const outcomes = new Counter({
     name: 'idempotency_outcomes_total',
     help:
       'Keyed writes by outcome: executed, replayed, durable_replay, reused, in_progress, waited, ' +
-      'taken_over, lease_lost, store_unavailable, released, unprotected',
+      'taken_over, lease_lost, store_unavailable, released',
     labelNames: ['outcome'] as const,
     registers: options.registry ? [options.registry] : [],
   });
@@ -113,7 +100,10 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
     store,
     leaseMs,
     onLost: () => outcomes.inc({ outcome: 'lease_lost' }),
+    onError: (error) => ignored('lease_renewal', error),
   });
+  /** Durable replays, by lease: their answers are recorded in the store without the replay header. */
+  const replayedLeases = new WeakSet<Lease>();
 
   const reused = () => {
     outcomes.inc({ outcome: 'reused' });
@@ -128,7 +118,7 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
     scope: string,
     fingerprint: string,
     owner: LeaseOwner,
-  ): Promise<LayerOutcome | undefined> {
+  ): Promise<Reply | undefined> {
     const deadline = Date.now() + waitMs;
     let pauseMs = 20;
     let waiting = false;
@@ -148,7 +138,7 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
       if (entry.fingerprint !== fingerprint) throw reused();
       if (entry.state === 'completed') {
         outcomes.inc({ outcome: 'replayed' });
-        return { reply: fromStored(entry.response), replayed: true };
+        return fromStored(entry.response);
       }
       const remainingMs = deadline - Date.now();
       if (remainingMs <= 0) {
@@ -162,101 +152,19 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
     }
   }
 
-  async function replayDurable(request: KeyedRequest, fingerprint: string): Promise<LayerOutcome> {
-    const record = await durable.find(request.userId, request.key, request.path);
-    if (!record) throw new Error('durable idempotency record vanished while replaying');
-    if (record.fingerprint !== fingerprint) throw reused();
-    outcomes.inc({ outcome: 'durable_replay' });
-    return { reply: fromStored(record.response), replayed: true };
-  }
-
-  /** Runs the operation with the durable record joining its transaction; replays a record already there. */
-  async function run(
-    request: KeyedRequest,
-    fingerprint: string,
-    expiresAt: Date,
-    operation: (hook: TransactionHook) => Promise<Reply>,
-    recordableError: (error: unknown) => Reply | undefined,
-    announce: TransactionHook['announce'],
-  ): Promise<LayerOutcome> {
-    const record = (reply: Reply) => ({
-      userId: request.userId,
-      key: request.key,
-      path: request.path,
-      fingerprint,
-      response: toStored(reply),
-      expiresAt,
-    });
-    let written = false;
-    let reply: Reply;
-    try {
-      reply = await operation({
-        values: (result) => durableRecordValues(record(result)),
-        insert: async (result) => {
-          if (!(await durable.insert(record(result)))) throw new DurableRecordExists();
-        },
-        written: () => {
-          written = true;
-          fault('before-commit');
-        },
-        announce,
-      });
-    } catch (error) {
-      if (error instanceof DurableRecordExists) return replayDurable(request, fingerprint);
-      const errorReply = recordableError(error);
-      if (!errorReply) throw error;
-      if (!(await durable.insert(record(errorReply)))) return replayDurable(request, fingerprint);
-      outcomes.inc({ outcome: 'executed' });
-      return { reply: errorReply, replayed: false };
-    }
-    if (!written) {
-      outcomes.inc({ outcome: 'unprotected' });
-      throw new UnprotectedWrite(
-        `${request.method} ${request.path} answered ${reply.status} without writing its durable idempotency record`,
-      );
-    }
-    fault('after-commit');
-    outcomes.inc({ outcome: 'executed' });
-    return { reply, replayed: false };
-  }
-
-  /** Records the response; with events, publishes them in the same round trip. */
-  async function complete(
-    scope: string,
-    token: string,
-    fingerprint: string,
-    stored: StoredResponse,
-    ttl: number,
-    events: readonly unknown[],
-  ): Promise<boolean> {
-    const { announcer } = options;
-    if (events.length === 0 || !announcer || !store.completeAndPublish)
-      return store.complete(scope, token, fingerprint, stored, ttl);
-    const publications = announcer.publications(events);
-    const completed = await store.completeAndPublish(scope, token, fingerprint, stored, ttl, publications);
-    announcer.published(events);
-    return completed;
-  }
-
   return {
     /**
-     * @param operation the write; it must pass the hook to its transaction (and so call `written`)
-     * @param recordableError turns an error the operation itself produced (its own 4xx) into a reply to record; undefined for anything else
-     * @throws IdempotencyConflict for `409 in progress` / `409 reused`; UnprotectedWrite when the operation answered without its durable record; any non-recordable error of the operation (the key is freed)
+     * Step 1 of a keyed write: the key, or the answer already recorded for it.
+     * @throws IdempotencyConflict `reused` (another request's key) or `in_progress` (a live owner did not finish in time)
      */
-    async execute(
-      request: KeyedRequest,
-      operation: (hook: TransactionHook) => Promise<Reply>,
-      recordableError: (error: unknown) => Reply | undefined,
-    ): Promise<LayerOutcome> {
+    async claim(request: KeyedRequest): Promise<Claimed> {
       const fingerprint = fingerprintOf(request.method, request.body);
       const scope = scopeOf(request.userId, request.key, request.path);
       const owner: LeaseOwner = { token: randomUUID(), processId: options.processId };
-
       let storeUp = true;
       try {
-        const settled = await claimOrWait(scope, fingerprint, owner);
-        if (settled) return settled;
+        const replay = await claimOrWait(scope, fingerprint, owner);
+        if (replay) return { replay };
       } catch (error) {
         if (error instanceof IdempotencyConflict) throw error;
         storeUp = false;
@@ -264,45 +172,91 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
         logger?.warn({ err: error }, 'idempotency store unavailable; using the durable record alone');
       }
       fault('after-claim');
-
-      const expiresAt = new Date(Date.now() + ttlMs);
-      let outcome: LayerOutcome;
-      // The committed write's events, when they are to go out with the completion.
-      let events: readonly unknown[] = [];
-      const announcer = storeUp && store.completeAndPublish ? options.announcer : undefined;
-      const announce = (committed: readonly unknown[]) => {
-        if (!announcer) return false;
-        events = committed;
-        return true;
-      };
       if (storeUp) renewer.hold(scope, owner.token);
-      try {
-        outcome = await run(request, fingerprint, expiresAt, operation, recordableError, announce);
-      } catch (error) {
-        if (events.length > 0) announcer?.fallback(events);
-        if (storeUp) {
-          outcomes.inc({ outcome: 'released' });
-          await store.release(scope, owner.token).catch(() => false);
-        }
-        throw error;
-      } finally {
-        renewer.drop(owner.token);
-      }
-      if (!storeUp) return outcome;
+      const expiresAt = new Date(Date.now() + ttlMs);
+      return { lease: { request, scope, fingerprint, owner, expiresAt, storeUp } };
+    },
 
-      const stored = toStored(outcome.replayed ? stripReplayHeader(outcome.reply) : outcome.reply);
-      const remainingMs = Math.max(1, expiresAt.getTime() - Date.now());
-      const completed = await complete(scope, owner.token, fingerprint, stored, remainingMs, events).catch(
-        (err: unknown) => {
-          logger?.warn({ err }, 'could not record the response in the idempotency store');
-          return true;
-        },
-      );
-      if (!completed) {
-        outcomes.inc({ outcome: 'lease_lost' });
-        logger?.warn({ path: request.path }, 'idempotency lease was taken over; the durable record stands');
+    /**
+     * The durable record of `reply`, for the statement that writes it: asked for just before that
+     * statement goes out (the `before-commit` fault point).
+     */
+    record(lease: Lease, reply: Reply): DurableRecord {
+      fault('before-commit');
+      const { request } = lease;
+      return {
+        userId: request.userId,
+        key: request.key,
+        path: request.path,
+        fingerprint: lease.fingerprint,
+        response: toStored(reply),
+        expiresAt: lease.expiresAt,
+      };
+    },
+
+    /** The answer a live durable record holds for the key (the write found it and changed nothing). */
+    async replayDurable(lease: Lease): Promise<Reply> {
+      const { request } = lease;
+      const found = await durable.find(request.userId, request.key, request.path);
+      if (!found) throw new Error('durable idempotency record vanished while replaying');
+      if (found.fingerprint !== lease.fingerprint) throw reused();
+      outcomes.inc({ outcome: 'durable_replay' });
+      replayedLeases.add(lease);
+      return fromStored(found.response);
+    },
+
+    /**
+     * The last step: the answer, recorded in the store for replays; `publications` (the write's
+     * events) go out in the same round trip when the store can. Never throws: a failure here leaves
+     * the durable record to answer retries.
+     */
+    async complete(lease: Lease, reply: Reply, publications: readonly Publication[]): Promise<PublishedBy> {
+      renewer.drop(lease.owner.token);
+      const replayed = replayedLeases.has(lease);
+      if (!replayed) {
+        fault('after-commit');
+        outcomes.inc({ outcome: 'executed' });
       }
-      return outcome;
+      if (!lease.storeUp) return 'nobody';
+      const stored = toStored(replayed ? stripReplayHeader(reply) : reply);
+      const ttl = Math.max(1, lease.expiresAt.getTime() - Date.now());
+      const withEvents = publications.length > 0 && store.completeAndPublish !== undefined;
+      try {
+        const completed = withEvents
+          ? await store.completeAndPublish!(
+              lease.scope,
+              lease.owner.token,
+              lease.fingerprint,
+              stored,
+              ttl,
+              publications,
+            )
+          : await store.complete(lease.scope, lease.owner.token, lease.fingerprint, stored, ttl);
+        if (!completed) {
+          outcomes.inc({ outcome: 'lease_lost' });
+          logger?.warn(
+            { path: lease.request.path },
+            'idempotency lease was taken over; the durable record stands',
+          );
+        }
+        return withEvents ? 'completion' : 'nobody';
+      } catch (error) {
+        ignored('idempotency_completion', error, { path: lease.request.path });
+        return withEvents ? 'unknown' : 'nobody';
+      }
+    },
+
+    /** The write failed without an answer to record: the key is unseen again, for a retry. */
+    async release(lease: Lease): Promise<void> {
+      renewer.drop(lease.owner.token);
+      if (!lease.storeUp) return;
+      outcomes.inc({ outcome: 'released' });
+      try {
+        await store.release(lease.scope, lease.owner.token);
+      } catch (error) {
+        // The key stays blocked until its lease runs out (`leaseMs`), or sooner if this process dies.
+        ignored('lease_release', error, { path: lease.request.path });
+      }
     },
   };
 }

@@ -11,8 +11,11 @@ export function createLeaseRenewer(options: {
   leaseMs: number;
   /** Told when an extension finds the lease gone (expired or taken over). */
   onLost: () => void;
+  /** Told when an extension fails (the store unreachable): the next tick tries again. */
+  onError?: (error: unknown) => void;
 }) {
   const { store, leaseMs, onLost } = options;
+  const onError = options.onError ?? (() => {});
   // A lease is renewed once a third of it has passed; ticking twice as often means that happens
   // at the latest halfway through it.
   const renewAfterMs = Math.max(1, Math.floor(leaseMs / 3));
@@ -31,12 +34,9 @@ export function createLeaseRenewer(options: {
     for (const [token, lease] of held) {
       if (now - lease.renewedAt < renewAfterMs) continue;
       lease.renewedAt = now;
-      store.extend(lease.scope, token, leaseMs).then(
-        (kept) => {
-          if (!kept) onLost();
-        },
-        () => {},
-      );
+      store.extend(lease.scope, token, leaseMs).then((kept) => {
+        if (!kept) onLost();
+      }, onError);
     }
   };
 

@@ -20,7 +20,8 @@ import { etagOf, ifMatchHolds } from '../http/reply';
 import { newId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
-import type { GroupChange, StatementPart } from '../ledger/group-change';
+import type { GroupChange } from '../ledger/group-change';
+import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
 
@@ -97,34 +98,49 @@ type Prepared = Pick<
   'description' | 'category' | 'amount' | 'currency' | 'paidBy' | 'occurredAt' | 'split' | 'shares'
 >;
 
-function prepare(
-  input: Omit<ExpenseInput, 'groupId'>,
-  group: GroupRow,
-  fallbackOccurredAt: string,
-): Prepared {
+/** Runs a domain computation; a broken domain rule (shares that do not add up…) is a 422. */
+function domainChecked<T>(compute: () => T): T {
   try {
-    return {
-      description: input.description,
-      category: input.category ?? null,
-      amount: input.amount,
-      currency: input.currency ?? group.currency,
-      paidBy: normalizePayers(input.amount, input.paidBy),
-      occurredAt: input.occurredAt ? new Date(input.occurredAt).toISOString() : fallbackOccurredAt,
-      split: input.split,
-      shares: computeShares(input.amount, input.split),
-    };
+    return compute();
   } catch (error) {
     if (error instanceof DomainError) {
-      const status = 422;
       throw new AppError(
         error.code,
-        status,
+        422,
         error.message,
         error.errors.length > 0 ? { errors: error.errors } : {},
       );
     }
     throw error;
   }
+}
+
+/**
+ * The rules an expense's body must satisfy on its own, whatever its group holds: payers and shares
+ * add up to the amount. Checked before the request's key is claimed (a 422 here records nothing).
+ */
+export function checkExpenseInput(input: Pick<ExpenseInput, 'amount' | 'paidBy' | 'split'>): void {
+  domainChecked(() => {
+    normalizePayers(input.amount, input.paidBy);
+    computeShares(input.amount, input.split);
+  });
+}
+
+function prepare(
+  input: Omit<ExpenseInput, 'groupId'>,
+  group: GroupRow,
+  fallbackOccurredAt: string,
+): Prepared {
+  return domainChecked(() => ({
+    description: input.description,
+    category: input.category ?? null,
+    amount: input.amount,
+    currency: input.currency ?? group.currency,
+    paidBy: normalizePayers(input.amount, input.paidBy),
+    occurredAt: input.occurredAt ? new Date(input.occurredAt).toISOString() : fallbackOccurredAt,
+    split: input.split,
+    shares: computeShares(input.amount, input.split),
+  }));
 }
 
 const contentOf = (p: Prepared) => [
@@ -146,45 +162,29 @@ const partiesOf = (e: Pick<Expense, 'paidBy' | 'split'>): string[] => [
   ...userIdsOf(e.split),
 ];
 
-/** The content columns of `EXPENSE_WRITES`, `$2`…`$9`, in their order. */
-const contentValues = (p: Prepared): unknown[] => [
-  p.description,
-  p.category,
-  p.amount,
-  p.currency,
-  JSON.stringify(p.paidBy),
-  JSON.stringify(p.split),
-  JSON.stringify(p.shares),
-  p.occurredAt,
-];
-
-/** The expense rows' writes, as parts of a change's one statement (`GroupChange.write`); `$1` is the id. */
+/** The expense rows' writes, as parts of a change's one statement (`GroupChange.write`). */
 const EXPENSE_WRITES = {
-  insert: {
-    name: 'expense_insert',
-    sql: `insert into expenses (id, group_id, description, category, amount, currency, paid_by, split, shares,
-                                occurred_at, created_by, created_at, updated_at, version)
-          select $1::text, guard.id, $2::text, $3::text, $4::bigint, $5::text, $6::jsonb, $7::jsonb, $8::jsonb,
-                 $9::timestamptz, $10::text, $11::timestamptz, $11::timestamptz, 1 from guard`,
-  },
-  replace: {
-    name: 'expense_replace',
-    sql: `update expenses set description = $2::text, category = $3::text, amount = $4::bigint, currency = $5::text,
-                              paid_by = $6::jsonb, split = $7::jsonb, shares = $8::jsonb, occurred_at = $9::timestamptz,
-                              updated_at = $10::timestamptz, version = $11::integer
-            from guard where expenses.id = $1::text`,
-  },
-  remove: {
-    name: 'expense_delete',
-    sql: `update expenses set deleted_at = $2::timestamptz, updated_at = $2::timestamptz, version = $3::integer
-            from guard where expenses.id = $1::text`,
-  },
-  restore: {
-    name: 'expense_restore',
-    sql: `update expenses set deleted_at = null, updated_at = $2::timestamptz, version = $3::integer
-            from guard where expenses.id = $1::text`,
-  },
-} satisfies Record<string, StatementPart>;
+  insert: (id: string, p: Prepared, userId: string, now: Date) =>
+    sql`insert into expenses (id, group_id, description, category, amount, currency, paid_by, split, shares,
+                              occurred_at, created_by, created_at, updated_at, version)
+        select ${id}::text, guard.id, ${p.description}::text, ${p.category}::text, ${p.amount}::bigint,
+               ${p.currency}::text, ${JSON.stringify(p.paidBy)}::jsonb, ${JSON.stringify(p.split)}::jsonb,
+               ${JSON.stringify(p.shares)}::jsonb, ${p.occurredAt}::timestamptz, ${userId}::text,
+               ${now}::timestamptz, ${now}::timestamptz, 1 from guard`,
+  replace: (id: string, p: Prepared, now: Date, version: number) =>
+    sql`update expenses set description = ${p.description}::text, category = ${p.category}::text,
+                            amount = ${p.amount}::bigint, currency = ${p.currency}::text,
+                            paid_by = ${JSON.stringify(p.paidBy)}::jsonb, split = ${JSON.stringify(p.split)}::jsonb,
+                            shares = ${JSON.stringify(p.shares)}::jsonb, occurred_at = ${p.occurredAt}::timestamptz,
+                            updated_at = ${now}::timestamptz, version = ${version}::integer
+          from guard where expenses.id = ${id}::text`,
+  remove: (id: string, now: Date, version: number) =>
+    sql`update expenses set deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz, version = ${version}::integer
+          from guard where expenses.id = ${id}::text`,
+  restore: (id: string, now: Date, version: number) =>
+    sql`update expenses set deleted_at = null, updated_at = ${now}::timestamptz, version = ${version}::integer
+          from guard where expenses.id = ${id}::text`,
+};
 
 /**
  * A PUT-create that lost the race for its client-chosen id: another request created it after this
@@ -221,7 +221,7 @@ export function createExpensesService(deps: { knex: Knex }) {
     const now = new Date();
     const prepared = prepare(input, group, now.toISOString());
     change.assertMembers(partiesOf(prepared));
-    change.write(EXPENSE_WRITES.insert, [id, ...contentValues(prepared), userId, now]);
+    change.write(EXPENSE_WRITES.insert(id, prepared, userId, now));
     const expense: Expense = {
       id,
       groupId: group.id,
@@ -264,7 +264,7 @@ export function createExpensesService(deps: { knex: Knex }) {
     change.assertMembers([...partiesOf(next).filter((id) => !known.has(id)), ...deltas.map((d) => d.userId)]);
     const now = new Date();
     const version = current.version + 1;
-    change.write(EXPENSE_WRITES.replace, [row.id, ...contentValues(next), now, version]);
+    change.write(EXPENSE_WRITES.replace(row.id, next, now, version));
     if (next.currency !== current.currency) {
       change.countRecord(current.currency, -1);
       change.countRecord(next.currency, 1);
@@ -351,7 +351,7 @@ export function createExpensesService(deps: { knex: Knex }) {
       change.assertMembers(deltas.map((d) => d.userId));
       const now = new Date();
       const version = current.version + 1;
-      change.write(EXPENSE_WRITES.remove, [row.id, now, version]);
+      change.write(EXPENSE_WRITES.remove(row.id, now, version));
       change.countRecord(current.currency, -1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
       const event = recordChange(change, userId, 'expense.deleted', expense, deltas, {
@@ -370,7 +370,7 @@ export function createExpensesService(deps: { knex: Knex }) {
       change.assertMembers(partiesOf(current));
       const now = new Date();
       const version = current.version + 1;
-      change.write(EXPENSE_WRITES.restore, [row.id, now, version]);
+      change.write(EXPENSE_WRITES.restore(row.id, now, version));
       change.countRecord(current.currency, 1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
       const event = recordChange(change, userId, 'expense.created', expense, deltas, {

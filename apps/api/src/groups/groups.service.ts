@@ -6,8 +6,8 @@ import { etagOf, ifMatchHolds } from '../http/reply';
 import { newId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
-import type { StatementPart } from '../ledger/group-change';
 import { balancesOf, type GroupSnapshotRow, toGroupSnapshot } from '../ledger/group-snapshot';
+import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS } from '../read-queries';
 
@@ -44,15 +44,13 @@ const toListedGroup = (row: ListedGroupRow): Group => ({
 
 /** The membership rows' writes, as parts of a change's one statement (`GroupChange.write`). */
 const MEMBER_WRITES = {
-  add: {
-    name: 'member_insert',
-    sql: 'insert into group_members (group_id, user_id, joined_at) select guard.id, $1::text, $2::timestamptz from guard',
-  },
-  remove: {
-    name: 'member_delete',
-    sql: 'delete from group_members using guard where group_members.group_id = guard.id and group_members.user_id = $1::text',
-  },
-} satisfies Record<string, StatementPart>;
+  add: (userId: string, joinedAt: Date) =>
+    sql`insert into group_members (group_id, user_id, joined_at)
+        select guard.id, ${userId}::text, ${joinedAt}::timestamptz from guard`,
+  remove: (userId: string) =>
+    sql`delete from group_members using guard
+         where group_members.group_id = guard.id and group_members.user_id = ${userId}::text`,
+};
 
 /** A user to add and, when they are in the group already, since when. `$1` id or email, `$2` group. */
 const userToAdd = (by: 'id' | 'email_normalized') => ({
@@ -87,7 +85,7 @@ export function createGroupsService(deps: { knex: Knex }) {
         updated_at: now,
       };
       const change = ctx.create(row, userId);
-      change.write(MEMBER_WRITES.add, [userId, now]);
+      change.write(MEMBER_WRITES.add(userId, now));
       const member: Member = { userId, name: user.name, joinedAt: now.toISOString() };
       const group: Group = {
         id: row.id,
@@ -186,7 +184,7 @@ export function createGroupsService(deps: { knex: Knex }) {
         return { value: { member, added: false }, events: [] };
       }
       const joinedAt = new Date();
-      change.write(MEMBER_WRITES.add, [user.id, joinedAt]);
+      change.write(MEMBER_WRITES.add(user.id, joinedAt));
       change.memberAdded(user.id);
       const member: Member = { userId: user.id, name: user.name, joinedAt: joinedAt.toISOString() };
       const event = change.commit('member.added', userId, { member }, { bumpVersion: true, at: joinedAt });
@@ -208,7 +206,7 @@ export function createGroupsService(deps: { knex: Knex }) {
           'This member still owes or is owed money in this group; settle up first.',
         );
       }
-      change.write(MEMBER_WRITES.remove, [memberId]);
+      change.write(MEMBER_WRITES.remove(memberId));
       change.memberRemoved(memberId);
       const event = change.commit('member.removed', userId, { userId: memberId }, { bumpVersion: true });
       return { value: undefined, events: [event] };

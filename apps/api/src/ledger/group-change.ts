@@ -1,7 +1,7 @@
 import type { BalanceDelta } from '@tally/domain';
 import type { EventType, GroupEvent } from '@tally/events';
 import { AppError } from '@tally/http-kit';
-import { durableRecordInsertSql } from '@tally/idempotency';
+import { type DurableRecord, storedPath } from '@tally/idempotency';
 import { newId } from '../ids';
 import type { GroupRow } from './group-access';
 import {
@@ -10,104 +10,30 @@ import {
   copyState,
   type GroupSnapshot,
   type GroupState,
-  groupSnapshotSql,
+  groupSnapshot,
 } from './group-snapshot';
+import { join, raw, type Sql, sql } from './sql';
 
 /**
- * One CTE of a change's statement: a domain row's insert, update or delete. Its placeholders are
- * numbered from `$1` (the statement renumbers them), and it must take effect only through
- * `guard`, the group's row as the guard bumped it (`… from guard`, `… using guard`), so that a
- * change whose snapshot is out of date writes nothing at all.
+ * The insert of a keyed write's durable idempotency record (migration 003), for a row of `source`:
+ * `guard` in a change's statement, so that it writes only when the change does, or a one-row
+ * relation for an outcome that changed nothing. It takes the place of an expired record. When a
+ * live record holds the key it raises `TY001` (`tally_idempotency_replaceable`): the record's own
+ * slot is checked here, the slots of a record written earlier (before a slot boundary) by the
+ * claims its trigger writes (`idempotency_claims`). Either way the whole statement is undone,
+ * nothing commits, and the caller replays the live record.
  */
-export type StatementPart = { name: string; sql: string };
-
-/** A statement sent as a `pg` named (prepared) statement: parsed and planned once per connection. */
-export type PreparedStatement = { name: string; text: string; values: unknown[] };
-
-/**
- * What the guard does: `bump` moves an existing group from the snapshot's `last_seq` to the next
- * one (and writes its name, description and version), and bumps nothing when another change got
- * there first; `create` inserts a new group.
- */
-const GUARDS = {
-  bump: {
-    name: 'bump',
-    sql: `update groups set last_seq = $1::bigint, version = $2::integer, name = $3::text, description = $4::text,
-                            updated_at = coalesce($5::timestamptz, updated_at)
-           where id = $6::text and last_seq = $7::bigint returning id`,
-  },
-  create: {
-    name: 'create',
-    sql: `insert into groups (id, last_seq, version, name, description, updated_at, currency, created_at)
-          select $6::text, $1::bigint, $2::integer, $3::text, $4::text, $5::timestamptz, $8::text, $5::timestamptz
-           where $7::bigint = 0
-          returning id`,
-  },
-} as const satisfies Record<string, StatementPart>;
-
-/** The staged balance deltas, the live-record counts per currency and the event: in every change. */
-const TAIL: StatementPart[] = [
-  {
-    name: 'balances',
-    sql: `insert into balances (group_id, currency, user_id, net)
-          select guard.id, x.currency, x.user_id, x.delta
-            from guard, jsonb_to_recordset($1::jsonb) as x(currency text, user_id text, delta bigint)
-          on conflict (group_id, currency, user_id) do update set net = balances.net + excluded.net`,
-  },
-  {
-    name: 'currencies',
-    sql: `insert into group_currencies (group_id, currency, live_records)
-          select guard.id, x.currency, x.by from guard, jsonb_to_recordset($1::jsonb) as x(currency text, by integer)
-          on conflict (group_id, currency)
-          do update set live_records = group_currencies.live_records + excluded.live_records`,
-  },
-  {
-    name: 'event',
-    sql: `insert into events (id, group_id, seq, type, actor_id, occurred_at, data)
-          select $1::text, guard.id, $2::bigint, $3::text, $4::text, $5::timestamptz, $6::jsonb from guard`,
-  },
-];
-
-const RECORD: StatementPart = { name: 'record', sql: durableRecordInsertSql('guard') };
-
-/** The highest `$n` of a part: how many values it takes. */
-const arity = (sql: string): number => Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
-
-/** Statement texts by shape (guard, parts, keyed): each is composed once per process. */
-const composed = new Map<string, { name: string; text: string }>();
-
-/**
- * The text of a change's one statement: the guard, the domain parts, the tail and (keyed) the
- * durable record, each a CTE, then `tally_write_settled` (migration 002), which undoes the whole
- * statement when the record's key already had a live record. When the guard bumped nothing the
- * statement wrote nothing, and its row carries the group's current snapshot instead, for the retry;
- * a statement that applied reads no snapshot.
- */
-function compose(guard: StatementPart, parts: readonly StatementPart[], keyed: boolean) {
-  const key = `${guard.name}|${parts.map((p) => p.name).join(',')}|${keyed ? 'keyed' : 'plain'}`;
-  const known = composed.get(key);
-  if (known) return known;
-  let offset = 0;
-  const cte = (label: string, part: StatementPart) => {
-    const sql = part.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
-    offset += arity(part.sql);
-    return `${label} as (${sql})`;
-  };
-  const ctes = [
-    cte('guard', guard),
-    ...parts.map((part, i) => cte(`d${i}`, part)),
-    ...TAIL.map((part) => cte(`t_${part.name}`, part)),
-    ...(keyed ? [cte('record', RECORD)] : []),
-  ];
-  const groupParam = `$${offset + 1}::text`;
-  const recorded = keyed ? '(select count(*) from record)' : '-1';
-  const text = `with ${ctes.join(',\n')}
-select w.applied, s.* from (select tally_write_settled((select count(*) from guard), ${recorded}) as applied) w
-  left join lateral (${groupSnapshotSql(groupParam, 'w.applied = 0')}) s on true`;
-  const statement = { name: `tally_write_${composed.size + 1}`, text };
-  composed.set(key, statement);
-  return statement;
-}
+export const durableRecordInsert = (record: DurableRecord, source: Sql): Sql =>
+  sql`insert into idempotency_records (user_id, key, path, slot, fingerprint, status, headers, body, created_at, expires_at)
+   select ${record.userId}::text, ${record.key}::text, ${storedPath(record.path)}::text, tally_idempotency_slot(now()),
+          ${record.fingerprint}::text, ${record.response.status}::integer, ${JSON.stringify(record.response.headers)}::jsonb,
+          ${record.response.body}::text, now(), ${record.expiresAt}::timestamptz
+     from ${source}
+   on conflict (user_id, key, path, slot) do update
+     set fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
+         body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+     where tally_idempotency_replaceable(idempotency_records.expires_at)
+   returning 1`;
 
 /**
  * One change to one group: the unit of work of every write. It starts from a `GroupState` (the
@@ -116,13 +42,17 @@ select w.applied, s.* from (select tally_write_settled((select count(*) from gua
  * group's row is locked only while that statement runs. The statement's guard bumps the group only
  * from the `last_seq` the change started from, so a change built on an out-of-date state (another
  * process wrote since) writes nothing and is run again on the current state.
+ *
+ * A domain row's write (`write`) is an `Sql` fragment that takes effect only through `guard`, the
+ * group's row as the guard bumped or inserted it (`… from guard`, `… using guard`), so that a change
+ * whose snapshot is out of date writes nothing at all.
  */
 export class GroupChange {
   readonly group: GroupRow;
   readonly snapshot: GroupSnapshot;
   /** The `last_seq` the change builds on: its guard bumps the group only from there. */
   readonly startSeq: number;
-  private readonly parts: { part: StatementPart; values: unknown[] }[] = [];
+  private readonly parts: Sql[] = [];
   private readonly deltas = new Map<string, BalanceDelta>();
   private readonly currencyChanges = new Map<string, number>();
   private event: { event: GroupEvent; at: Date } | undefined;
@@ -131,7 +61,8 @@ export class GroupChange {
 
   private constructor(
     state: GroupState,
-    private readonly guard: StatementPart,
+    /** `bump` an existing group from `startSeq`, or `create` a new one. */
+    private readonly guard: 'bump' | 'create',
   ) {
     const copy = copyState(state);
     this.group = copy.group;
@@ -145,7 +76,7 @@ export class GroupChange {
    */
   static of(state: GroupState | undefined, userId: string, hidden: () => AppError): GroupChange {
     if (!state?.snapshot.memberIds.includes(userId)) throw hidden();
-    return new GroupChange(state, GUARDS.bump);
+    return new GroupChange(state, 'bump');
   }
 
   /** A change that creates `group` with `creatorId` as its first member (the caller writes the membership). */
@@ -156,12 +87,12 @@ export class GroupChange {
       nets: new Map(),
       liveRecords: new Map(),
     };
-    return new GroupChange({ group: { ...group, last_seq: 0, version: 1 }, snapshot }, GUARDS.create);
+    return new GroupChange({ group: { ...group, last_seq: 0, version: 1 }, snapshot }, 'create');
   }
 
-  /** Stages a domain row's write (see `StatementPart`), with its values. */
-  write(part: StatementPart, values: unknown[]): void {
-    this.parts.push({ part, values });
+  /** Stages a domain row's write: a fragment reading `guard` (see the class comment). */
+  write(part: Sql): void {
+    this.parts.push(part);
   }
 
   isMember(userId: string): boolean {
@@ -262,10 +193,14 @@ export class GroupChange {
   }
 
   /**
-   * The change as one prepared statement, with the durable record's values (`durableRecordValues`)
-   * when the request is keyed.
+   * The change as ONE statement, each part a CTE: the guard, the domain rows, the balance deltas,
+   * the live-record counts, the event and, for a keyed request, the durable idempotency `record`.
+   * `tally_write_settled` (migration 002) then undoes the whole statement when the record's key
+   * already had a live record (`TY001`). When the guard bumped nothing (another process wrote the
+   * group first) nothing is written, and the statement's row carries the group's current snapshot
+   * for the retry; a statement that applied reads no snapshot.
    */
-  statement(record: unknown[] | undefined): PreparedStatement {
+  statement(record: DurableRecord | undefined): Sql {
     const staged = this.event;
     if (!staged) throw new Error('a change without an event writes nothing');
     const { event, at } = staged;
@@ -276,33 +211,41 @@ export class GroupChange {
     const currencies = [...this.currencyChanges]
       .filter(([, by]) => by !== 0)
       .map(([currency, by]) => ({ currency, by }));
-    const values: unknown[] = [
-      event.seq,
-      group.version,
-      group.name,
-      group.description,
-      this.bumped || this.guard === GUARDS.create ? group.updated_at : null,
-      group.id,
-      this.startSeq,
-      ...(this.guard === GUARDS.create ? [group.currency] : []),
-      ...this.parts.flatMap((p) => p.values),
-      JSON.stringify(deltas),
-      JSON.stringify(currencies),
-      event.id,
-      event.seq,
-      event.type,
-      event.actorId,
-      at,
-      JSON.stringify(event.data),
-      ...(record ?? []),
-      group.id,
+    const updatedAt = this.bumped || this.guard === 'create' ? group.updated_at : null;
+    const guard =
+      this.guard === 'create'
+        ? sql`insert into groups (id, last_seq, version, name, description, updated_at, currency, created_at)
+              values (${group.id}::text, ${event.seq}::bigint, ${group.version}::integer, ${group.name}::text,
+                      ${group.description}::text, ${updatedAt}::timestamptz, ${group.currency}::text, ${updatedAt}::timestamptz)
+              returning id`
+        : sql`update groups set last_seq = ${event.seq}::bigint, version = ${group.version}::integer,
+                                name = ${group.name}::text, description = ${group.description}::text,
+                                updated_at = coalesce(${updatedAt}::timestamptz, updated_at)
+               where id = ${group.id}::text and last_seq = ${this.startSeq}::bigint
+              returning id`;
+    const ctes = [
+      sql`guard as (${guard})`,
+      ...this.parts.map((part, i) => sql`${raw(`d${i}`)} as (${part})`),
+      sql`t_balances as (
+        insert into balances (group_id, currency, user_id, net)
+        select guard.id, x.currency, x.user_id, x.delta
+          from guard, jsonb_to_recordset(${JSON.stringify(deltas)}::jsonb) as x(currency text, user_id text, delta bigint)
+        on conflict (group_id, currency, user_id) do update set net = balances.net + excluded.net)`,
+      sql`t_currencies as (
+        insert into group_currencies (group_id, currency, live_records)
+        select guard.id, x.currency, x.by from guard, jsonb_to_recordset(${JSON.stringify(currencies)}::jsonb) as x(currency text, by integer)
+        on conflict (group_id, currency)
+        do update set live_records = group_currencies.live_records + excluded.live_records)`,
+      sql`t_event as (
+        insert into events (id, group_id, seq, type, actor_id, occurred_at, data)
+        select ${event.id}::text, guard.id, ${event.seq}::bigint, ${event.type}::text, ${event.actorId}::text,
+               ${at}::timestamptz, ${JSON.stringify(event.data)}::jsonb from guard)`,
+      ...(record ? [sql`record as (${durableRecordInsert(record, raw('guard'))})`] : []),
     ];
-    const { name, text } = compose(
-      this.guard,
-      this.parts.map((p) => p.part),
-      record !== undefined,
-    );
-    return { name, text, values };
+    const recorded = record ? raw('(select count(*) from record)') : raw('-1');
+    return sql`with ${join(ctes, ',\n')}
+select w.applied, s.* from (select tally_write_settled((select count(*) from guard), ${recorded}) as applied) w
+  left join lateral (${groupSnapshot(sql`${group.id}::text`, raw('w.applied = 0'))}) s on true`;
   }
 
   /** The group's state once the statement applied: the next change in this process builds on it. */

@@ -1,6 +1,7 @@
 import { simplifyDebts, type Transfer } from '@tally/domain';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from './group-access';
+import { empty, raw, type Sql, sql } from './sql';
 
 /** One currency of API.md §6's balances. */
 export type CurrencyBalances = {
@@ -29,21 +30,24 @@ export type GroupSnapshotRow = GroupRow & {
 /**
  * A group's row, members, balances and currencies in ONE statement, so they are one consistent
  * snapshot without an explicit transaction, and in one round trip. Costs members × currencies,
- * never the length of the group's history. `groupParam` is the group id's placeholder (`$1`) or a
- * column of an enclosing statement (`e.group_id`): the write path and the balances read share it.
+ * never the length of the group's history. `group` is the group id (a value, or a column of an
+ * enclosing statement such as `r.group_id`): the write path and the balances read share it.
  * `onlyIf`, a condition on the enclosing statement, reads the snapshot only when it holds: `offset 0`
  * keeps the subquery from being merged into its join, so PostgreSQL tests it once, up front (a
  * "One-Time Filter"), instead of reading the snapshot and then dropping it.
  */
-export const groupSnapshotSql = (groupParam: string, onlyIf?: string): string =>
-  `select g.id, g.name, g.description, g.currency, g.last_seq, g.version, g.created_at, g.updated_at,
+export const groupSnapshot = (group: Sql, onlyIf?: Sql): Sql =>
+  sql`select g.id, g.name, g.description, g.currency, g.last_seq, g.version, g.created_at, g.updated_at,
        coalesce((select json_agg(m.user_id order by m.joined_at, m.user_id)
                    from group_members m where m.group_id = g.id), '[]') as member_ids,
        coalesce((select json_agg(json_build_array(b.currency, b.user_id, b.net))
                    from balances b where b.group_id = g.id and b.net <> 0), '[]') as balances,
        coalesce((select json_agg(json_build_array(c.currency, c.live_records) order by c.currency)
                    from group_currencies c where c.group_id = g.id and c.live_records > 0), '[]') as currencies
-     from groups g where g.id = ${groupParam}${onlyIf ? ` and ${onlyIf} offset 0` : ''}`;
+     from groups g where g.id = ${group}${onlyIf ? sql` and ${onlyIf} offset 0` : empty}`;
+
+/** `groupSnapshot` as the text of a prepared read, the group id being `groupParam` (`$1`, `r.group_id`). */
+export const groupSnapshotSql = (groupParam: string): string => groupSnapshot(raw(groupParam)).text;
 
 /** The snapshot of one row of `groupSnapshotSql`. */
 export function toGroupSnapshot(row: GroupSnapshotRow): GroupSnapshot {

@@ -1,20 +1,19 @@
 import type { GroupEvent } from '@tally/events';
 import { AppError, notFound, unavailable } from '@tally/http-kit';
-import { DurableRecordExists, type TransactionHook } from '@tally/idempotency';
+import { type DurableRecord, DurableRecordExists } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import type { Reply } from '../http/reply';
 import { createRunRead, openTransaction, type RunRead } from '../read-queries';
 import { createGroupGate, type GroupGate, type GroupRow } from './group-access';
-import { GroupChange } from './group-change';
+import { durableRecordInsert, GroupChange } from './group-change';
 import { type GroupSnapshotRow, type GroupState, groupSnapshotSql, toGroupState } from './group-snapshot';
+import { raw, type Sql } from './sql';
 
 /** What a write's work decided: its outcome (the route turns it into the reply) and the events it appends. */
 export type WriteResult<T> = { value: T; events: GroupEvent[] };
 
-export type { TransactionHook } from '@tally/idempotency';
-
-/** Told about every event after its write committed; a failure here never fails the write. */
-export type EventNotifier = (events: readonly GroupEvent[]) => void;
+/** Told about an error that is handled by carrying on (logged once and counted by the composition root). */
+export type OnIgnoredError = (reason: string, error: unknown, context?: Record<string, unknown>) => void;
 
 /**
  * Thrown by a write's work when what it read disagrees with its change's state (e.g. a membership):
@@ -56,13 +55,25 @@ export type WriteContext = {
 
 export type Work<T> = (ctx: WriteContext) => Promise<WriteResult<T>>;
 
-export type WriteOptions = {
+/** One write, as a route asks for it. */
+export type WriteRequest<T> = {
+  work: Work<T>;
+  /** The answer to the caller, from the work's outcome (what a keyed request's durable record keeps). */
+  reply: (value: T) => Reply;
+  /** A keyed request's durable record of `reply`: it goes out in the change's own statement. */
+  record?: (reply: Reply) => DurableRecord;
   /**
    * Runs the work once more when it failed with an error this accepts: e.g. a create that lost the
    * race for its client-chosen id, which on the second attempt finds the row and replaces it.
    */
   retryIf?: (error: unknown) => boolean;
 };
+
+/**
+ * A write done: its answer, the events it committed, and whether its statement carried the durable
+ * record (false when the work changed nothing: the caller records the answer by itself).
+ */
+export type Written = { reply: Reply; events: readonly GroupEvent[]; recorded: boolean };
 
 /** A record with its group's state, as `openRecord` reads it. */
 const recordWithGroup = (table: RecordTable) => ({
@@ -78,7 +89,9 @@ const GROUP_READ = { name: 'write_open_group', text: groupSnapshotSql('$1') };
  * between) runs again on the state its statement returned, before the write gives up with `503`.
  */
 const MAX_ATTEMPTS = 10;
-/** The group's row lock, for a write that collided too often (see `attempt`). */
+/** After this many collisions a write takes its group's row lock (see `afterCollision`). */
+const LOCK_AFTER_COLLISIONS = 2;
+/** The group's row lock, for a write that collided too often. */
 const LOCK_GROUP = { name: 'write_lock_group', text: 'select 1 from groups where id = $1 for update' };
 
 /** Groups whose state this process keeps, least recently used first out. */
@@ -113,183 +126,274 @@ function createStateCache(capacity: number) {
   };
 }
 
+/** Statement names by text: one prepared statement per shape of change, per runner. */
+function createStatementNames() {
+  const names = new Map<string, string>();
+  return (text: string): string => {
+    let name = names.get(text);
+    if (name === undefined) {
+      name = `tally_write_${names.size + 1}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+}
+
+/** Everything one write keeps between its attempts. */
+type WriteState = {
+  attempts: number;
+  /** Its turn in its group's gate, once it knows the group. */
+  turn: { groupId: string; release: () => void } | undefined;
+  /** The change the current attempt's work opened, if any. */
+  change: GroupChange | undefined;
+  /**
+   * A cached state is good enough for a change (its guard checks it), but an answer that does not
+   * go through the guard (an error, a no-op) is decided again on a state read afresh.
+   */
+  trustCache: boolean;
+  /** Whether the current attempt's change was opened on a cached state. */
+  fromCache: boolean;
+  /**
+   * After repeated collisions with other processes: a transaction that holds the group's row lock,
+   * on whose connection every query of the write then runs.
+   */
+  locked: Awaited<ReturnType<typeof openTransaction>> | undefined;
+};
+
+/** The change the current attempt's work opened (read through a call: the work set it meanwhile). */
+const openedChange = (state: WriteState): GroupChange | undefined => state.change;
+
+/** Why an attempt did not finish the write, and so what the next one needs. */
+type Retry = 'stale' | 'collided';
+
+type StatementRow = GroupSnapshotRow & { applied: number | string };
+
 /**
  * Runs writes. A write is one `GroupChange` sent as ONE statement in autocommit: the domain rows,
  * the balances, the event and (keyed) the durable idempotency record commit together or not at
  * all, and the group's row is locked only while the statement runs. Writes to one group take turns
  * in this process (`groupGate`, one at a time), so each builds on the state the previous one left;
  * across processes the statement's guard catches a state gone out of date, and the write runs again
- * on the current one, which the failed statement returned. Events are announced after the commit:
- * by `notify`, or by the idempotency layer with its completion.
+ * on the current one, which the failed statement returned. The runner announces nothing: the route
+ * that asked for the write announces its events once it has answered.
  */
-export function createWriteRunner(deps: { knex: Knex; notify: EventNotifier; groupGate?: GroupGate }) {
+export function createWriteRunner(deps: {
+  knex: Knex;
+  groupGate?: GroupGate;
+  onIgnoredError?: OnIgnoredError;
+}) {
   const runRead = createRunRead(deps.knex);
   const gate =
     deps.groupGate ?? createGroupGate({ maxWaiting: Number.MAX_SAFE_INTEGER, waitTimeoutMs: 30_000 });
   const cache = createStateCache(CACHED_GROUPS);
+  const nameOf = createStatementNames();
+  const ignored = deps.onIgnoredError ?? (() => {});
 
-  async function readState(read: RunRead, groupId: string): Promise<GroupState | undefined> {
-    const [row] = await read<GroupSnapshotRow>(GROUP_READ, [groupId]);
-    if (!row) return undefined;
-    const state = toGroupState(row);
-    cache.offer(state);
-    return state;
+  /** Reads on the write's locked transaction once it has one, else on any pooled connection. */
+  const readFor =
+    (state: WriteState): RunRead =>
+    (query, values) =>
+      state.locked ? state.locked.run(query, values) : runRead(query, values);
+
+  async function enterGroup(state: WriteState, groupId: string): Promise<void> {
+    if (state.turn) {
+      if (state.turn.groupId !== groupId) throw new Error('a write changes one group');
+      return;
+    }
+    state.turn = { groupId, release: await gate.enter(groupId) };
   }
 
-  /** One write: its turn in its group's gate, its work, its statement; again while its state was out of date. */
-  async function attempt<T>(
-    work: Work<T>,
-    toReply: (value: T) => Reply,
-    hook: TransactionHook | undefined,
-  ): Promise<Reply> {
-    let turn: { groupId: string; release: () => void } | undefined;
-    const enter = async (groupId: string) => {
-      if (turn) {
-        if (turn.groupId !== groupId) throw new Error('a write changes one group');
-        return;
-      }
-      turn = { groupId, release: await gate.enter(groupId) };
-    };
-    let change: GroupChange | undefined;
-    /** The change the work opened in this attempt, if any. */
-    const opened = (): GroupChange | undefined => change;
-    // A cached state is good enough for a change (its guard checks it), but an answer that does
-    // not go through the guard (an error, a no-op) is decided again on a state read afresh.
-    let trustCache = true;
-    let fromCache = false;
-    // After repeated collisions with other processes: a transaction that holds the group's row lock,
-    // on whose connection every query of the write then runs (see below).
-    let locked: Awaited<ReturnType<typeof openTransaction>> | undefined;
-    const read: RunRead = (query, values) => (locked ? locked.run(query, values) : runRead(query, values));
-    const unlock = async (commit: boolean) => {
-      const held = locked;
-      locked = undefined;
-      await held?.end(commit);
-    };
-    const ctx: WriteContext = {
+  async function readGroup(state: WriteState, groupId: string): Promise<GroupState | undefined> {
+    const [row] = await readFor(state)<GroupSnapshotRow>(GROUP_READ, [groupId]);
+    if (!row) return undefined;
+    const group = toGroupState(row);
+    cache.offer(group);
+    return group;
+  }
+
+  /** What the work of `state`'s current attempt sees. */
+  function contextOf(state: WriteState): WriteContext {
+    return {
       async open(groupId, userId) {
-        await enter(groupId);
-        const cached = trustCache ? cache.get(groupId) : undefined;
-        fromCache = cached !== undefined;
-        const state = cached ?? (await readState(read, groupId));
-        change = GroupChange.of(state, userId, () => notFound('Group'));
-        return change;
+        await enterGroup(state, groupId);
+        const cached = state.trustCache ? cache.get(groupId) : undefined;
+        state.fromCache = cached !== undefined;
+        const group = cached ?? (await readGroup(state, groupId));
+        state.change = GroupChange.of(group, userId, () => notFound('Group'));
+        return state.change;
       },
       async openRecord<R>(table: RecordTable, id: string, userId: string, hidden: () => AppError) {
-        const [row] = await read<GroupSnapshotRow & { record: R }>(RECORD_READS[table], [id]);
+        const [row] = await readFor(state)<GroupSnapshotRow & { record: R }>(RECORD_READS[table], [id]);
         if (!row) return undefined;
-        const state = toGroupState(row);
-        cache.offer(state);
-        const opened = GroupChange.of(state, userId, hidden);
-        await enter(state.group.id);
-        change = opened;
-        return { row: row.record, change: opened };
+        const group = toGroupState(row);
+        cache.offer(group);
+        const change = GroupChange.of(group, userId, hidden);
+        await enterGroup(state, group.group.id);
+        state.change = change;
+        return { row: row.record, change };
       },
       create(group, creatorId) {
-        change = GroupChange.creating(group, creatorId);
-        return change;
+        state.change = GroupChange.creating(group, creatorId);
+        return state.change;
       },
-      read,
+      read: readFor(state),
     };
-
-    try {
-      for (let attempts = 1; ; attempts++) {
-        change = undefined;
-        fromCache = false;
-        let outcome: WriteResult<T>;
-        try {
-          outcome = await work(ctx);
-        } catch (error) {
-          const decidedOnCache = fromCache && error instanceof AppError;
-          if (!(error instanceof StaleState || decidedOnCache) || attempts >= MAX_ATTEMPTS) throw error;
-          trustCache = false;
-          continue;
-        }
-        const made = opened();
-        const reply = toReply(outcome.value);
-        if (!made?.changed && fromCache) {
-          trustCache = false;
-          continue;
-        }
-        if (!made?.changed) {
-          // Nothing changed (a no-op PUT, a repeated delete): the record alone, when keyed.
-          await unlock(true);
-          if (hook) {
-            await hook.insert(reply);
-            hook.written();
-          }
-          return reply;
-        }
-        const statement = made.statement(hook?.values(reply));
-        hook?.written();
-        const [row] = await runStatement(statement, read);
-        if (row && Number(row.applied) > 0) {
-          await unlock(true);
-          cache.offer(made.after());
-          // A keyed write's layer may take the events, to publish them with its completion record
-          // (one Redis round trip for both); otherwise they are announced here.
-          if (outcome.events.length > 0 && !hook?.announce?.(outcome.events)) deps.notify(outcome.events);
-          return reply;
-        }
-        // Another process wrote the group since this state: the statement wrote nothing and
-        // returned the group's current state. Decide again on it. When the statement had waited
-        // for that process's lock, what it returned is still the state it started from (its
-        // snapshot predates the other commit): then read the group afresh instead.
-        const current = row?.id ? toGroupState(row) : undefined;
-        if (current && Number(current.group.last_seq) !== made.startSeq) cache.offer(current);
-        else {
-          if (turn) cache.forget(turn.groupId);
-          trustCache = false;
-        }
-        if (attempts >= MAX_ATTEMPTS)
-          throw unavailable('This group is busy with other changes; retry shortly.', 1);
-        // Collided twice: other processes keep writing this group. Take its row lock in a
-        // transaction and run the write there (a fresh read, then the statement, then commit), so
-        // it cannot lose again; the others wait for the lock, as every writer did before issue #10.
-        if (attempts >= 2 && turn && !locked) {
-          locked = await openTransaction(deps.knex);
-          await locked.run(LOCK_GROUP, [turn.groupId]);
-          trustCache = false;
-        }
-      }
-    } catch (error) {
-      await unlock(false).catch(() => {});
-      // The operation's own answers (404, 409, 412, 422) say nothing about the state; anything else might.
-      if (turn && !(error instanceof AppError)) cache.forget(turn.groupId);
-      throw error;
-    } finally {
-      turn?.release();
-    }
   }
 
-  async function runStatement(
-    statement: { name: string; text: string; values: unknown[] },
-    read: RunRead,
-  ): Promise<(GroupSnapshotRow & { applied: number | string })[]> {
+  /** Sends a change's statement; a live durable record holding the key undoes it (`TY001`). */
+  async function sendStatement(state: WriteState, statement: Sql): Promise<StatementRow | undefined> {
+    const text = statement.text;
     try {
-      return await read(statement, statement.values);
+      const [row] = await readFor(state)<StatementRow>({ name: nameOf(text), text }, [...statement.values]);
+      return row;
     } catch (error) {
       // TY001, from the durable record's claim (migration 003) or tally_write_settled (002): a live
       // durable record holds the key; the statement was undone, nothing was written.
-      if ((error as { code?: string } | null)?.code === 'TY001') throw new DurableRecordExists();
+      if (isLiveRecord(error)) throw new DurableRecordExists();
       throw error;
     }
   }
 
-  /** Runs `work`; `toReply` turns its outcome into the reply (which the durable record keeps). */
-  return async function runWrite<T>(
-    work: Work<T>,
-    toReply: (value: T) => Reply,
-    hook?: TransactionHook,
-    options: WriteOptions = {},
-  ): Promise<Reply> {
+  /**
+   * One attempt: the work decides on the group's state, and its change goes out as one statement.
+   * Finished, or a reason to run again.
+   */
+  async function attempt<T>(state: WriteState, request: WriteRequest<T>): Promise<Written | Retry> {
+    state.attempts += 1;
+    state.change = undefined;
+    state.fromCache = false;
+    let outcome: WriteResult<T>;
     try {
-      return await attempt(work, toReply, hook);
+      outcome = await request.work(contextOf(state));
     } catch (error) {
-      if (!options.retryIf?.(error)) throw error;
-      return attempt(work, toReply, hook);
+      const decidedOnCache = state.fromCache && error instanceof AppError;
+      if ((error instanceof StaleState || decidedOnCache) && state.attempts < MAX_ATTEMPTS) {
+        state.trustCache = false;
+        return 'stale';
+      }
+      throw error;
     }
+    const reply = request.reply(outcome.value);
+    const change = openedChange(state);
+    if (!change?.changed) {
+      if (state.fromCache) {
+        state.trustCache = false;
+        return 'stale';
+      }
+      // Nothing changed (a no-op PUT, a repeated delete): nothing to send.
+      return { reply, events: [], recorded: false };
+    }
+    const row = await sendStatement(state, change.statement(request.record?.(reply)));
+    if (row && Number(row.applied) > 0) {
+      cache.offer(change.after());
+      return { reply, events: outcome.events, recorded: request.record !== undefined };
+    }
+    noteCollision(state, change, row);
+    return 'collided';
+  }
+
+  /**
+   * Another process wrote the group since the change's state: its statement wrote nothing and
+   * returned the group's current state, which the next attempt decides on. When the statement had
+   * waited for that process's lock, what it returned is still the state it started from (its
+   * snapshot predates the other commit): then the group is read afresh instead.
+   */
+  function noteCollision(state: WriteState, change: GroupChange, row: StatementRow | undefined): void {
+    const current = row?.id ? toGroupState(row) : undefined;
+    if (current && Number(current.group.last_seq) !== change.startSeq) {
+      cache.offer(current);
+      return;
+    }
+    if (state.turn) cache.forget(state.turn.groupId);
+    state.trustCache = false;
+  }
+
+  /**
+   * Gives up with `503` after `MAX_ATTEMPTS`. After `LOCK_AFTER_COLLISIONS`, other processes keep
+   * writing this group: the write takes the group's row lock in a transaction and runs there (a
+   * fresh read, then the statement, then commit), so it cannot lose again; the others wait for it.
+   */
+  async function afterCollision(state: WriteState): Promise<void> {
+    if (state.attempts >= MAX_ATTEMPTS)
+      throw unavailable('This group is busy with other changes; retry shortly.', 1);
+    if (state.attempts < LOCK_AFTER_COLLISIONS || !state.turn || state.locked) return;
+    state.locked = await openTransaction(deps.knex);
+    await state.locked.run(LOCK_GROUP, [state.turn.groupId]);
+    state.trustCache = false;
+  }
+
+  /** Ends the write's locked transaction, if it took one: commit when the write finished. */
+  async function unlock(state: WriteState, commit: boolean): Promise<void> {
+    const held = state.locked;
+    state.locked = undefined;
+    if (!held) return;
+    if (commit) {
+      await held.end(true);
+      return;
+    }
+    // A rollback that fails leaves nothing behind: the connection is given back and discarded.
+    await held.end(false).catch((error: unknown) => ignored('rollback', error));
+  }
+
+  /** A write: attempts until one's statement applies; its turn in its group's gate throughout. */
+  async function runOnce<T>(request: WriteRequest<T>): Promise<Written> {
+    const state: WriteState = {
+      attempts: 0,
+      turn: undefined,
+      change: undefined,
+      trustCache: true,
+      fromCache: false,
+      locked: undefined,
+    };
+    try {
+      for (;;) {
+        const result = await attempt(state, request);
+        if (result === 'collided') await afterCollision(state);
+        if (typeof result === 'object') {
+          await unlock(state, true);
+          return result;
+        }
+      }
+    } catch (error) {
+      await unlock(state, false);
+      // The operation's own answers (404, 409, 412, 422) say nothing about the state; anything else might.
+      if (state.turn && !(error instanceof AppError)) cache.forget(state.turn.groupId);
+      throw error;
+    } finally {
+      state.turn?.release();
+    }
+  }
+
+  return {
+    /** Runs a write (once more when `retryIf` accepts its error). */
+    async run<T>(request: WriteRequest<T>): Promise<Written> {
+      try {
+        return await runOnce(request);
+      } catch (error) {
+        if (!request.retryIf?.(error)) throw error;
+        return runOnce(request);
+      }
+    },
+
+    /**
+     * The durable record of an outcome that changed nothing (a no-op, the operation's own 4xx), by
+     * itself. False when a live record already holds the key: nothing was written.
+     */
+    async recordAlone(record: DurableRecord): Promise<boolean> {
+      const insert = durableRecordInsert(record, raw('(select 1) as alone'));
+      const text = insert.text;
+      try {
+        await runRead({ name: nameOf(text), text }, [...insert.values]);
+        return true;
+      } catch (error) {
+        if (isLiveRecord(error)) return false;
+        throw error;
+      }
+    },
   };
 }
 
-export type RunWrite = ReturnType<typeof createWriteRunner>;
+/** `tally_idempotency_replaceable` (migration 003): a live durable record holds the key. */
+const isLiveRecord = (error: unknown): boolean => (error as { code?: string } | null)?.code === 'TY001';
+
+export type WriteRunner = ReturnType<typeof createWriteRunner>;

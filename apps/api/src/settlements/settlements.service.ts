@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { pageOf } from '../http/cursor';
 import { newId } from '../ids';
-import type { StatementPart } from '../ledger/group-change';
+import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
 
@@ -56,17 +56,25 @@ const toSettlement = (row: SettlementRow): Settlement => ({
 
 /** The settlement rows' writes, as parts of a change's one statement (`GroupChange.write`). */
 const SETTLEMENT_WRITES = {
-  insert: {
-    name: 'settlement_insert',
-    sql: `insert into settlements (id, group_id, from_user_id, to_user_id, amount, currency, note, created_by, created_at)
-          select $1::text, guard.id, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::text, $8::timestamptz
-            from guard`,
-  },
-  remove: {
-    name: 'settlement_delete',
-    sql: 'update settlements set deleted_at = $2::timestamptz from guard where settlements.id = $1::text',
-  },
-} satisfies Record<string, StatementPart>;
+  insert: (s: Settlement, now: Date) =>
+    sql`insert into settlements (id, group_id, from_user_id, to_user_id, amount, currency, note, created_by, created_at)
+        select ${s.id}::text, guard.id, ${s.fromUserId}::text, ${s.toUserId}::text, ${s.amount}::bigint,
+               ${s.currency}::text, ${s.note}::text, ${s.createdBy}::text, ${now}::timestamptz from guard`,
+  remove: (id: string, now: Date) =>
+    sql`update settlements set deleted_at = ${now}::timestamptz from guard where settlements.id = ${id}::text`,
+};
+
+/**
+ * What a settlement's body must satisfy on its own: two different members. Checked before the
+ * request's key is claimed (a 422 here records nothing).
+ */
+export function checkSettlementInput(input: Pick<SettlementInput, 'fromUserId' | 'toUserId'>): void {
+  if (input.fromUserId === input.toUserId) {
+    throw new AppError('validation_failed', 422, 'A member cannot settle with themselves.', {
+      errors: [{ path: 'toUserId', message: 'must differ from fromUserId' }],
+    });
+  }
+}
 
 export function createSettlementsService(deps: { knex: Knex }) {
   const runRead = createRunRead(deps.knex);
@@ -77,11 +85,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
       userId: string,
       input: SettlementInput,
     ): Promise<WriteResult<Settlement>> {
-      if (input.fromUserId === input.toUserId) {
-        throw new AppError('validation_failed', 422, 'A member cannot settle with themselves.', {
-          errors: [{ path: 'toUserId', message: 'must differ from fromUserId' }],
-        });
-      }
+      checkSettlementInput(input);
       const change = await ctx.open(input.groupId, userId);
       const { group } = change;
       change.assertMembers([input.fromUserId, input.toUserId]);
@@ -97,16 +101,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
         createdBy: userId,
         createdAt: now.toISOString(),
       };
-      change.write(SETTLEMENT_WRITES.insert, [
-        settlement.id,
-        settlement.fromUserId,
-        settlement.toUserId,
-        settlement.amount,
-        settlement.currency,
-        settlement.note,
-        userId,
-        now,
-      ]);
+      change.write(SETTLEMENT_WRITES.insert(settlement, now));
       change.applyDeltas(settlementBalanceEffect(settlement));
       change.countRecord(settlement.currency, 1);
       const event = change.commit('settlement.created', userId, { settlement }, { withBalances: true });
@@ -126,7 +121,7 @@ export function createSettlementsService(deps: { knex: Knex }) {
       const deltas = diffBalanceEffects(settlementBalanceEffect(settlement), []);
       change.assertMembers([settlement.fromUserId, settlement.toUserId]);
       const now = new Date();
-      change.write(SETTLEMENT_WRITES.remove, [settlementId, now]);
+      change.write(SETTLEMENT_WRITES.remove(settlementId, now));
       change.applyDeltas(deltas);
       change.countRecord(settlement.currency, -1);
       const event = change.commit(

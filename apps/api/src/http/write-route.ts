@@ -1,0 +1,221 @@
+import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@tally/http-kit';
+import {
+  DurableRecordExists,
+  IdempotencyConflict,
+  type IdempotencyLayer,
+  type Lease,
+  parseIdempotencyKey,
+} from '@tally/idempotency';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { userIdOf } from '../auth/authenticate';
+import type { Announcer } from '../ledger/announcer';
+import type { WriteContext, WriteRequest, WriteResult, WriteRunner, Written } from '../ledger/write-runner';
+import { jsonBody } from './json-body';
+import { type Reply, sendReply } from './reply';
+import { requestIdOf } from './request-id';
+
+/** One write route: what it reads from the request, the change it makes, and its answer. */
+export type WriteSpec<I, T> = {
+  /** Money writes must carry an `Idempotency-Key`; other writes may. */
+  key: 'required' | 'optional';
+  /**
+   * The request checked on its own (body, path parameters, rules such as shares that add up):
+   * a 4xx here is answered before the key is claimed, so it records nothing.
+   */
+  parse: (req: Request) => I;
+  /** The change, decided on the group's state; its errors (404, 409, 412, 422 not_a_member) are outcomes. */
+  work: (ctx: WriteContext, userId: string, input: I, req: Request) => Promise<WriteResult<T>>;
+  reply: (value: T) => Reply;
+  retryIf?: WriteRequest<T>['retryIf'];
+};
+
+/** A registered write route, as the API spells it (`/v1/expenses/:expenseId`). */
+export type WriteRouteInfo = { method: string; path: string; key: 'required' | 'optional' };
+
+/** Statuses an operation may answer that are not its own outcome, so they are never recorded (API.md §7). */
+const NOT_RECORDED = new Set([401, 429]);
+
+/** The operation's own 4xx outcomes (404, 409 member_has_balance, 412, 422 not_a_member…), recorded and replayed. */
+function recordableOutcome(error: unknown, requestId: string): Reply | undefined {
+  if (!(error instanceof AppError)) return undefined;
+  if (error.status < 400 || error.status >= 500 || NOT_RECORDED.has(error.status)) return undefined;
+  if (error.code.startsWith('idempotency_')) return undefined;
+  return {
+    status: error.status,
+    body: toProblem(error, requestId),
+    headers: { ...error.headers, 'Content-Type': PROBLEM_CONTENT_TYPE },
+  };
+}
+
+function toHttpError(error: IdempotencyConflict): AppError {
+  return error.kind === 'in_progress'
+    ? new AppError('idempotency_key_in_progress', 409, error.message, { headers: { 'Retry-After': '1' } })
+    : new AppError('idempotency_key_reused', 409, error.message);
+}
+
+/** The request's `Idempotency-Key`: 400 when malformed, or missing where it is required. */
+function keyOf(req: Request, requirement: WriteSpec<unknown, unknown>['key']): string | undefined {
+  const parsed = parseIdempotencyKey(req.headers['idempotency-key']);
+  if (parsed.ok) return parsed.key;
+  if (parsed.reason === 'invalid') {
+    throw new AppError(
+      'idempotency_key_invalid',
+      400,
+      'Idempotency-Key must be 1–255 printable ASCII characters.',
+    );
+  }
+  if (requirement === 'required') {
+    throw new AppError('idempotency_key_missing', 400, 'This money write needs an Idempotency-Key header.');
+  }
+  return undefined;
+}
+
+/**
+ * The path of an idempotency scope (API.md §7): the route's template with its ids filled in, as
+ * the API spells it, whatever spelling reached the route (`/V1/Expenses/`, `exp%5F1` for `exp_1`).
+ * Mount paths are fixed lowercase segments (`/v1`), matched without regard to case, so the spelled
+ * one is lowercased; ids keep their case (they are case-sensitive) and are percent-encoded where a
+ * path segment needs it.
+ */
+export function canonicalPath(req: Request): string {
+  const template: unknown = req.route?.path;
+  if (typeof template !== 'string') throw new Error('a keyed write must be a route with a string path');
+  const base = req.baseUrl.toLowerCase().replace(/\/+$/, '');
+  const filled = template.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
+    const value: unknown = req.params[name];
+    if (typeof value !== 'string') throw new Error(`route parameter ${name} has no value`);
+    return encodeURIComponent(value);
+  });
+  return `${base}${filled}`;
+}
+
+export type WriteRouteDeps = {
+  /** The router the routes are added to, and the path it is mounted at (`/v1`). */
+  router: Router;
+  mountPath: string;
+  writes: WriteRunner;
+  announcer: Announcer;
+  /** Exactly-once execution of keyed requests; without it keys are checked but not recorded. */
+  idempotency: IdempotencyLayer | undefined;
+};
+
+/**
+ * Every write the API takes (but auth's) is a route made here, and runs these steps in this order:
+ *
+ * 1. **parse**: the `Idempotency-Key` header, then the body and path on their own (`spec.parse`).
+ *    A request invalid in itself is answered here: nothing is recorded and the key stays unseen,
+ *    so a corrected retry with the same key runs.
+ * 2. **claim** the key (keyed requests): its recorded answer is replayed, another request's key is
+ *    `409 idempotency_key_reused`, a key still running elsewhere is waited on, then `409 in_progress`.
+ * 3. **write**: the change as ONE statement, which carries the durable record of the answer. An
+ *    outcome that changed nothing (a no-op, a `404`, a `422 not_a_member`) is recorded by itself.
+ *    A live record found holding the key means another request got there first: its answer is
+ *    replayed. A failure with no answer to record frees the key for a retry.
+ * 4. **reply**: the answer is recorded in the idempotency store for fast replays.
+ * 5. **announce**: the write's events go out, with the key's completion in one Redis round trip
+ *    where the store can; otherwise by the event bus. The outbox relay covers a publish that fails.
+ * 6. **send** the answer.
+ */
+export function createWriteRoutes(deps: WriteRouteDeps) {
+  const { router, writes, announcer, idempotency } = deps;
+  const registered: WriteRouteInfo[] = [];
+
+  /** Step 3 for a keyed request: the write with its durable record, or the answer recorded before. */
+  async function writeRecorded<T>(
+    lease: Lease,
+    request: WriteRequest<T>,
+    requestId: string,
+  ): Promise<Written> {
+    const layer = idempotency as IdempotencyLayer;
+    const record = (reply: Reply) => layer.record(lease, reply);
+    const replayed = async (): Promise<Written> => ({
+      reply: await layer.replayDurable(lease),
+      events: [],
+      recorded: true,
+    });
+    const recordedAlone = async (reply: Reply): Promise<Written> =>
+      (await writes.recordAlone(record(reply))) ? { reply, events: [], recorded: true } : replayed();
+    try {
+      const written = await writes.run({ ...request, record });
+      return written.recorded ? written : await recordedAlone(written.reply);
+    } catch (error) {
+      if (error instanceof DurableRecordExists) return replayed();
+      const outcome = recordableOutcome(error, requestId);
+      if (outcome) return recordedAlone(outcome);
+      throw error;
+    }
+  }
+
+  function handlerFor<I, T>(spec: WriteSpec<I, T>): RequestHandler {
+    return async (req: Request, res: Response) => {
+      // 1. parse
+      const key = keyOf(req, spec.key);
+      const input = spec.parse(req);
+      const userId = userIdOf(res);
+      const request: WriteRequest<T> = {
+        work: (ctx) => spec.work(ctx, userId, input, req),
+        reply: spec.reply,
+        retryIf: spec.retryIf,
+      };
+      if (key === undefined || !idempotency) {
+        const written = await writes.run(request);
+        announcer.announce(written.events);
+        sendReply(res, written.reply);
+        return;
+      }
+      try {
+        // 2. claim
+        const claimed = await idempotency.claim({
+          userId,
+          key,
+          method: req.method,
+          path: canonicalPath(req),
+          body: req.body,
+        });
+        if (claimed.replay) {
+          sendReply(res, claimed.replay);
+          return;
+        }
+        const { lease } = claimed;
+        // 3. write
+        let written: Written;
+        try {
+          written = await writeRecorded(lease, request, requestIdOf(res));
+        } catch (error) {
+          await idempotency.release(lease);
+          throw error;
+        }
+        // 4. reply, 5. announce
+        const publishedBy = await idempotency.complete(
+          lease,
+          written.reply,
+          announcer.publications(written.events),
+        );
+        announcer.announce(written.events, publishedBy);
+        // 6. send
+        sendReply(res, written.reply);
+      } catch (error) {
+        throw error instanceof IdempotencyConflict ? toHttpError(error) : error;
+      }
+    };
+  }
+
+  const add =
+    (method: 'post' | 'put' | 'patch' | 'delete') =>
+    <I, T>(path: string, spec: WriteSpec<I, T>): void => {
+      const handler = handlerFor(spec);
+      // A DELETE carries no body; the other writes' bodies are JSON (415/413/400 before anything runs).
+      if (method === 'delete') router.delete(path, handler);
+      else router[method](path, jsonBody, handler);
+      registered.push({ method: method.toUpperCase(), path: `${deps.mountPath}${path}`, key: spec.key });
+    };
+
+  return {
+    post: add('post'),
+    put: add('put'),
+    patch: add('patch'),
+    delete: add('delete'),
+    /** The write routes made so far: what a test checks every keyed route against. */
+    routes: (): readonly WriteRouteInfo[] => registered,
+  };
+}

@@ -1,0 +1,127 @@
+import { createAnnouncer, createGroupGate, createLoadShedder, createRateLimits } from '@tally/api';
+import { createPartitionMaintainer } from '@tally/db';
+import { createRelay, type EventBus, publicationOf, shardedPublicationOf } from '@tally/events';
+import type { IgnoredErrors } from '@tally/http-kit';
+import {
+  createDurableRecords,
+  createIdempotencyLayer,
+  createMemoryIdempotencyStore,
+  createMemoryLiveness,
+  createRedisIdempotencyStore,
+  createRedisLiveness,
+  type FaultPoint,
+} from '@tally/idempotency';
+import type { Cluster, Redis } from 'ioredis';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Config } from './config';
+
+export type ApiPartsDeps = {
+  knex: Knex;
+  redis: Redis | Cluster | undefined;
+  isCluster: boolean;
+  bus: EventBus;
+  registry: Registry;
+  logger: Logger;
+  ignoredErrors: IgnoredErrors;
+};
+
+/** Test-only fault injection: SIGKILL this process the first time a keyed write reaches `point`. */
+function killAt(point: FaultPoint) {
+  return (reached: FaultPoint) => {
+    if (reached === point) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+/**
+ * The API half of a process, built bottom-up: the outbox relay and the announcer (every write's
+ * one publish path), then the idempotency layer (Redis or in-memory store, this process's liveness
+ * mark, the durable records), the partition maintainer, rate limits, the per-group write gate and
+ * the load shedder.
+ */
+export function createApiParts(config: Config, deps: ApiPartsDeps) {
+  const { knex, redis, bus, registry, logger, ignoredErrors } = deps;
+
+  const relay = createRelay({ knex, bus, logger, registry, onIgnoredError: ignoredErrors });
+  relay.start();
+  const announcer = createAnnouncer({
+    bus,
+    // On a cluster the notifications go to the groups' sharded channels.
+    publicationOf: deps.isCluster ? shardedPublicationOf : publicationOf,
+    markPublished: relay.markPublished,
+    onPublishFailed: (error, eventId) => ignoredErrors('event_publish', error, { eventId }),
+  });
+
+  const memoryLiveness = redis ? undefined : createMemoryLiveness();
+  const memoryStore = memoryLiveness
+    ? createMemoryIdempotencyStore({ isAlive: memoryLiveness.isAlive })
+    : undefined;
+  const store = redis ? createRedisIdempotencyStore({ redis }) : memoryStore!;
+  // This process's liveness mark (`idem:alive:<processId>`, one heartbeat timer): its leases can be
+  // taken over as soon as the mark lapses. The first beat goes out on this connection before any
+  // claim of this process does.
+  const liveness = redis
+    ? createRedisLiveness({ redis, logger, onIgnoredError: ignoredErrors })
+    : memoryLiveness!.process();
+  void liveness.start();
+  const idempotency = createIdempotencyLayer({
+    store,
+    durable: createDurableRecords({ knex }),
+    ttlSeconds: config.idempotencyTtlSeconds,
+    leaseMs: config.idempotencyLeaseSeconds * 1000,
+    processId: liveness.processId,
+    inProgressWaitMs: config.idempotencyInProgressWaitMs,
+    registry,
+    logger,
+    onIgnoredError: ignoredErrors,
+    faultPoint: config.testFaultPoint ? killAt(config.testFaultPoint as FaultPoint) : undefined,
+  });
+
+  // Bounded tables: partitions of events and idempotency records created ahead and dropped whole once
+  // past retention, now and every 10 minutes, by one API process at a time (an advisory lock).
+  const partitions = createPartitionMaintainer({
+    knex,
+    logger,
+    eventRetentionDays: config.eventRetentionDays,
+    idempotencyTtlSeconds: config.idempotencyTtlSeconds,
+  });
+  const partitionsReady = partitions.start();
+  const rateLimits = createRateLimits({
+    redis,
+    pointsPerMinute: config.rateLimitPerMinute,
+    registry,
+    logger,
+    ignoredErrors,
+  });
+  // Writes to one hot group queue here, not in the connection pool (MAX_WRITES_WAITING_PER_GROUP).
+  const groupGate = createGroupGate({
+    maxWaiting: config.maxWritesWaitingPerGroup,
+    waitTimeoutMs: config.dbPoolAcquireTimeoutMs,
+    registry,
+  });
+  const loadShedder = createLoadShedder({
+    maxInFlight: config.maxInFlight,
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    registry,
+  });
+
+  return {
+    /** Resolves once the partitions writes need exist (before the first request). */
+    partitionsReady,
+    announcer,
+    idempotency,
+    rateLimits,
+    loadShedder,
+    groupGate,
+    async stop() {
+      loadShedder.stop();
+      await partitions.stop();
+      memoryStore?.close();
+      await relay.stop();
+      await liveness.stop();
+    },
+  };
+}
+
+export type ApiParts = ReturnType<typeof createApiParts>;
