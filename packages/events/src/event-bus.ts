@@ -94,7 +94,7 @@ export function eventAsLogged(event: GroupEvent): GroupEvent {
 
 /**
  * A writer's announcement of its committed event, carrying the event as the writer built it (no
- * copy, no serialisation here: the writer's CPU per write is what issue #10 measures). The gateway
+ * copy, no serialisation here: it is on every write's path). The gateway
  * puts it in the log's form (`eventAsLogged`) when it takes it, once per event and feed; a bus that
  * serialises drops it when the text would be over `MAX_INLINE_EVENT_BYTES` (`messageText`). Call it
  * only after the commit.

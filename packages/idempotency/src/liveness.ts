@@ -3,8 +3,8 @@ import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /**
- * One process's liveness, which every lease it takes names (ARCHITECTURE "Leases belong to live
- * processes"): while the process runs, a heartbeat keeps a short-lived mark; once the process dies
+ * One process's liveness, which every lease it takes names (ARCHITECTURE.md, "The idempotency
+ * layer around it", Liveness): while the process runs, a heartbeat keeps a short-lived mark; once the process dies
  * the mark lapses, and a retry may take over its leases at once instead of waiting them out.
  */
 export type ProcessLiveness = {
