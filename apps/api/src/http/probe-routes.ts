@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
 import { errorHandler, routeNotFound } from './error-handler';
 import { requestId } from './request-id';
+import { upgradeRequired, WEBSOCKET_PATH } from './upgrade-required';
 
 export type DependencyState = 'up' | 'down';
 
@@ -142,12 +143,16 @@ export function probeRoutes(deps: ProbeDeps): Router {
   return router;
 }
 
-/** The HTTP side of ROLE=gateway: the probes and metrics, and problem+json 404 for anything else. */
+/**
+ * The HTTP side of ROLE=gateway: the probes and metrics, `426` for a plain GET of `/v1/ws`, and
+ * problem+json 404 for anything else.
+ */
 export function createProbesApp(deps: ProbeDeps & { logger: Logger }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestId);
   app.use(probeRoutes(deps));
+  app.get(WEBSOCKET_PATH, upgradeRequired);
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,5 +1,6 @@
 import type Joi from 'joi';
 import parse from 'joi-to-json';
+import { currency } from '../schemas';
 
 /**
  * joi → JSON Schema 2020-12 (the dialect of OpenAPI 3.1) through the maintained converter
@@ -24,12 +25,22 @@ import parse from 'joi-to-json';
  *    `integer` is moved first and `length(n)` becomes `min(n)` + `max(n)`.
  * 6. joi-to-json ignores `object().min(n)` (PatchExpenseRequest: "at least one field"). → set as
  *    `minProperties` on its result (outside alternatives, where the branches cannot be told apart).
+ * 7. A `custom` validator is a function, which JSON Schema cannot read. The ones whose accepted set
+ *    can be stated are listed in `KNOWN_CUSTOM` (the currency check: exactly the ISO 4217 codes of
+ *    `Intl.supportedValuesOf('currency')`, which `schemas.ts` accepts, becomes their `enum`); any
+ *    other custom validator throws.
+ * 8. `trim()` checks `min`/`max` on the trimmed string, so `"   "` is refused and a longer string
+ *    with spaces around is accepted. → on a string whose only other rules are `min`/`max`/`length`,
+ *    those become a pattern over the untrimmed value (some non-space character, and the length
+ *    between the first and the last one within the bounds).
+ * 9. Not joi, but the same validation step (`http/validate.ts`): a string holding U+0000 is refused
+ *    (`422`). → a string without a pattern or a format gets the pattern `NO_NUL_PATTERN`.
  *
  * joi-to-json silently skips what it does not know. This module does not: anything outside the
  * features listed in `SUPPORTED` throws, so a new rule in a request schema fails the OpenAPI tests
  * instead of leaving the published document less strict than the validation. Not representable in
- * JSON Schema and deliberately ignored: conversions (`trim`, `lowercase`), `custom` validators (e.g.
- * "is an ISO 4217 code") and error messages.
+ * JSON Schema and deliberately ignored: conversions (`lowercase`; `trim` beside a format or pattern)
+ * and error messages.
  */
 
 export type JsonSchema = { [keyword: string]: unknown };
@@ -83,10 +94,33 @@ const SUPPORTED = {
   } as Record<string, Set<string>>,
   dependencies: new Set(['xor', 'or']),
 };
-/** Rules with no JSON Schema equivalent: conversions and custom functions. */
-const IGNORED_RULES = new Set(['trim', 'case', 'custom', 'normalize']);
+/** Rules with no JSON Schema equivalent: conversions (`trim` is read by `adjustString`, (8)). */
+const IGNORED_RULES = new Set(['trim', 'case', 'normalize']);
+
+/**
+ * The ISO 4217 codes the API accepts as a `currency` (`schemas.ts`: `Intl.supportedValuesOf('currency')`,
+ * the list of the running Node's ICU), sorted.
+ */
+export const CURRENCY_CODES: readonly string[] = Object.freeze(
+  [...Intl.supportedValuesOf('currency')].sort(),
+);
+
+const customMethodOf = (schema: Joi.Schema): unknown =>
+  (schema.describe() as unknown as Described).rules?.find((rule) => rule.name === 'custom')?.args?.['method'];
+
+/** (7) Custom validators the document can state, by their function: the description to convert instead. */
+const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
+  [
+    customMethodOf(currency),
+    ({ rules: _rules, ...d }) => ({ ...d, flags: { ...d.flags, only: true }, allow: [...CURRENCY_CODES] }),
+  ],
+]);
 /** String rules that already keep a string from being empty (or say what it must look like). */
 const NON_EMPTY_RULES = new Set(['min', 'length', 'pattern', 'email', 'isoDate', 'uri', 'guid']);
+/** String rules that say which characters fit (none of ours lets U+0000 through). */
+const SHAPED_RULES = new Set(['pattern', 'email', 'isoDate', 'uri', 'guid']);
+/** Any string without U+0000 (which `http/validate.ts` refuses before joi: PostgreSQL text cannot hold it). */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
 
 function unsupported(what: string): never {
   throw new Error(
@@ -125,12 +159,40 @@ function adjustString(d: Described, rules: Rule[]): Rule[] {
       out.push(rule);
     }
   }
+  // (8) min/max of a trimmed string count from its first to its last non-space character
+  if (d.rules?.some((rule) => rule.name === 'trim')) {
+    const bounds = out.filter((rule) => rule.name === 'min' || rule.name === 'max');
+    if (bounds.length === out.length && bounds.length > 0 && !literalsOf(d.allow).includes('')) {
+      const min = Math.max(1, ...bounds.filter((r) => r.name === 'min').map((r) => numberArg(r)));
+      const maxes = bounds.filter((r) => r.name === 'max').map((r) => numberArg(r));
+      const max = maxes.length > 0 ? Math.min(...maxes) : undefined;
+      const note = `Surrounding whitespace is trimmed; then ${max === undefined ? `at least ${min}` : min === max ? `${min}` : `${min}–${max}`} characters.`;
+      return [{ name: 'pattern', args: { regex: `/${trimmedLengthPattern(min, max)}/`, note } }];
+    }
+  }
   // (1) joi rejects '' unless it is allowed
   const allowsEmpty = literalsOf(d.allow).includes('');
   if (d.flags?.['only'] !== true && !allowsEmpty && !out.some((rule) => NON_EMPTY_RULES.has(rule.name))) {
     out.push({ name: 'min', args: { limit: 1 } });
   }
+  // (9) U+0000 is refused in every string before joi runs; patterns and formats already say what fits
+  if (d.flags?.['only'] !== true && !out.some((rule) => SHAPED_RULES.has(rule.name))) {
+    out.push({ name: 'pattern', args: { regex: `/${NO_NUL_PATTERN}/` } });
+  }
   return out;
+}
+
+/**
+ * A pattern for a string that, trimmed (JavaScript's `trim`: what `\s` matches), is `min` to `max`
+ * characters long (`max` unbounded when undefined): surrounding whitespace, then the trimmed text.
+ */
+export function trimmedLengthPattern(min: number, max: number | undefined): string {
+  if (min < 1 || (max !== undefined && max < min)) unsupported(`trimmed length ${min}–${max}`);
+  // U+0000 is refused anyway (9): not `\\S`, not `[\\s\\S]`
+  const visible = '[^\\s\\u0000]';
+  const inner = `[^\\u0000]{${Math.max(0, min - 2)},${max === undefined ? '' : max - 2}}`;
+  const trimmed = min <= 1 && max === 1 ? visible : `${visible}(?:${inner}${visible})${min <= 1 ? '?' : ''}`;
+  return `^\\s*${trimmed}\\s*$`;
 }
 
 function adjustNumber(rules: Rule[]): Rule[] {
@@ -194,16 +256,20 @@ function adjustConditional(match: Match): Match {
  * Checks a description against `SUPPORTED` and applies the adjustments (1)–(5), recursively.
  * `inAlternative`: below an alternatives branch, where (6) cannot follow.
  */
-function adjust(d: Described, inAlternative = false): Described {
+function adjust(described: Described, inAlternative = false): Described {
+  const custom = described.rules?.find((rule) => rule.name === 'custom');
+  const known = custom ? KNOWN_CUSTOM.get(custom.args?.['method']) : undefined;
+  if (custom && !known) unsupported(`custom validator on ${described.type}`);
+  const d = known ? known(described) : described;
   for (const part of Object.keys(d))
     if (!SUPPORTED.parts.has(part)) unsupported(`joi "${part}" on ${d.type}`);
   for (const flag of Object.keys(d.flags ?? {})) {
     if (!SUPPORTED.flags.has(flag)) unsupported(`joi flag "${flag}" on ${d.type}`);
   }
-  const known = SUPPORTED.rules[d.type];
-  if (!known) unsupported(`joi type "${d.type}"`);
+  const supported = SUPPORTED.rules[d.type];
+  if (!supported) unsupported(`joi type "${d.type}"`);
   const rules = (d.rules ?? []).filter((rule) => !IGNORED_RULES.has(rule.name));
-  for (const rule of rules) if (!known.has(rule.name)) unsupported(`${d.type} rule "${rule.name}"`);
+  for (const rule of rules) if (!supported.has(rule.name)) unsupported(`${d.type} rule "${rule.name}"`);
   if (d.type === 'object' && rules.length > 0 && inAlternative) {
     unsupported('object min/max/length inside alternatives');
   }
@@ -216,8 +282,14 @@ function adjust(d: Described, inAlternative = false): Described {
   }
 
   const out: Described = { ...d };
-  if (d.type === 'string') out.rules = adjustString(d, rules);
-  else if (d.type === 'number') out.rules = adjustNumber(rules);
+  if (d.type === 'string') {
+    out.rules = adjustString(d, rules);
+    const note = out.rules.find((rule) => typeof rule.args?.['note'] === 'string')?.args?.['note'];
+    if (typeof note === 'string') {
+      const described = d.flags?.['description'];
+      out.flags = { ...d.flags, description: typeof described === 'string' ? `${described}. ${note}` : note };
+    }
+  } else if (d.type === 'number') out.rules = adjustNumber(rules);
   else out.rules = rules;
   if (d.keys) {
     out.keys = {};

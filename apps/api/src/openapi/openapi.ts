@@ -1,8 +1,13 @@
-import type { ErrorCode } from '@tally/http-kit';
 import { split } from '../schemas';
-import { type JsonSchema, joiLabel, joiQueryParameters, joiToJsonSchema } from './joi-to-json-schema';
+import {
+  CURRENCY_CODES,
+  type JsonSchema,
+  joiLabel,
+  joiQueryParameters,
+  joiToJsonSchema,
+} from './joi-to-json-schema';
 import { type HttpMethod, OPERATIONS, type Operation, PATH_PARAMETER_DESCRIPTIONS } from './operations';
-import { ERROR_STATUS, responseSchemas } from './responses';
+import { type DocumentedErrorCode, ERROR_STATUS, responseSchemas } from './responses';
 
 export { docsPage, docsRoutes } from './docs-page';
 
@@ -32,8 +37,11 @@ Money writes (\`POST\`, \`PUT\`, \`PATCH\`, \`DELETE\` under \`/v1/expenses\` an
 \`Idempotency-Key\`; group and member writes accept and honour it; auth endpoints ignore it. Scope is
 (user, key, path), where the path is the canonical route path (the route with its ids filled in, as
 the API spells it: \`/V1/Expenses/\` is the scope of \`/v1/expenses\`); the fingerprint is the method
-plus the canonical JSON body. A recorded response (2xx and the operation's own 4xx) is replayed with
-\`Idempotent-Replayed: true\`; the same key with another request is \`409 idempotency_key_reused\`.
+plus the canonical JSON body. A request invalid on its own (a body that fails the schema, payers or
+shares that do not add up to the amount, a settlement with oneself) is answered before the key is
+claimed: nothing is recorded, and a corrected retry with the same key runs. A recorded response (2xx and
+the 4xx the operation decided from the group's state) is replayed with \`Idempotent-Replayed: true\`; the
+same key with another request is \`409 idempotency_key_reused\`.
 While the first is running, a retry waits for its outcome (up to \`IDEMPOTENCY_IN_PROGRESS_WAIT_MS\`,
 2 s) and replays it, else answers \`409 idempotency_key_in_progress\` with \`Retry-After: 1\`; a key
 held by a process that died is taken over at once (about 2 s after the death). Keys are kept for
@@ -91,25 +99,52 @@ const HEADERS: Record<string, JsonSchema> = {
   'RateLimit-Remaining': header('Requests left in the current window', { type: 'integer' }),
   'RateLimit-Reset': header('Seconds until the window resets', { type: 'integer' }),
   'WWW-Authenticate': header('`Bearer` challenge', { type: 'string' }),
+  Upgrade: header('The protocol to upgrade to', { type: 'string', const: 'websocket' }, true),
 };
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * What `parseIdempotencyKey` (packages/idempotency) accepts, exactly: 1–255 printable ASCII characters,
+ * not all spaces; or such a key in double quotes (the structured-header form), which means the key
+ * without them. `""` and `" "` are refused; a lone `"`, or one at one end only, is part of the key.
+ */
+export const IDEMPOTENCY_KEY_SCHEMA: JsonSchema = {
+  anyOf: [
+    {
+      title: 'Key',
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^(?!".*"$)[\\x20-\\x7E]*[\\x21-\\x7E][\\x20-\\x7E]*$',
+    },
+    {
+      title: 'Quoted key',
+      type: 'string',
+      minLength: 3,
+      maxLength: 257,
+      pattern: '^"[\\x20-\\x7E]*[\\x21-\\x7E][\\x20-\\x7E]*"$',
+    },
+  ],
+};
+
+const KEY_FORMAT =
+  '1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) ' +
+  'means the key without them.';
 
 const PARAMETERS: Record<string, JsonSchema> = {
   IdempotencyKeyRequired: {
     name: 'Idempotency-Key',
     in: 'header',
     required: true,
-    description:
-      'Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key ' +
-      'without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`.',
-    schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^[\\x20-\\x7E]+$' },
+    description: `Required on money writes: ${KEY_FORMAT} Missing: \`400 idempotency_key_missing\`; malformed: \`400 idempotency_key_invalid\`.`,
+    schema: IDEMPOTENCY_KEY_SCHEMA,
   },
   IdempotencyKeyOptional: {
     name: 'Idempotency-Key',
     in: 'header',
     required: false,
-    description: 'Optional on group and member writes, honoured exactly as on money writes when present.',
-    schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^[\\x20-\\x7E]+$' },
+    description: `Optional on group and member writes, honoured exactly as on money writes when present: ${KEY_FORMAT} Malformed: \`400 idempotency_key_invalid\`.`,
+    schema: IDEMPOTENCY_KEY_SCHEMA,
   },
   IfMatch: {
     name: 'If-Match',
@@ -129,9 +164,10 @@ const PARAMETERS: Record<string, JsonSchema> = {
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
 /** Every problem code the operation can answer, from its flags plus its own `errors`. */
-export function errorCodesOf(op: Operation): ErrorCode[] {
-  if (op.websocket) return [];
-  const codes = new Set<ErrorCode>();
+export function errorCodesOf(op: Operation): DocumentedErrorCode[] {
+  // The upgrade is refused before any of the HTTP layers run: only its own refusals.
+  if (op.websocket) return [...(op.errors ?? [])];
+  const codes = new Set<DocumentedErrorCode>();
   if (!op.public) codes.add('unauthenticated');
   if (op.jsonBody) {
     codes.add('malformed_json');
@@ -152,7 +188,7 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
 }
 
 /** Outcomes of the operation itself, which the idempotency layer records and replays (unlike its own 400/409). */
-const REPLAYABLE_CODES = new Set<ErrorCode>([
+const REPLAYABLE_CODES = new Set<DocumentedErrorCode>([
   'not_found',
   'member_has_balance',
   'precondition_failed',
@@ -161,9 +197,10 @@ const REPLAYABLE_CODES = new Set<ErrorCode>([
   'split_mismatch',
 ]);
 
-function errorResponse(op: Operation, status: number, codes: ErrorCode[]): JsonSchema {
+function errorResponse(op: Operation, status: number, codes: DocumentedErrorCode[]): JsonSchema {
   const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
   if (codes.includes('unauthenticated')) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');
+  if (codes.includes('upgrade_required')) headers['Upgrade'] = headerRef('Upgrade');
   if (codes.includes('idempotency_key_in_progress') || status === 429 || status === 503) {
     headers['Retry-After'] = headerRef('Retry-After');
   }
@@ -217,10 +254,7 @@ function responsesOf(op: Operation): Record<string, JsonSchema> {
       headers: { ETag: headerRef('ETag'), 'X-Request-Id': headerRef('X-Request-Id') },
     };
   }
-  if (op.websocket) {
-    responses['401'] = { description: 'Bad or missing token: the upgrade is refused' };
-  }
-  const byStatus = new Map<number, ErrorCode[]>();
+  const byStatus = new Map<number, DocumentedErrorCode[]>();
   for (const code of errorCodesOf(op)) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
@@ -283,10 +317,31 @@ function operationObject(op: Operation): JsonSchema {
   };
 }
 
+const sameList = (a: unknown, b: readonly unknown[]): boolean =>
+  Array.isArray(a) && a.length === b.length && a.every((value, i) => value === b[i]);
+
+/** The converted `currency` (an enum of every code) replaced by the `Currency` component it equals. */
+function withCurrencyRef(schema: JsonSchema): JsonSchema {
+  if (sameList(schema['enum'], CURRENCY_CODES)) return { $ref: '#/components/schemas/Currency' };
+  const out: JsonSchema = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (Array.isArray(value)) {
+      out[keyword] = value.map((item) =>
+        item && typeof item === 'object' ? withCurrencyRef(item as JsonSchema) : item,
+      );
+    } else if (value && typeof value === 'object') {
+      out[keyword] = withCurrencyRef(value as JsonSchema);
+    } else {
+      out[keyword] = value;
+    }
+  }
+  return out;
+}
+
 function requestSchemas(operations: Operation[]): Record<string, JsonSchema> {
-  const schemas: Record<string, JsonSchema> = { Split: joiToJsonSchema(split) };
+  const schemas: Record<string, JsonSchema> = { Split: withCurrencyRef(joiToJsonSchema(split)) };
   for (const op of operations) {
-    if (op.body) schemas[joiLabel(op.body)] = joiToJsonSchema(op.body);
+    if (op.body) schemas[joiLabel(op.body)] = withCurrencyRef(joiToJsonSchema(op.body));
   }
   return schemas;
 }

@@ -1,4 +1,3 @@
-import type { ErrorCode } from '@tally/http-kit';
 import type Joi from 'joi';
 import {
   addMemberBody,
@@ -15,6 +14,7 @@ import {
   registerBody,
 } from '../schemas';
 import type { JsonSchema } from './joi-to-json-schema';
+import type { DocumentedErrorCode } from './responses';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -59,8 +59,11 @@ export type Operation = {
   idempotency?: 'required' | 'optional';
   ifMatch?: boolean;
   success: Success[];
-  errors?: ErrorCode[];
-  /** Not an HTTP route of the API app: the WebSocket upgrade handled by the gateway. */
+  errors?: DocumentedErrorCode[];
+  /**
+   * The WebSocket upgrade, handled by the gateway below express; a plain `GET` (no upgrade) is
+   * answered `426` by an express route. Its `errors` are the upgrade's own refusals, nothing derived.
+   */
   websocket?: boolean;
 };
 
@@ -85,7 +88,9 @@ export const WEBSOCKET_DESCRIPTION = `Upgrades to a WebSocket (RFC 6455) for liv
 **Credentials**: \`Authorization: Bearer <accessToken>\` on the upgrade request, or \`?access_token=\`.
 A bad or missing token refuses the upgrade with HTTP 401. A user who already has
 \`WS_MAX_CONNECTIONS_PER_USER\` sockets on this gateway is refused with HTTP 429 \`rate_limited\`
-(\`Retry-After\`).
+(\`Retry-After\`); a gateway that is shutting down refuses it with 503 (\`Retry-After: 1\`). Every refusal
+is problem+json. A plain \`GET\` without \`Upgrade: websocket\` is answered \`426 upgrade_required\` (with
+\`Upgrade: websocket\`), before authentication.
 
 Every message is one JSON text frame: a \`ClientMessage\` from the client, a \`ServerMessage\` from the
 server (both in the schemas of this document). On open the server sends
@@ -495,6 +500,7 @@ export const OPERATIONS: Operation[] = [
     description: WEBSOCKET_DESCRIPTION,
     websocket: true,
     success: [{ status: 101, description: 'Switching Protocols: the connection is now a WebSocket' }],
+    errors: ['unauthenticated', 'upgrade_required', 'rate_limited', 'unavailable'],
   },
 
   // ---- operations ------------------------------------------------------------------------------

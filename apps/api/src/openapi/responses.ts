@@ -1,6 +1,6 @@
 import { MAX_AMOUNT } from '@tally/domain';
 import type { ErrorCode } from '@tally/http-kit';
-import type { JsonSchema } from './joi-to-json-schema';
+import { CURRENCY_CODES, type JsonSchema } from './joi-to-json-schema';
 
 /**
  * JSON Schemas of what the API answers. Responses are not validated with joi, so these are written
@@ -32,15 +32,21 @@ const signedAmount: JsonSchema = {
   type: 'integer',
   description: 'Minor units; positive: the group owes this member, negative: the member owes the group',
 };
-const currency: JsonSchema = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' };
+const currency: JsonSchema = ref('Currency');
 const version: JsonSchema = {
   type: 'integer',
   minimum: 1,
   description: 'Incremented by every change; the ETag is `"v<version>"`',
 };
 
-/** Every problem `code` with its HTTP status; `Record<ErrorCode, …>` keeps it in step with http-kit. */
-export const ERROR_STATUS: Record<ErrorCode, number> = {
+/**
+ * The problem codes this document declares: http-kit's `ErrorCode`s, and `upgrade_required`, which
+ * only the plain-HTTP answer of `GET /v1/ws` sends (`http/upgrade-required.ts`, not an `AppError`).
+ */
+export type DocumentedErrorCode = ErrorCode | 'upgrade_required';
+
+/** Every problem `code` with its HTTP status; `Record<…, …>` keeps it in step with http-kit. */
+export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   malformed_json: 400,
   idempotency_key_missing: 400,
   idempotency_key_invalid: 400,
@@ -60,9 +66,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   unavailable: 503,
   resync_required: 410,
+  upgrade_required: 426,
   internal_error: 500,
 };
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as DocumentedErrorCode[];
 
 const payer: JsonSchema = {
   type: 'object',
@@ -258,7 +265,11 @@ function realtimeMessages(): Record<string, JsonSchema> {
           {
             id: requestId,
             groupId,
-            afterSeq: { ...seq, description: 'Replay the events after this seq first' },
+            afterSeq: {
+              ...seq,
+              maximum: Number.MAX_SAFE_INTEGER,
+              description: 'Replay the events after this seq first',
+            },
           },
           ['groupId'],
           'Receive the group’s events (and presence)',
@@ -277,6 +288,14 @@ function realtimeMessages(): Record<string, JsonSchema> {
 }
 
 export const responseSchemas: Record<string, JsonSchema> = {
+  Currency: {
+    type: 'string',
+    enum: [...CURRENCY_CODES],
+    description:
+      'ISO 4217 currency code: one of the codes the server accepts (those its runtime knows, ' +
+      '`Intl.supportedValuesOf("currency")`); anything else is `422 validation_failed`',
+    examples: ['INR'],
+  },
   User: {
     type: 'object',
     properties: {
