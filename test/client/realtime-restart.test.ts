@@ -1,9 +1,9 @@
 import WebSocket from 'ws';
 import { type GroupEvent, type RealtimeClient, TallyClient } from '../../packages/client/src';
-import { eventually } from '../gateway/ws-client';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, redisUrl, type TestDatabase } from '../support/test-database';
 import { uniqueEmail } from '../support/test-server';
+import { until } from '../support/until';
 
 /**
  * The realtime client across a gateway restart (SIGTERM: the server closes sockets with 1012) and a
@@ -79,7 +79,7 @@ describe('realtime client across a gateway restart and a SIGKILL', () => {
     })();
     const progress = async (more: number) => {
       const target = written + more;
-      await eventually(() => written >= target, 30_000);
+      await until(() => written >= target);
     };
     const reconnects = () => states.filter((s) => s === 'reconnecting').length;
 
@@ -94,7 +94,7 @@ describe('realtime client across a gateway restart and a SIGKILL', () => {
     // A crash: SIGKILL mid-stream, then a new process on the same port once the client saw the loss.
     const before = reconnects();
     await (server as ServerProcess).kill('SIGKILL');
-    await eventually(() => reconnects() > before, 10_000);
+    await until(() => reconnects() > before);
     server = await spawnServer(env, { port });
     await progress(15);
 
@@ -105,7 +105,7 @@ describe('realtime client across a gateway restart and a SIGKILL', () => {
     await write();
     const lastSeq = Number((await db.knex('groups').where({ id: group.id }).first('last_seq')).last_seq);
     expect(lastSeq).toBe(2 + written);
-    await eventually(() => delivered.some((e) => e.seq === lastSeq), 20_000);
+    await until(() => delivered.some((e) => e.seq === lastSeq));
 
     expect(delivered.map((e) => e.seq)).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
     // The very events of the log, not just the right numbers.

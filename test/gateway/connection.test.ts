@@ -3,13 +3,16 @@ import { Registry } from 'prom-client';
 import { Connection, MAX_BUFFERED_BYTES, PACE_BYTES } from '../../apps/gateway/src/connection';
 import { createGatewayMetrics } from '../../apps/gateway/src/gateway-metrics';
 import { startTestServer, TEST_JWT_SECRET, type TestServer, type TestUser } from '../support/test-server';
-import { eventually, socketPair, TestSocket } from './ws-client';
+import { until } from '../support/until';
+import { socketPair, TestSocket } from './ws-client';
 
 /** Signs access tokens for the test server's secret with a lifetime of our choosing. */
 const tokensFor = (ttlSeconds: number) => createAccessTokens({ secret: TEST_JWT_SECRET, ttlSeconds });
 const expiryOf = (token: string): number =>
   (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { exp: number }).exp * 1000;
-const until = (epochMs: number) => eventually(() => Date.now() > epochMs, epochMs - Date.now() + 5000);
+/** Resolves once the wall clock is past `epochMs`. */
+const clockPast = (epochMs: number) =>
+  until(() => Date.now() > epochMs, { what: `the clock to pass ${new Date(epochMs).toISOString()}` });
 
 describe('a connection', () => {
   let t: TestServer;
@@ -54,7 +57,7 @@ describe('a connection', () => {
         expiresAt: new Date(expiryOf(fresh)).toISOString(),
       });
       // Past the first token's expiry the connection still answers…
-      await until(expiryOf(first) + 300);
+      await clockPast(expiryOf(first) + 300);
       socket.send({ type: 'ping', id: 'after' });
       expect(await socket.next((m) => m.type === 'pong')).toEqual({ type: 'pong', id: 'after' });
       // …and the fresh token's expiry ends it.
@@ -78,7 +81,7 @@ describe('a connection', () => {
         code: 'unauthenticated',
       });
       const expired = await tokensFor(1).sign(ada.id);
-      await until(expiryOf(expired) + 10);
+      await clockPast(expiryOf(expired) + 10);
       socket.send({ type: 'auth', id: 'expired', accessToken: expired });
       expect(await socket.next((m) => m.type === 'error')).toEqual({
         type: 'error',
@@ -116,8 +119,7 @@ describe('a connection', () => {
         for (let j = 0; j < 10; j++) socket.send({ type: 'ping', id: `s${i}-${j}` });
         await socket.next((m) => m.type === 'pong' && m['id'] === `s${i}-9`);
         // the next batch goes out in the next one-second window
-        const window = Date.now() + 1000;
-        await until(window);
+        await clockPast(Date.now() + 1000);
       }
       expect(socket.closedWith).toBeUndefined();
       expect(socket.all('pong')).toHaveLength(30);
@@ -157,8 +159,8 @@ describe('Connection, on its own', () => {
     await turns(20);
     expect(roomy).toBeUndefined();
     client.raw().resume();
-    await eventually(() => roomy === true);
-    await eventually(() => client.messages.length === sent);
+    await until(() => roomy === true);
+    await until(() => client.messages.length === sent);
     expect(conn.drained).toBe(true);
   });
 
@@ -174,7 +176,7 @@ describe('Connection, on its own', () => {
     void conn.room().then((ok) => {
       roomy = ok;
     });
-    await eventually(() => roomy === false);
+    await until(() => roomy === false);
     client.raw().resume();
     expect(await client.closeCode()).toBe(1013);
     // An in-order prefix arrived before the close.

@@ -10,8 +10,9 @@ import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { until } from '../support/until';
 import { type GatewayHarness, startGateway } from './harness';
-import { eventually, TestSocket } from './ws-client';
+import { TestSocket } from './ws-client';
 
 /**
  * What makes the gateway fast at 10,000 connections, pinned without timing anything (the timings
@@ -198,7 +199,7 @@ describe('the cost of many connections', () => {
         JSON.stringify({ kind: 'event', groupId, seq: 7, eventId: 'evt_x' }),
       );
       publisher.disconnect();
-      await eventually(() => reads.read - readsBefore === 1);
+      await until(() => reads.read - readsBefore === 1);
       await addExpense(groupId);
       await client?.next((m) => m.type === 'event' && m['seq'] === 6);
       expect(reads.read - readsBefore).toBe(1);

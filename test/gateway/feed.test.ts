@@ -14,7 +14,8 @@ import { Connection } from '../../apps/gateway/src/connection';
 import { createFeeds, type Feed, type Feeds, type Subscription } from '../../apps/gateway/src/feed';
 import { createGatewayMetrics } from '../../apps/gateway/src/gateway-metrics';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { eventually, socketPair, type TestSocket } from './ws-client';
+import { until } from '../support/until';
+import { socketPair, type TestSocket } from './ws-client';
 
 /**
  * Feeds on their own: a real event log on PostgreSQL (events written straight into it), the
@@ -156,7 +157,7 @@ describe('feeds', () => {
     const { groupId, a, b, gapsBefore, readsBefore } = await feedWithTwo((g) => append(g, 1));
     const last = await append(groupId, 3);
     await ring(groupId, last); // the notifications of seq 2 and 3 never came
-    await eventually(() => seqsOf(a.client, groupId).length === 3 && seqsOf(b.client, groupId).length === 3);
+    await until(() => seqsOf(a.client, groupId).length === 3 && seqsOf(b.client, groupId).length === 3);
     expect(seqsOf(a.client, groupId)).toEqual([2, 3, 4]);
     expect(seqsOf(b.client, groupId)).toEqual([2, 3, 4]);
     expect(reads - readsBefore).toBe(1);
@@ -174,7 +175,7 @@ describe('feeds', () => {
     expect(feed.cache.length).toBeLessThan(400);
     const { sub, client } = await subscriber(feed, 0);
     await feeds.pump(sub);
-    await eventually(() => seqsOf(client, groupId).length === last);
+    await until(() => seqsOf(client, groupId).length === last);
     expect(seqsOf(client, groupId)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
   });
 
@@ -193,8 +194,8 @@ describe('feeds', () => {
     await db.knex('events').where({ group_id: groupId, seq: 3 }).update({ type: 'member.removed' });
     await feeds.refresh(feed);
     await feeds.pump(sub);
-    await eventually(() => removed.includes(sub));
-    await eventually(() => seqsOf(client, groupId).length === 3);
+    await until(() => removed.includes(sub));
+    await until(() => seqsOf(client, groupId).length === 3);
     expect(seqsOf(client, groupId)).toEqual([1, 2, 3]);
     expect(sub.lastSeq).toBe(3); // and seq 4 was never sent
   });
@@ -243,7 +244,7 @@ describe('feeds', () => {
 
     // Contiguous events announced with their body: delivered to both, and nothing read.
     for (let n = 1; n <= 3; n++) await bus.publish(eventMessage(await commit(groupId, { who: 'Ada', n })));
-    await eventually(() => seqsOf(a.client, groupId).length === 3 && seqsOf(b.client, groupId).length === 3);
+    await until(() => seqsOf(a.client, groupId).length === 3 && seqsOf(b.client, groupId).length === 3);
     expect(reads - readsBefore).toBe(0);
     expect(feed.head).toBe(4);
     // The bytes every subscriber got are those a read of the log would have produced.
@@ -252,14 +253,14 @@ describe('feeds', () => {
     // A gap: seq 5's announcement was lost, seq 6's carries its event. The log fills the gap.
     await commit(groupId, { n: 4 });
     await bus.publish(eventMessage(await commit(groupId, { n: 5 })));
-    await eventually(() => seqsOf(a.client, groupId).length === 5 && seqsOf(b.client, groupId).length === 5);
+    await until(() => seqsOf(a.client, groupId).length === 5 && seqsOf(b.client, groupId).length === 5);
     expect(reads - readsBefore).toBe(1);
     expect((await metrics.gapFills.get()).values[0]?.value).toBe(gapsBefore + 1);
 
     // An announcement without the event (the relay's, an older writer's): the log is read.
     const bare = await commit(groupId, { n: 6 });
     await ring(groupId, bare.seq);
-    await eventually(() => seqsOf(a.client, groupId).length === 6);
+    await until(() => seqsOf(a.client, groupId).length === 6);
     expect(reads - readsBefore).toBe(2);
 
     // An event too large to travel with its announcement: announced bare, read from the log.
@@ -268,13 +269,13 @@ describe('feeds', () => {
     const message = JSON.parse(messageText(eventMessage(large)));
     expect(message).toEqual({ kind: 'event', groupId, seq: large.seq, eventId: large.id });
     await bus.publish(message);
-    await eventually(() => seqsOf(a.client, groupId).length === 7);
+    await until(() => seqsOf(a.client, groupId).length === 7);
     expect(reads - readsBefore).toBe(3);
 
     // An announcement whose event is not the one it names is not trusted: the log is read.
     const next = await commit(groupId, { n: 8 });
     await bus.publish({ ...eventMessage(next), event: { ...eventAsLogged(next), seq: next.seq + 1 } });
-    await eventually(() => seqsOf(a.client, groupId).length === 8 && seqsOf(b.client, groupId).length === 8);
+    await until(() => seqsOf(a.client, groupId).length === 8 && seqsOf(b.client, groupId).length === 8);
     expect(reads - readsBefore).toBe(4);
 
     // A duplicate or a late announcement changes nothing.

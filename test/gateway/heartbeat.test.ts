@@ -10,7 +10,8 @@ import { beat, startBusWatch } from '../../apps/gateway/src/heartbeat';
 import { createPresence } from '../../apps/gateway/src/presence';
 import { ensureRedis, type ThrowawayService } from '../support/services';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { eventually, socketPair } from './ws-client';
+import { until } from '../support/until';
+import { socketPair } from './ws-client';
 
 describe('the heartbeat of a connection', () => {
   const pairs: { close(): Promise<void> }[] = [];
@@ -39,7 +40,7 @@ describe('the heartbeat of a connection', () => {
     const { conn, client } = await connectionOn();
     for (let i = 1; i <= 3; i++) {
       beat(conn, createGatewayMetrics());
-      await eventually(() => client.pings === i && conn.alive);
+      await until(() => client.pings === i && conn.alive);
     }
     expect(conn.closed).toBe(false);
   });
@@ -47,7 +48,7 @@ describe('the heartbeat of a connection', () => {
   it('drops a connection that neither answered nor had anything waiting', async () => {
     const { conn, client } = await connectionOn({ autoPong: false });
     beat(conn, createGatewayMetrics());
-    await eventually(() => client.pings === 1);
+    await until(() => client.pings === 1);
     beat(conn, createGatewayMetrics());
     expect(conn.closed).toBe(true);
     expect(await client.closeCode()).toBe(1006);
@@ -104,7 +105,7 @@ describe('the bus watch', () => {
     const subscriber = new Redis(redis.url, { retryStrategy: () => 50 });
     publisher.on('error', () => {});
     subscriber.on('error', () => {});
-    await eventually(() => subscriber.status === 'ready');
+    await until(() => subscriber.status === 'ready');
     const bus = createRedisBus({ publisher, subscriber });
     const metrics = createGatewayMetrics(new Registry());
     const groupId = `grp_${randomBytes(6).toString('hex')}`;
@@ -146,12 +147,12 @@ describe('the bus watch', () => {
       expect(await polls()).toBe(0);
 
       await redis.down();
-      await eventually(async () => (await polls()) >= 3 && reads.length >= 3);
+      await until(async () => (await polls()) >= 3 && reads.length >= 3);
       expect(await connected()).toBe(0);
 
       const before = reads.length;
       await redis.up();
-      await eventually(async () => (await connected()) === 1 && reads.length > before);
+      await until(async () => (await connected()) === 1 && reads.length > before);
       expect(bus.isConnected?.()).toBe(true);
     } finally {
       stop();

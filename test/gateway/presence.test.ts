@@ -8,7 +8,8 @@ import { createGatewayMetrics } from '../../apps/gateway/src/gateway-metrics';
 import { createPresence } from '../../apps/gateway/src/presence';
 import { ensureRedis, type ThrowawayService } from '../support/services';
 import { createTestRedis, createTestRedisCluster } from '../support/test-database';
-import { eventually, socketPair, type TestSocket } from './ws-client';
+import { until } from '../support/until';
+import { socketPair, type TestSocket } from './ws-client';
 
 /** Presence on its own: the Redis presence store, the in-process bus, real sockets as subscribers. */
 describe('presence', () => {
@@ -99,7 +100,7 @@ describe('presence', () => {
       await presence.join(bob.sub);
       const adaAgain = await member(feed, 'usr_ada');
       await presence.join(adaAgain.sub);
-      await eventually(() => lists(adaAgain.client).length === 1);
+      await until(() => lists(adaAgain.client).length === 1);
       expect(lists(ada.client)).toEqual([['usr_ada'], ['usr_ada', 'usr_bob']]);
       expect(lists(bob.client)).toEqual([['usr_ada', 'usr_bob']]);
       expect(lists(adaAgain.client)).toEqual([['usr_ada', 'usr_bob']]);
@@ -107,7 +108,7 @@ describe('presence', () => {
       bob.sub.ended = true;
       feed.subs.delete(bob.sub);
       await presence.leave(bob.sub);
-      await eventually(() => lists(ada.client).length === 3);
+      await until(() => lists(ada.client).length === 3);
       expect(lists(ada.client).at(-1)).toEqual(['usr_ada']);
       expect(await store.online(feed.groupId)).toEqual(['usr_ada']);
     });
@@ -151,7 +152,7 @@ describe('presence', () => {
       await presence.join(bob.sub);
       const ada = await member(feed, 'usr_ada');
       await presence.join(ada.sub);
-      await eventually(() => lists(bob.client).length === 2);
+      await until(() => lists(bob.client).length === 2);
       expect(lists(bob.client)).toEqual([['usr_bob'], ['usr_ada', 'usr_bob']]);
       expect(lists(ada.client)).toEqual([['usr_ada', 'usr_bob']]);
     });

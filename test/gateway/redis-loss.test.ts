@@ -3,7 +3,8 @@ import { type ServerProcess, spawnServer } from '../support/server-process';
 import { ensureRedis, type ThrowawayService } from '../support/services';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { newKey } from '../support/test-server';
-import { eventually, TestSocket } from './ws-client';
+import { until } from '../support/until';
+import { TestSocket } from './ws-client';
 
 const metricValue = async (server: ServerProcess, name: string) => {
   const text = await (await fetch(`${server.url}/metrics`)).text();
@@ -73,23 +74,23 @@ describe('a gateway that loses Redis', () => {
     socket.send({ type: 'subscribe', id: 's', groupId });
     const from = (await socket.next((m) => m.type === 'subscribed'))['seq'] as number;
     await addExpense(100);
-    await eventually(() => socket.seqs(groupId).length === 1);
-    await eventually(async () => (await metricValue(gateway, 'ws_bus_connected')) === 1);
+    await until(() => socket.seqs(groupId).length === 1);
+    await until(async () => (await metricValue(gateway, 'ws_bus_connected')) === 1);
 
     await redis.down();
-    await eventually(async () => (await metricValue(gateway, 'ws_bus_connected')) === 0);
+    await until(async () => (await metricValue(gateway, 'ws_bus_connected')) === 0);
     for (let i = 0; i < 3; i++) await addExpense(200 + i);
-    await eventually(() => socket.seqs(groupId).length === 4, 15_000);
+    await until(() => socket.seqs(groupId).length === 4);
     expect(await metricValue(gateway, 'ws_log_polls_total')).toBeGreaterThan(0);
     const down = await readiness();
     expect(down.status).toBe(200);
     expect(down.body).toEqual({ status: 'ready', checks: { database: 'up', redis: 'down' } });
 
     await redis.up();
-    await eventually(async () => (await metricValue(gateway, 'ws_bus_connected')) === 1, 15_000);
+    await until(async () => (await metricValue(gateway, 'ws_bus_connected')) === 1);
     const polls = await metricValue(gateway, 'ws_log_polls_total');
     for (let i = 0; i < 2; i++) await addExpense(300 + i);
-    await eventually(() => socket.seqs(groupId).length === 6, 15_000);
+    await until(() => socket.seqs(groupId).length === 6);
     expect(await metricValue(gateway, 'ws_log_polls_total')).toBe(polls);
     expect((await readiness()).body.checks).toEqual({ database: 'up', redis: 'up' });
 

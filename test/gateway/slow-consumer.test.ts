@@ -1,5 +1,6 @@
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { eventually, TestSocket } from './ws-client';
+import { until } from '../support/until';
+import { TestSocket } from './ws-client';
 
 /** Writes `count` events of about `bytes` each straight into a group's log, after its seq 1. */
 async function insertLargeEvents(
@@ -74,7 +75,7 @@ describe('a client that reads slowly', () => {
     // Stop reading: the kernel buffers fill, then the server's own buffer for this client.
     const raw = socket.raw();
     raw.pause();
-    await eventually(async () => (await metricValue(t, 'ws_slow_consumer_closes_total')) === 1, 20_000);
+    await until(async () => (await metricValue(t, 'ws_slow_consumer_closes_total')) === 1);
     raw.resume();
     expect((await socket.closed).code).toBe(1013);
     // It got a prefix of the log, in order, and not all of it.

@@ -1,8 +1,9 @@
 import type { EventLog } from '@tally/events';
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { until } from '../support/until';
 import { type GatewayHarness, startGateway } from './harness';
-import { eventually, TestSocket } from './ws-client';
+import { TestSocket } from './ws-client';
 
 /**
  * The subscribe flow on a gateway built beside a test server, with the event log wrapped so that a
@@ -176,7 +177,7 @@ describe('subscribe', () => {
           async () => {
             socket?.ws.terminate();
             // The gateway has seen the close (only the watcher is left) before the subscribe goes on.
-            await eventually(() => g?.gateway.connectionCount() === 1);
+            await until(() => g?.gateway.connectionCount() === 1);
             resumed = true;
           },
         ),
@@ -186,7 +187,7 @@ describe('subscribe', () => {
       socket = await open(g, ada);
       socket.send({ type: 'subscribe', id: 's', groupId });
       await socket.closed;
-      await eventually(() => resumed);
+      await until(() => resumed);
       // Several heartbeats later (each would refresh a leftover presence entry), nothing is left.
       await watcher.heartbeats(4);
       expect(await g.metric('ws_subscriptions')).toBe(0);

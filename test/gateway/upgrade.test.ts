@@ -6,7 +6,8 @@ import { WebSocketServer } from 'ws';
 import { createGatewayMetrics } from '../../apps/gateway/src/gateway-metrics';
 import { createUpgradeHandler } from '../../apps/gateway/src/upgrade';
 import { startTestServer, TEST_JWT_SECRET, type TestServer, type TestUser } from '../support/test-server';
-import { eventually, TestSocket, upgradeResponse } from './ws-client';
+import { until } from '../support/until';
+import { TestSocket, upgradeResponse } from './ws-client';
 
 describe('the WebSocket upgrade', () => {
   let t: TestServer;
@@ -58,7 +59,7 @@ describe('the WebSocket upgrade', () => {
     // A closed connection frees its slot.
     first.close();
     await first.closed;
-    await eventually(
+    await until(
       async () =>
         (await upgradeResponse(t.url, '/v1/ws', { Authorization: `Bearer ${ada.accessToken}` })).status ===
         101,

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
+import { UNTIL_TIMEOUT_MS, until } from '../support/until';
 
 export type Message = Record<string, unknown> & { type: string };
 
@@ -55,8 +56,11 @@ export class TestSocket {
     this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
-  /** The next message (after the ones already taken) that matches; fails after `timeoutMs`. */
-  async next(match: (m: Message) => boolean = () => true, timeoutMs = 5000): Promise<Message> {
+  /**
+   * The next message (after the ones already taken) that matches; fails after `timeoutMs` (by default
+   * as generous as until()'s: a deadline for a broken test, not a measure of speed).
+   */
+  async next(match: (m: Message) => boolean = () => true, timeoutMs = UNTIL_TIMEOUT_MS): Promise<Message> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       while (this.cursor < this.messages.length) {
@@ -101,13 +105,13 @@ export class TestSocket {
   }
 
   /** Waits until the server has sent `count` more heartbeat pings (so that many heartbeats ran). */
-  async heartbeats(count: number, timeoutMs = 10_000): Promise<void> {
+  async heartbeats(count: number): Promise<void> {
     const target = this.pings + count;
-    await eventually(() => this.pings >= target, timeoutMs);
+    await until(() => this.pings >= target, `${count} heartbeat(s)`);
   }
 
   /** The close code, or a failure if the connection is still open after `timeoutMs`. */
-  async closeCode(timeoutMs = 10_000): Promise<number> {
+  async closeCode(timeoutMs = UNTIL_TIMEOUT_MS): Promise<number> {
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error(`still open after ${timeoutMs} ms`)), timeoutMs).unref(),
     );
@@ -118,15 +122,6 @@ export class TestSocket {
 /** The last few messages, without their (possibly large) events, for failure messages. */
 const summary = (messages: Message[]) =>
   JSON.stringify(messages.slice(-5).map(({ event: _event, ...rest }) => rest));
-
-/** Waits until `check` holds, polling. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The HTTP answer to an upgrade: 101 when it became a WebSocket, else the refusal with its body. */
 export async function upgradeResponse(
