@@ -1,16 +1,16 @@
 import { hash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 
 // `hash` is crypto's one-shot digest: no Hash object per request, about half the cost of createHash.
 
-/** JSON with object keys sorted and no insignificant whitespace: the same body in any key order is the same text. */
+/**
+ * JSON with object keys sorted and no insignificant whitespace (RFC 8785, by the `canonicalize` package
+ * the SDK's outbox uses too): the same body in any key order is the same text. For JSON values it is
+ * byte for byte what this function returned before the package (fingerprint.test.ts holds it to that),
+ * so fingerprints stored by an older server still match. `undefined` reads as `null`, as it did.
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  const entries = Object.keys(value as Record<string, unknown>)
-    .sort()
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
+  return canonicalize(value) ?? 'null';
 }
 
 /** Method plus canonical body: what makes two requests with one key "the same request". */
