@@ -31,7 +31,6 @@ export {
   type OutboxListeners,
   type OutboxOptions,
   type OutboxRejection,
-  requestOf,
 } from './outbox';
 export { fileOutbox, type NodeFsLike } from './outbox-file-storage';
 export { type IndexedDbFactoryLike, indexedDbOutbox } from './outbox-indexeddb-storage';
@@ -44,20 +43,21 @@ export {
 } from './outbox-storage';
 export type * from './outbox-types';
 export { paginate } from './pages';
-export {
-  type BalancesUpdate,
-  type ConnectionState,
-  type PresenceUpdate,
-  RealtimeClient,
-  type RealtimeError,
-  type RealtimeListeners,
-  type RealtimeOptions,
-  type RealtimeStats,
-  type SubscribeOptions,
-  type SubscriptionHandlers,
-  type WebSocketConstructor,
-  type WebSocketLike,
-} from './realtime';
+export { RealtimeClient } from './realtime';
+export type {
+  BalancesUpdate,
+  ConnectionState,
+  PresenceUpdate,
+  RealtimeError,
+  RealtimeListeners,
+  RealtimeOptions,
+  RealtimeStats,
+  SubscribeOptions,
+  SubscriptionHandlers,
+  WebSocketConstructor,
+  WebSocketLike,
+} from './realtime-types';
+export { requestOf } from './request-of';
 export {
   type AttemptOutcome,
   backoffDelay,

@@ -1,12 +1,9 @@
-import {
-  NotFoundError,
-  PreconditionFailedError,
-  ProblemError,
-  RetryExhaustedError,
-  TallyError,
-  UnauthenticatedError,
-} from './errors';
-import type { HttpClient, HttpResponse, Sleep } from './http-client';
+import { CurrentStateReader } from './current-state-reader';
+import { Emitter } from './emitter';
+import { ProblemError, RetryExhaustedError, TallyError, UnauthenticatedError } from './errors';
+import type { HttpClient, Sleep } from './http-client';
+import { type LiveEntry, OutboxJournal } from './outbox-journal';
+import { OutboxScheduler, type Step } from './outbox-scheduler';
 import { MemoryOutboxStorage } from './outbox-storage';
 import type {
   OutboxEntry,
@@ -16,18 +13,16 @@ import type {
   OutboxSettled,
   OutboxStorage,
 } from './outbox-types';
-import { type RetryPolicy, retryDelay } from './retry-policy';
+import { requestOf } from './request-of';
+import { resolveStaleEntry, type StaleDecision } from './resolve-stale-entry';
+import type { RetryPolicy } from './retry-policy';
 import type {
   Expense,
   ExpensePatch,
   ExpenseRequest,
   GroupEvent,
-  HttpMethod,
-  Page,
-  Problem,
   Settlement,
   SettlementRequest,
-  User,
 } from './types';
 import { ulidFactory } from './ulid';
 
@@ -116,114 +111,20 @@ export type OutboxDeps = {
   newKey: () => string;
 };
 
-/** An entry as the outbox holds it in memory. */
-type Live = {
-  entry: OutboxEntry;
-  /** The first `put`; the entry is sent only after it. */
-  durable: Promise<void>;
-  settled: boolean;
-  /** Failed attempts in a row in this process (for the backoff). */
-  failures: number;
-  retryAfterMs: number | undefined;
-  /** Why the last attempt failed. */
-  lastError: unknown;
-  waiters: ((settled: OutboxSettled) => void)[];
-};
-
-type Step = 'done' | 'retry' | 'pause';
-
 /** Client-chosen expense ids (API.md §4). */
 const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /** Answers that say nothing about the operation itself: tried again, never final. */
 const NOT_FINAL = new Set(['unauthenticated', 'rate_limited', 'idempotency_key_in_progress', 'http_error']);
 
-const expensePath = (id: string) => `/v1/expenses/${encodeURIComponent(id)}`;
-const settlementPath = (id: string) => `/v1/settlements/${encodeURIComponent(id)}`;
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
-/** The request an operation becomes. */
-export function requestOf(operation: OutboxOperation): {
-  method: HttpMethod;
-  path: string;
-  body?: unknown;
-  ifMatch?: string;
-} {
-  switch (operation.type) {
-    case 'expense.create':
-      return { method: 'PUT', path: expensePath(operation.expenseId), body: operation.body };
-    case 'expense.replace':
-      return {
-        method: 'PUT',
-        path: expensePath(operation.expenseId),
-        body: operation.body,
-        ...(operation.ifMatch ? { ifMatch: operation.ifMatch } : {}),
-      };
-    case 'expense.patch':
-      return {
-        method: 'PATCH',
-        path: expensePath(operation.expenseId),
-        body: operation.body,
-        ...(operation.ifMatch ? { ifMatch: operation.ifMatch } : {}),
-      };
-    case 'expense.delete':
-      return {
-        method: 'DELETE',
-        path: expensePath(operation.expenseId),
-        ...(operation.ifMatch ? { ifMatch: operation.ifMatch } : {}),
-      };
-    case 'expense.restore':
-      return { method: 'POST', path: `${expensePath(operation.expenseId)}/restore` };
-    case 'settlement.create':
-      return { method: 'POST', path: '/v1/settlements', body: operation.body };
-    case 'settlement.delete':
-      return { method: 'DELETE', path: settlementPath(operation.settlementId) };
-  }
-}
 
 /** A final 4xx that is the operation's own outcome (the server records those with the key). */
 function isFinal(error: ProblemError): boolean {
   return error.status >= 400 && error.status < 500 && !NOT_FINAL.has(error.code);
 }
 
-/** Key-order-independent JSON, for comparing what was asked with what the server holds. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/**
- * Whether the expense already shows every field of an edit. Undecidable fields count as different:
- * the edit is then sent again, which the server treats as a no-op when nothing differs.
- */
-function showsEdit(expense: Expense, edit: ExpensePatch, replace: boolean): boolean {
-  const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
-  if (edit.description !== undefined && edit.description !== expense.description) return false;
-  if (edit.category !== undefined ? edit.category !== expense.category : replace && expense.category !== null)
-    return false;
-  if (edit.amount !== undefined && edit.amount !== expense.amount) return false;
-  if (edit.currency !== undefined && edit.currency !== expense.currency) return false;
-  if (edit.occurredAt !== undefined && Date.parse(edit.occurredAt) !== Date.parse(expense.occurredAt))
-    return false;
-  if (edit.split !== undefined && !same(edit.split, expense.split)) return false;
-  if (edit.paidBy !== undefined) {
-    const payers =
-      typeof edit.paidBy === 'string' ? [{ userId: edit.paidBy, amount: expense.amount }] : edit.paidBy;
-    const byUser = (list: { userId: string; amount: number }[]) =>
-      [...list].sort((a, b) => (a.userId < b.userId ? -1 : 1));
-    if (!same(byUser(payers), byUser(expense.paidBy))) return false;
-  }
-  return true;
-}
-
-/** A problem made on the device, for a stale entry's conflict. */
-function localProblem(status: number, code: Problem['code'], detail: string): Problem {
-  return { type: `/problems/${code.replace(/_/g, '-')}`, title: detail, status, code, detail };
+function ifMatchOf(options: { ifMatch?: string }): { ifMatch?: string } {
+  return options.ifMatch ? { ifMatch: options.ifMatch } : {};
 }
 
 /**
@@ -238,52 +139,53 @@ function localProblem(status: number, code: Problem['code'], detail: string): Pr
  * resend after the server has forgotten the key cannot create a second expense. Any other entry first
  * sent longer ago than the key retention minus a margin is not resent blindly: the outbox reads the
  * current state and resolves it (see {@link OutboxResolution}).
+ *
+ * This class is the write API and what an attempt makes of its answer. What is stored lives in
+ * `OutboxJournal`, when an entry is sent in `OutboxScheduler`, the request it becomes in `requestOf`,
+ * and what becomes of a stale entry in `resolveStaleEntry`.
  */
 export class Outbox {
   /** Resolves when the stored entries are loaded (writes made before wait for it). */
   readonly ready: Promise<void>;
-  private readonly storage: OutboxStorage;
   private readonly http: HttpClient;
   private readonly options: OutboxOptions;
   private readonly now: () => number;
-  private readonly random: () => number;
-  private readonly sleep: Sleep;
   private readonly newKey: () => string;
   private readonly newUlid: () => string;
   private readonly policy: RetryPolicy;
-  /** Unsettled entries, in `seq` order. */
-  private entries: Live[] = [];
-  private nextSeq = 1;
-  private running = false;
-  private paused: { reason: 'unauthenticated'; error: TallyError } | undefined;
-  private readonly workers = new Map<string, Promise<void>>();
-  /** Waits between rounds of attempts; `wake()` cuts them short. */
-  private readonly sleepers = new Set<AbortController>();
+  private readonly journal: OutboxJournal;
+  private readonly scheduler: OutboxScheduler;
+  private readonly currentState: CurrentStateReader;
   private idleWaiters: (() => void)[] = [];
-  /** Settlements a stale entry's resolution already took as its own. */
-  private readonly claimedSettlements = new Set<string>();
-  private me: Promise<string> | undefined;
-  private removeOnline: (() => void) | undefined;
-  private readonly listeners: { [K in keyof OutboxListeners]: Set<OutboxListeners[K]> } = {
-    settled: new Set(),
-    sending: new Set(),
-    retry: new Set(),
-    paused: new Set(),
-    idle: new Set(),
-    error: new Set(),
-  };
+  private readonly listeners = new Emitter<OutboxListeners>((error, type) => {
+    if (type !== 'error') this.emit('error', error);
+  });
 
   constructor(deps: OutboxDeps, options: OutboxOptions = {}) {
     this.http = deps.http;
     this.options = options;
-    this.storage = options.storage ?? new MemoryOutboxStorage();
     this.now = deps.now ?? Date.now;
-    this.random = deps.random ?? Math.random;
-    this.sleep = deps.sleep;
     this.newKey = deps.newKey;
     this.newUlid = ulidFactory(this.now);
     this.policy = { ...deps.http.policy, ...options.retry, maxAttempts: 1 };
-    this.ready = this.load();
+    this.journal = new OutboxJournal(options.storage ?? new MemoryOutboxStorage());
+    this.currentState = new CurrentStateReader(this.http, this.policy, options.clockSkewMs ?? 600_000);
+    this.scheduler = new OutboxScheduler({
+      journal: this.journal,
+      attempt: (head) => this.attempt(head),
+      policy: this.policy,
+      random: deps.random ?? Math.random,
+      sleep: deps.sleep,
+      onRetry: (head, delayMs) =>
+        this.emit('retry', {
+          entry: copy(head.entry),
+          attempt: head.failures,
+          delayMs,
+          error: head.lastError,
+        }),
+      onError: (error) => this.emit('error', error),
+    });
+    this.ready = this.journal.load();
     // Reported through `ready` (and every write); not an unhandled rejection meanwhile.
     this.ready.catch(() => {});
   }
@@ -369,36 +271,19 @@ export class Outbox {
 
   /** The entries still in the outbox, oldest first (copies); only those of `groupId` when given. */
   pending(groupId?: string): OutboxEntry[] {
-    return this.entries
-      .filter((live) => groupId === undefined || live.entry.groupId === groupId)
-      .map((live) => copy(live.entry));
+    return this.journal.list(groupId).map((live) => copy(live.entry));
   }
 
   /** Starts draining (done by the client itself unless `autoStart: false`). */
   async start(): Promise<void> {
     await this.ready;
-    if (this.running) return;
-    this.running = true;
-    const target = globalThis as unknown as {
-      addEventListener?: (type: string, listener: () => void) => void;
-      removeEventListener?: (type: string, listener: () => void) => void;
-    };
-    if (this.options.listenOnline !== false && typeof target.addEventListener === 'function') {
-      const onOnline = () => this.wake();
-      target.addEventListener('online', onOnline);
-      this.removeOnline = () => target.removeEventListener?.('online', onOnline);
-    }
-    this.kickAll();
+    if (!this.scheduler.start(this.options.listenOnline !== false)) return;
     this.checkIdle();
   }
 
   /** Stops draining after the attempts in flight; the entries stay. Resolves when every group has stopped. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.removeOnline?.();
-    this.removeOnline = undefined;
-    this.cutSleeps();
-    await Promise.all([...this.workers.values()]);
+  stop(): Promise<void> {
+    return this.scheduler.stop();
   }
 
   /**
@@ -406,13 +291,7 @@ export class Outbox {
    * in again. Resets the backoff and ends a pause.
    */
   wake(): void {
-    this.paused = undefined;
-    for (const live of this.entries) {
-      live.failures = 0;
-      live.retryAfterMs = undefined;
-    }
-    this.cutSleeps();
-    this.kickAll();
+    this.scheduler.wake();
   }
 
   /** Resolves when the outbox is empty (after loading what is stored). */
@@ -426,7 +305,7 @@ export class Outbox {
 
   /** Resolves when the entry leaves the outbox (undefined when it is not in it). */
   whenSettled(entryId: string): Promise<OutboxSettled | undefined> {
-    const live = this.entries.find((l) => l.entry.id === entryId);
+    const live = this.journal.find((l) => l.entry.id === entryId);
     if (!live) return Promise.resolve(undefined);
     return new Promise((resolve) => live.waiters.push(resolve));
   }
@@ -437,7 +316,7 @@ export class Outbox {
    * @returns false when the entry is not in the outbox
    */
   async discard(entryId: string): Promise<boolean> {
-    const live = this.entries.find((l) => l.entry.id === entryId);
+    const live = this.journal.find((l) => l.entry.id === entryId);
     if (!live) return false;
     await live.durable.catch(() => {});
     await this.settle(live, { type: 'discarded' });
@@ -452,7 +331,7 @@ export class Outbox {
   observe(event: GroupEvent): boolean {
     if (event.type !== 'expense.created' || event.data.restored) return false;
     const id = event.data.expense.id;
-    const live = this.entries.find(
+    const live = this.journal.find(
       (l) =>
         !l.settled &&
         l.entry.sentAt !== undefined &&
@@ -472,39 +351,18 @@ export class Outbox {
   }
 
   on<K extends keyof OutboxListeners>(type: K, listener: OutboxListeners[K]): () => void {
-    const set = this.listeners[type] as Set<OutboxListeners[K]>;
-    set.add(listener);
-    return () => set.delete(listener);
+    return this.listeners.on(type, listener);
   }
 
   // ---- internals ------------------------------------------------------------------------------------
-
-  private async load(): Promise<void> {
-    const stored = await this.storage.load();
-    stored.sort((a, b) => a.seq - b.seq);
-    this.entries = stored.map((entry) => this.live(entry, Promise.resolve()));
-    this.nextSeq = (stored[stored.length - 1]?.seq ?? 0) + 1;
-  }
-
-  private live(entry: OutboxEntry, durable: Promise<void>): Live {
-    return {
-      entry,
-      durable,
-      settled: false,
-      failures: 0,
-      retryAfterMs: undefined,
-      lastError: undefined,
-      waiters: [],
-    };
-  }
 
   private async enqueue(groupId: string, operation: OutboxOperation, meta: unknown): Promise<OutboxEntry> {
     if (typeof groupId !== 'string' || groupId === '') throw new TallyError('a write needs its groupId');
     await this.ready;
     const { method, path, ifMatch } = requestOf(operation);
-    const entry: OutboxEntry = {
+    const live = await this.journal.append((seq) => ({
       id: this.newUlid(),
-      seq: this.nextSeq++,
+      seq,
       groupId,
       operation,
       method,
@@ -513,102 +371,44 @@ export class Outbox {
       idempotencyKey: this.newKey(),
       createdAt: new Date(this.now()).toISOString(),
       ...(meta === undefined ? {} : { meta: copy(meta) }),
-    };
-    const live = this.live(entry, this.storage.put(entry));
-    this.entries.push(live); // seq order: seqs are taken in call order, after `ready`
-    try {
-      await live.durable;
-    } catch (error) {
-      this.entries = this.entries.filter((l) => l !== live);
-      throw error;
-    }
-    this.kick(groupId);
-    return copy(entry);
+    }));
+    this.scheduler.kick(groupId);
+    return copy(live.entry);
   }
 
   private emit<K extends keyof OutboxListeners>(type: K, ...args: Parameters<OutboxListeners[K]>): void {
-    for (const listener of this.listeners[type]) {
-      try {
-        (listener as (...a: Parameters<OutboxListeners[K]>) => void)(...args);
-      } catch (error) {
-        if (type !== 'error') this.emit('error', error);
-      }
-    }
-  }
-
-  private headOf(groupId: string): Live | undefined {
-    return this.entries.find((l) => l.entry.groupId === groupId && !l.settled);
-  }
-
-  private kickAll(): void {
-    for (const groupId of new Set(this.entries.map((l) => l.entry.groupId))) this.kick(groupId);
-  }
-
-  private kick(groupId: string): void {
-    if (!this.running || this.paused || this.workers.has(groupId)) return;
-    const worker = this.drainGroup(groupId)
-      .catch((error: unknown) => this.emit('error', error))
-      .finally(() => {
-        this.workers.delete(groupId);
-        if (this.running && !this.paused && this.headOf(groupId)) this.kick(groupId);
-      });
-    this.workers.set(groupId, worker);
-  }
-
-  private cutSleeps(): void {
-    for (const sleeper of this.sleepers) sleeper.abort();
-    this.sleepers.clear();
+    this.listeners.emit(type, ...args);
   }
 
   private checkIdle(): void {
-    if (this.entries.length > 0 || this.idleWaiters.length === 0) return;
+    if (this.journal.size > 0 || this.idleWaiters.length === 0) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
 
-  /** Sends the group's entries one at a time, in order, until none is left (or draining stops). */
-  private async drainGroup(groupId: string): Promise<void> {
-    for (;;) {
-      if (!this.running || this.paused) return;
-      const head = this.headOf(groupId);
-      if (!head) return;
-      try {
-        await head.durable;
-      } catch {
-        continue; // never stored: `enqueue` threw and removed it
+  /** One attempt at a group's head entry; what it came to tells the scheduler what to do next. */
+  private async attempt(head: LiveEntry): Promise<Step> {
+    try {
+      if (head.settled) return 'done';
+      const ageMs = head.entry.sentAt === undefined ? undefined : this.now() - Date.parse(head.entry.sentAt);
+      const ttl = this.options.idempotencyTtlSeconds ?? 86_400;
+      const margin = this.options.staleMarginSeconds ?? Math.min(3600, ttl / 4);
+      if (ageMs !== undefined && ageMs > (ttl - margin) * 1000) {
+        const decision = await resolveStaleEntry(head.entry, this.currentState);
+        return await this.resolveStale(head, ageMs, decision);
       }
-      let step: Step;
-      try {
-        step = await this.step(head);
-      } catch (error) {
-        step = await this.failed(head, error);
-      }
-      if (step === 'pause') return;
-      if (step === 'retry') await this.backoff(head);
+      return await this.send(head);
+    } catch (error) {
+      return this.failed(head, error);
     }
   }
 
-  private async step(head: Live): Promise<Step> {
-    if (head.settled) return 'done';
-    const sentAt = head.entry.sentAt === undefined ? undefined : Date.parse(head.entry.sentAt);
-    const ttl = this.options.idempotencyTtlSeconds ?? 86_400;
-    const margin = this.options.staleMarginSeconds ?? Math.min(3600, ttl / 4);
-    if (sentAt !== undefined && this.now() - sentAt > (ttl - margin) * 1000) {
-      return this.resolveStale(head, this.now() - sentAt);
-    }
-    return this.send(head);
-  }
-
-  private async persist(head: Live): Promise<void> {
-    if (!head.settled) await this.storage.put(head.entry);
-  }
-
-  private async send(head: Live): Promise<Step> {
+  private async send(head: LiveEntry): Promise<Step> {
     const { entry } = head;
     if (entry.sentAt === undefined) {
       entry.sentAt = new Date(this.now()).toISOString();
-      await this.persist(head);
+      await this.journal.save(head);
     }
     const { method, body } = requestOf(entry.operation);
     this.emit('sending', { entry: copy(entry), attempt: head.failures + 1 });
@@ -631,13 +431,42 @@ export class Outbox {
     return 'done';
   }
 
+  /** Carries out a stale entry's decision: settle it, reject it, or send it again under a new key. */
+  private async resolveStale(head: LiveEntry, ageMs: number, decision: StaleDecision): Promise<Step> {
+    const { action, summary } = decision;
+    if (decision.action === 'found') {
+      const resolution = { ageMs, action, summary };
+      await this.settle(head, { type: 'found', current: decision.current, resolution });
+      return 'done';
+    }
+    if (decision.action === 'conflict') {
+      await this.reject(head, decision.error, { ageMs, action, summary });
+      return 'done';
+    }
+    const { entry } = head;
+    entry.resolution = {
+      ageMs,
+      action,
+      summary,
+      previousKeys: [...(entry.resolution?.previousKeys ?? []), entry.idempotencyKey],
+    };
+    // Decided on the state just read, the resend is a new operation with a key of its own (the server
+    // may still hold the old key, with the old attempt's answer, until the margin runs out).
+    entry.idempotencyKey = this.newKey();
+    entry.sentAt = new Date(this.now()).toISOString();
+    if (decision.ifMatch) entry.ifMatch = decision.ifMatch;
+    else delete entry.ifMatch;
+    await this.journal.save(head);
+    return this.send(head);
+  }
+
   /** An attempt (or a read) failed: final, a pause, or worth another round. */
-  private async failed(head: Live, error: unknown): Promise<Step> {
+  private async failed(head: LiveEntry, error: unknown): Promise<Step> {
     if (head.settled) return 'done';
     const cause = error instanceof RetryExhaustedError ? error.lastError : error;
     if (cause instanceof UnauthenticatedError) {
-      this.paused = { reason: 'unauthenticated', error: cause };
-      this.emit('paused', this.paused);
+      this.scheduler.pause();
+      this.emit('paused', { reason: 'unauthenticated', error: cause });
       return 'pause';
     }
     if (cause instanceof ProblemError && isFinal(cause)) {
@@ -651,21 +480,7 @@ export class Outbox {
     return 'retry';
   }
 
-  private async backoff(head: Live): Promise<void> {
-    const delayMs = retryDelay(head.failures, head.retryAfterMs, this.policy, this.random);
-    this.emit('retry', { entry: copy(head.entry), attempt: head.failures, delayMs, error: head.lastError });
-    const sleeper = new AbortController();
-    this.sleepers.add(sleeper);
-    try {
-      await this.sleep(delayMs, sleeper.signal);
-    } catch {
-      // woken early
-    } finally {
-      this.sleepers.delete(sleeper);
-    }
-  }
-
-  private async reject(head: Live, error: ProblemError, resolution: OutboxResolution | undefined) {
+  private async reject(head: LiveEntry, error: ProblemError, resolution: OutboxResolution | undefined) {
     try {
       await this.options.onRejected?.({
         entry: copy(head.entry),
@@ -678,12 +493,10 @@ export class Outbox {
     await this.settle(head, { type: 'rejected', error, ...(resolution ? { resolution } : {}) });
   }
 
-  private async settle(live: Live, outcome: OutboxOutcome): Promise<void> {
+  private async settle(live: LiveEntry, outcome: OutboxOutcome): Promise<void> {
     if (live.settled) return;
-    live.settled = true;
-    this.entries = this.entries.filter((l) => l !== live);
     try {
-      await this.storage.remove(live.entry.id);
+      await this.journal.remove(live);
     } catch (error) {
       // Still in storage: sent again after a restart, and answered from the key's record.
       this.emit('error', error);
@@ -692,160 +505,6 @@ export class Outbox {
     this.emit('settled', settled);
     for (const resolve of live.waiters) resolve(settled);
     this.checkIdle();
-    if (this.entries.length === 0) this.emit('idle');
+    if (this.journal.size === 0) this.emit('idle');
   }
-
-  // ---- stale entries ----------------------------------------------------------------------------------
-
-  /** GET of a resource: the body and ETag, or undefined for 404. */
-  private async read<T>(path: string): Promise<HttpResponse<T> | undefined> {
-    try {
-      return await this.http.request<T>({ method: 'GET', path, retry: this.policy });
-    } catch (error) {
-      const cause = error instanceof RetryExhaustedError ? error.lastError : error;
-      if (cause instanceof NotFoundError) return undefined;
-      throw error;
-    }
-  }
-
-  private async resolveStale(head: Live, ageMs: number): Promise<Step> {
-    const op = head.entry.operation;
-    const found = (current: Expense | Settlement | undefined, summary: string) =>
-      this.settle(head, { type: 'found', current, resolution: { ageMs, action: 'found', summary } }).then(
-        () => 'done' as const,
-      );
-    const conflict = async (error: ProblemError, summary: string): Promise<Step> => {
-      await this.reject(head, error, { ageMs, action: 'conflict', summary });
-      return 'done';
-    };
-    const resend = async (ifMatch: string | undefined, summary: string): Promise<Step> => {
-      const { entry } = head;
-      entry.resolution = {
-        ageMs,
-        action: 'resent',
-        summary,
-        previousKeys: [...(entry.resolution?.previousKeys ?? []), entry.idempotencyKey],
-      };
-      entry.idempotencyKey = this.newKey();
-      entry.sentAt = new Date(this.now()).toISOString();
-      if (ifMatch) entry.ifMatch = ifMatch;
-      else delete entry.ifMatch;
-      await this.persist(head);
-      return this.send(head);
-    };
-
-    switch (op.type) {
-      case 'expense.create': {
-        const current = await this.read<Expense>(expensePath(op.expenseId));
-        if (current)
-          return found(current.data, `expense ${op.expenseId} exists: the create had been applied`);
-        return resend(undefined, `expense ${op.expenseId} not found: created now`);
-      }
-      case 'expense.replace':
-      case 'expense.patch': {
-        const current = await this.read<Expense>(expensePath(op.expenseId));
-        if (!current) {
-          const detail = `expense ${op.expenseId} is gone (deleted, or no longer visible): the edit was not sent again`;
-          return conflict(new NotFoundError(localProblem(404, 'not_found', detail)), detail);
-        }
-        if (showsEdit(current.data, op.body, op.type === 'expense.replace')) {
-          return found(current.data, `expense ${op.expenseId} already shows the edit`);
-        }
-        if (op.ifMatch && op.ifMatch !== current.etag) {
-          const detail = `expense ${op.expenseId} changed since the edit was made (now ${current.etag}, the edit expected ${op.ifMatch}): not sent again`;
-          return conflict(
-            new PreconditionFailedError(localProblem(412, 'precondition_failed', detail)),
-            detail,
-          );
-        }
-        return resend(
-          op.ifMatch ?? current.etag,
-          `expense ${op.expenseId} does not show the edit: sent again with If-Match ${op.ifMatch ?? current.etag}`,
-        );
-      }
-      case 'expense.delete': {
-        const current = await this.read<Expense>(expensePath(op.expenseId));
-        if (!current) return found(undefined, `expense ${op.expenseId} is already deleted (or gone)`);
-        if (op.ifMatch && op.ifMatch !== current.etag) {
-          const detail = `expense ${op.expenseId} changed since the delete was made (now ${current.etag}, the delete expected ${op.ifMatch}): not deleted`;
-          return conflict(
-            new PreconditionFailedError(localProblem(412, 'precondition_failed', detail)),
-            detail,
-          );
-        }
-        return resend(
-          op.ifMatch ?? current.etag,
-          `expense ${op.expenseId} is still there: deleted now with If-Match ${op.ifMatch ?? current.etag}`,
-        );
-      }
-      case 'expense.restore': {
-        const current = await this.read<Expense>(expensePath(op.expenseId));
-        if (current)
-          return found(current.data, `expense ${op.expenseId} is live: the restore had been applied`);
-        return resend(undefined, `expense ${op.expenseId} is deleted: restore sent again`);
-      }
-      case 'settlement.delete': {
-        const current = await this.read<Settlement>(settlementPath(op.settlementId));
-        if (!current) return found(undefined, `settlement ${op.settlementId} is already deleted (or gone)`);
-        return resend(undefined, `settlement ${op.settlementId} is still there: deleted now`);
-      }
-      case 'settlement.create': {
-        const match = await this.findSettlement(head.entry, op.body);
-        if (match) {
-          this.claimedSettlements.add(match.id);
-          return found(
-            match,
-            `settlement ${match.id} made by this user matches: the create had been applied`,
-          );
-        }
-        return resend(undefined, 'no matching settlement by this user since the write was made: sent again');
-      }
-    }
-  }
-
-  private whoAmI(): Promise<string> {
-    this.me ??= this.http.request<User>({ method: 'GET', path: '/v1/me', retry: this.policy }).then(
-      (res) => res.data.id,
-      (error: unknown) => {
-        this.me = undefined;
-        throw error;
-      },
-    );
-    return this.me;
-  }
-
-  /** A settlement of the group this user made since the entry was created, equal to the body, not yet claimed. */
-  private async findSettlement(entry: OutboxEntry, body: SettlementRequest): Promise<Settlement | undefined> {
-    const me = await this.whoAmI();
-    const since = Date.parse(entry.createdAt) - (this.options.clockSkewMs ?? 600_000);
-    let cursor: string | undefined;
-    do {
-      const page = await this.http.request<Page<Settlement>>({
-        method: 'GET',
-        path: `/v1/groups/${encodeURIComponent(entry.groupId)}/settlements`,
-        query: { limit: 100, cursor },
-        retry: this.policy,
-      });
-      for (const s of page.data.data) {
-        if (Date.parse(s.createdAt) < since) return undefined; // newest first: nothing older can match
-        if (
-          s.createdBy === me &&
-          s.fromUserId === body.fromUserId &&
-          s.toUserId === body.toUserId &&
-          s.amount === body.amount &&
-          (body.currency === undefined || s.currency === body.currency) &&
-          s.note === (body.note ?? '') &&
-          !this.claimedSettlements.has(s.id)
-        ) {
-          return s;
-        }
-      }
-      cursor = page.data.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-    return undefined;
-  }
-}
-
-function ifMatchOf(options: { ifMatch?: string }): { ifMatch?: string } {
-  return options.ifMatch ? { ifMatch: options.ifMatch } : {};
 }

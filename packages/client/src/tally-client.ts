@@ -5,7 +5,8 @@ import { GroupsApi } from './groups-api';
 import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client';
 import { randomIdempotencyKey } from './idempotency-key';
 import { Outbox, type OutboxOptions } from './outbox';
-import { RealtimeClient, type RealtimeOptions } from './realtime';
+import { RealtimeClient } from './realtime';
+import type { RealtimeOptions } from './realtime-types';
 import { SettlementsApi } from './settlements-api';
 import type { Session } from './types';
 

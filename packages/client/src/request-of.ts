@@ -1,0 +1,38 @@
+import type { OutboxOperation } from './outbox-types';
+import type { HttpMethod } from './types';
+
+export const expensePath = (id: string) => `/v1/expenses/${encodeURIComponent(id)}`;
+export const settlementPath = (id: string) => `/v1/settlements/${encodeURIComponent(id)}`;
+
+/** The request an operation becomes. */
+export function requestOf(operation: OutboxOperation): {
+  method: HttpMethod;
+  path: string;
+  body?: unknown;
+  ifMatch?: string;
+} {
+  switch (operation.type) {
+    case 'expense.create':
+      return { method: 'PUT', path: expensePath(operation.expenseId), body: operation.body };
+    case 'expense.replace':
+    case 'expense.patch':
+      return {
+        method: operation.type === 'expense.replace' ? 'PUT' : 'PATCH',
+        path: expensePath(operation.expenseId),
+        body: operation.body,
+        ...(operation.ifMatch ? { ifMatch: operation.ifMatch } : {}),
+      };
+    case 'expense.delete':
+      return {
+        method: 'DELETE',
+        path: expensePath(operation.expenseId),
+        ...(operation.ifMatch ? { ifMatch: operation.ifMatch } : {}),
+      };
+    case 'expense.restore':
+      return { method: 'POST', path: `${expensePath(operation.expenseId)}/restore` };
+    case 'settlement.create':
+      return { method: 'POST', path: '/v1/settlements', body: operation.body };
+    case 'settlement.delete':
+      return { method: 'DELETE', path: settlementPath(operation.settlementId) };
+  }
+}
