@@ -4,10 +4,11 @@ import { databaseUnavailable } from '../../apps/api/src/db-errors';
 import { registerUser } from '../cross-process/http';
 import { spawnServer } from '../support/server-process';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { countRows, lockWaiters, shapeOf, unavailableShape, waitUntil } from './operations-helpers';
+import { UNTIL_TIMEOUT_MS, until } from '../support/until';
+import { countRows, lockWaiters, shapeOf, unavailableShape } from './operations-helpers';
 
 /** Without the limits these requests would hang; this is only the point where the test gives up. */
-const GIVE_UP = { response: 8000 };
+const GIVE_UP = { response: UNTIL_TIMEOUT_MS };
 
 const expenseBody = (groupId: string, payer: TestUser) => ({
   groupId,
@@ -134,7 +135,7 @@ describe('an exhausted connection pool', () => {
       stuck = [first, second].map((groupId) =>
         postExpense(t, ada, newKey(), expenseBody(groupId, ada)).then((r) => r),
       );
-      await waitUntil(async () => (await lockWaiters(knex, t.db!.name)) === 2, 10_000, 'two blocked writes');
+      await until(async () => (await lockWaiters(knex, t.db!.name)) === 2, 'two blocked writes');
 
       const read = await t.request.get('/v1/groups').set(ada.auth).timeout(GIVE_UP);
       expect(shapeOf(read)).toEqual(unavailableShape('1'));
@@ -173,9 +174,8 @@ describe('a transaction left idle', () => {
       const stalled = await knex.transaction();
       const { rows } = (await stalled.raw('select pg_backend_pid() as pid')) as { rows: { pid: number }[] };
       await stalled('groups').where({ id: groupId }).forUpdate().first();
-      await waitUntil(
+      await until(
         async () => (await countRows(t.db!.knex('pg_stat_activity').where({ pid: rows[0]?.pid }))) === 0,
-        10_000,
         'the idle session to be ended',
       );
       // Its row lock went with it.
@@ -215,18 +215,14 @@ describe('a transaction left idle', () => {
         (error: unknown) => error,
       );
       // Waiting for longer than both limits.
-      await waitUntil(
-        async () => {
-          const { rows } = await otherPod.query(
-            `select count(*)::int as n from pg_stat_activity
+      await until(async () => {
+        const { rows } = await otherPod.query(
+          `select count(*)::int as n from pg_stat_activity
               where datname = current_database() and wait_event_type = 'Lock' and query like '%pg_advisory_lock%'
                 and now() - query_start > interval '1 second'`,
-          );
-          return rows[0].n === 1;
-        },
-        10_000,
-        'the migration to wait on the advisory lock',
-      );
+        );
+        return rows[0].n === 1;
+      }, 'the migration to wait on the advisory lock');
       await otherPod.query('select pg_advisory_unlock(7340211)');
       expect(await migrated).toBe('migrated');
       // Connections go back to the pool with their limits.

@@ -11,7 +11,7 @@ import { type GroupEvent, RealtimeClient, ResyncRequiredError, TallyClient } fro
 import { expectProblem } from '../component/component-helpers';
 import { TestSocket } from '../gateway/ws-client';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { waitUntil } from './operations-helpers';
+import { until } from '../support/until';
 
 const DAY = 86_400_000;
 const RETENTION_DAYS = 30;
@@ -170,13 +170,13 @@ describe('event retention (EVENT_RETENTION_DAYS)', () => {
         onEvent: (e) => delivered.push(e.seq),
         onResyncRequired: (info) => handled.push(info.seq),
       });
-      await waitUntil(() => subscribedAt !== undefined, 10_000, 'the resubscription');
+      await until(() => subscribedAt !== undefined, 'the resubscription');
       expect(resyncs).toEqual([{ groupId, seq: head }]);
       expect(handled).toEqual([head]);
       expect(subscribedAt).toBe(head);
       expect(delivered).toEqual([]);
       await addExpense();
-      await waitUntil(() => delivered.length === 1, 10_000, 'the live event');
+      await until(() => delivered.length === 1, 'the live event');
       expect(delivered).toEqual([head + 1]);
     } finally {
       rt.close();

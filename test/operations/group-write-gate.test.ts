@@ -1,7 +1,8 @@
 import { AppError } from '@tally/http-kit';
 import { createGroupGate } from '../../apps/api/src/ledger/group-access';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { countRows, lockWaiters, sampleOf, shapeOf, unavailableShape, waitUntil } from './operations-helpers';
+import { until } from '../support/until';
+import { countRows, lockWaiters, sampleOf, shapeOf, unavailableShape } from './operations-helpers';
 
 const refusal = (error: unknown) =>
   error instanceof AppError ? { status: error.status, code: error.code, headers: error.headers } : error;
@@ -87,17 +88,9 @@ describe('writes waiting on one hot group', () => {
     try {
       await holder('groups').where({ id: hot }).forUpdate().first();
       sent = keys.map((key) => post(hot, key).then((res) => answers.set(key, res)));
-      await waitUntil(
-        () => answers.size === keys.length - BOUND,
-        10_000,
-        'the writes over the bound to be refused',
-      );
+      await until(() => answers.size === keys.length - BOUND, 'the writes over the bound to be refused');
       for (const res of answers.values()) expect(shapeOf(res)).toEqual(unavailableShape('1'));
-      await waitUntil(
-        async () => (await lockWaiters(knex, t.db!.name)) === 1,
-        10_000,
-        'one write at the lock',
-      );
+      await until(async () => (await lockWaiters(knex, t.db!.name)) === 1, 'one write at the lock');
       expect(answers.size).toBe(keys.length - BOUND);
 
       // The hot group left the rest of the pool to everyone else.
@@ -169,7 +162,7 @@ describe('a write queued on a hot group for too long', () => {
           .send(body(hot, ada, bob))
           .then((res) => answers.push(res)),
       );
-      await waitUntil(() => answers.length === BOUND - 1, 10_000, 'the queued writes to give up');
+      await until(() => answers.length === BOUND - 1, 'the queued writes to give up');
       for (const res of answers) expect(shapeOf(res as never)).toEqual(unavailableShape('1'));
       expect(await lockWaiters(knex, t.db!.name)).toBe(1);
     } finally {

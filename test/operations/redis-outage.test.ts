@@ -7,7 +7,8 @@ import { type ServerProcess, spawnServer } from '../support/server-process';
 import { ensureRedis, findRedisServer, probeRedis, type RunningService } from '../support/services';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { newKey } from '../support/test-server';
-import { countRows, sampleOf, waitUntil } from './operations-helpers';
+import { until } from '../support/until';
+import { countRows, sampleOf } from './operations-helpers';
 
 /** Redis brought back on the port the API process keeps reconnecting to. */
 async function restartRedisOn(port: string): Promise<{ stop(): Promise<void> }> {
@@ -29,15 +30,7 @@ async function restartRedisOn(port: string): Promise<{ stop(): Promise<void> }> 
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitUntil(
-      () =>
-        probeRedis(`redis://127.0.0.1:${port}`, 500).then(
-          () => true,
-          () => false,
-        ),
-      15_000,
-      'Redis to answer again',
-    );
+    await until(() => probeRedis(`redis://127.0.0.1:${port}`, 500), 'Redis to answer again');
   } catch (error) {
     await stop();
     throw error;
@@ -129,32 +122,23 @@ describe('an API process losing Redis under a stream of keyed writes', () => {
     };
     const clients = [1, 2, 3, 4].map(client);
     try {
-      await waitUntil(() => acknowledged.size >= 20, 20_000, 'writes before the outage');
+      await until(() => acknowledged.size >= 20, 'writes before the outage');
 
       await redis.stop();
-      await waitUntil(
-        async () => (await readyz()).body.checks?.redis === 'down',
-        15_000,
-        '/readyz to report Redis down',
-      );
+      await until(async () => (await readyz()).body.checks?.redis === 'down', '/readyz to report Redis down');
       expect(await redisUp()).toBe(0);
       const atOutage = acknowledged.size;
-      await waitUntil(
+      await until(
         async () => (await readyz()).status === 200 && acknowledged.size >= atOutage + 30,
-        20_000,
         'writes acknowledged while Redis is down',
       );
       expect((await readyz()).body).toEqual({ status: 'ready', checks: { database: 'up', redis: 'down' } });
 
       redisAgain = await restartRedisOn(new URL(redis.url).port);
-      await waitUntil(
-        async () => (await readyz()).body.checks?.redis === 'up',
-        20_000,
-        '/readyz to report Redis up',
-      );
+      await until(async () => (await readyz()).body.checks?.redis === 'up', '/readyz to report Redis up');
       expect(await redisUp()).toBe(1);
       const atRecovery = acknowledged.size;
-      await waitUntil(() => acknowledged.size >= atRecovery + 20, 20_000, 'writes after Redis is back');
+      await until(() => acknowledged.size >= atRecovery + 20, 'writes after Redis is back');
     } finally {
       running = false;
       await Promise.all(clients);

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { countRedisRoundTrips, isLivenessBeat } from '../support/redis-round-trips';
 import { ensureRedis, type ThrowawayService } from '../support/services';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { waitUntil } from './operations-helpers';
+import { until } from '../support/until';
 
 /**
  * What a keyed `POST /v1/expenses` costs in Redis round trips (issue #10 item 2), counted on the
@@ -91,10 +91,9 @@ describe('Redis round trips of a keyed write', () => {
       expect(message.seq).toBeGreaterThan(0);
       // The writer marks it published (the relay would only after its grace period, and count it).
       const knex = t.db!.knex;
-      await waitUntil(
+      await until(
         async () =>
           (await knex('events').where({ id: message.eventId }).first('published_at'))?.published_at != null,
-        10_000,
         'the event to be marked published',
       );
       const metrics = (await t.request.get('/metrics')).text;
