@@ -5,7 +5,7 @@
  * request changes nothing in the group.
  */
 import type { Response, Test } from 'supertest';
-import { ulid } from '../../apps/api/src/ids';
+import { createIdMaker } from '../../apps/api/src/ids';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 
 type Ids = {
@@ -75,11 +75,12 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
   });
 
   /** Ids of the right shape that exist nowhere. */
+  const newId = createIdMaker();
   const unknownIds = (): Ids => ({
-    groupId: `grp_${ulid()}`,
-    expenseId: `exp_${ulid()}`,
-    deletedExpenseId: `exp_${ulid()}`,
-    settlementId: `stl_${ulid()}`,
+    groupId: newId('grp'),
+    expenseId: newId('exp'),
+    deletedExpenseId: newId('exp'),
+    settlementId: newId('stl'),
     memberId: real.memberId,
   });
 

@@ -20,6 +20,7 @@ import { Redis } from 'ioredis';
 import { knex as createKnex, type Knex } from 'knex';
 import { Client } from 'pg';
 import request from 'supertest';
+import { createIdMaker } from '../../apps/api/src/ids';
 import { durableRecordInsert } from '../../apps/api/src/ledger/group-change';
 import { raw } from '../../apps/api/src/ledger/sql';
 import { createWriteRunner } from '../../apps/api/src/ledger/write-runner';
@@ -29,7 +30,8 @@ import { type ServerProcess, spawnServer } from '../support/server-process';
 import { ensureRedis, type RunningService } from '../support/services';
 import { databaseUrl, dropDatabase } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
-import { countRows, lockWaiters, waitUntil } from './operations-helpers';
+import { until } from '../support/until';
+import { countRows, lockWaiters } from './operations-helpers';
 
 const DAY = 86_400_000;
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
@@ -172,7 +174,7 @@ describe('migration 003 on a database that already has rows', () => {
     // live-long: written three days ago, expiring in a day: claims the five days in between.
     expect(await countRows(knex('idempotency_claims').where({ key: 'live-long' }))).toBe(5);
     const durable = createDurableRecords({ knex });
-    const writes = createWriteRunner({ knex });
+    const writes = createWriteRunner({ knex, newId: createIdMaker() });
     const attempt = (key: string): DurableRecord => ({
       userId: 'usr_a',
       key,
@@ -230,9 +232,8 @@ describe('exactly-once across the slot boundaries of the idempotency tables', ()
       | undefined;
   /** Waits until PostgreSQL's clock is at least `phaseMs` into a slot. */
   const latePhase = (phaseMs: number) =>
-    waitUntil(async () => (await dbNow(knex)) % SLOT_MS >= phaseMs, 5000, `${phaseMs} ms into a slot`);
-  const pastTime = (at: number) =>
-    waitUntil(async () => (await dbNow(knex)) >= at, 15_000, 'PostgreSQL time');
+    until(async () => (await dbNow(knex)) % SLOT_MS >= phaseMs, `${phaseMs} ms into a slot`);
+  const pastTime = (at: number) => until(async () => (await dbNow(knex)) >= at, 'PostgreSQL time');
 
   beforeAll(async () => {
     // A Redis of this file's own: FLUSHDB (the store losing its copy) must not touch anybody else's keys.
@@ -356,7 +357,7 @@ describe('exactly-once across the slot boundaries of the idempotency tables', ()
         (error: { code?: string }) => error.code,
       );
       // The late insert waits on the early one's claim of the late slot.
-      await waitUntil(async () => (await lockWaiters(knex, t.db!.name)) > 0, 5000, 'the late insert to wait');
+      await until(async () => (await lockWaiters(knex, t.db!.name)) > 0, 'the late insert to wait');
       await early.query(outcome);
       const result = await second;
       await late.query(result === 'inserted' ? 'commit' : 'rollback');

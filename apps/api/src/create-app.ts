@@ -16,6 +16,7 @@ import { httpMetrics } from './http/http-metrics';
 import { type ProbeDeps, probeRoutes } from './http/probe-routes';
 import { requestId } from './http/request-id';
 import { upgradeRequired, WEBSOCKET_PATH } from './http/upgrade-required';
+import { createIdMaker } from './ids';
 import type { Announcer } from './ledger/announcer';
 import type { GroupGate } from './ledger/group-access';
 import { createWriteRunner } from './ledger/write-runner';
@@ -66,13 +67,17 @@ export function createApp(deps: AppDeps): Express {
   // only proxies on private networks are believed.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
 
+  // The one id maker of this app (its randomness is its own): every id the API makes comes from it.
+  const newId = createIdMaker();
   const auth = createAuthService({
     knex: deps.knex,
+    newId,
     tokens: deps.tokens,
     refreshReuseGraceSeconds: deps.refreshReuseGraceSeconds,
   });
   const writes = createWriteRunner({
     knex: deps.knex,
+    newId,
     groupGate: deps.groupGate,
     onIgnoredError: deps.ignoredErrors,
   });
@@ -80,9 +85,9 @@ export function createApp(deps: AppDeps): Express {
     knex: deps.knex,
     writes,
     announcer: deps.announcer,
-    groups: createGroupsService({ knex: deps.knex }),
-    expenses: createExpensesService({ knex: deps.knex }),
-    settlements: createSettlementsService({ knex: deps.knex }),
+    groups: createGroupsService({ knex: deps.knex, newId }),
+    expenses: createExpensesService({ knex: deps.knex, newId }),
+    settlements: createSettlementsService({ knex: deps.knex, newId }),
     idempotency: deps.idempotency,
   });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).

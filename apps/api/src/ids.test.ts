@@ -1,5 +1,8 @@
 import { decodeTime } from 'ulid';
-import { newId, ulid, ulidFactory } from './ids';
+import { createIdMaker, ulidFactory } from './ids';
+
+const newId = createIdMaker();
+const ulid = ulidFactory();
 
 describe('ids', () => {
   it('are type-prefixed 26-character Crockford ULIDs', () => {

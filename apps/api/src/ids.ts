@@ -25,8 +25,11 @@ export function ulidFactory(): (now?: number) => string {
   return (now = Date.now()) => encodeUlid(now, random);
 }
 
-/** The ULIDs of this process (the SDK makes its own on devices). */
-export const ulid = ulidFactory();
+/** Makes opaque, type-prefixed, time-sortable identifiers (`exp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC`). */
+export type NewId = (prefix: IdPrefix) => string;
 
-/** Opaque, type-prefixed, time-sortable identifiers (`exp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC`). */
-export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid()}`;
+/** An id maker with randomness of its own: `createApp` makes one and hands it to whatever makes ids. */
+export function createIdMaker(): NewId {
+  const ulid = ulidFactory();
+  return (prefix) => `${prefix}_${ulid()}`;
+}

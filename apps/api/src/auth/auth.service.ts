@@ -3,7 +3,7 @@ import type { AccessTokens } from '@tally/http-kit';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toIso } from '../db-errors';
-import { newId } from '../ids';
+import type { NewId } from '../ids';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
 
 /** Refresh tokens live 30 days; each use rotates it within its family. */
@@ -38,6 +38,7 @@ const deadRefreshToken = () =>
 export type AuthServiceDeps = {
   knex: Knex;
   tokens: AccessTokens;
+  newId: NewId;
   /** How long a just-rotated refresh token still refreshes (a retried refresh); 0 = strict. @default 10 */
   refreshReuseGraceSeconds?: number;
 };
@@ -51,7 +52,7 @@ type RefreshTokenRow = {
 };
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { knex, tokens } = deps;
+  const { knex, tokens, newId } = deps;
   const graceMs = (deps.refreshReuseGraceSeconds ?? 10) * 1000;
 
   /** A token rotated less than the grace window ago, in a family nobody revoked: a retried refresh. */

@@ -17,7 +17,7 @@ import type { Knex } from 'knex';
 import { isUniqueViolation, toIso } from '../db-errors';
 import { pageOf } from '../http/cursor';
 import { etagOf, ifMatchHolds } from '../http/reply';
-import { newId } from '../ids';
+import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
 import type { GroupChange } from '../ledger/group-change';
@@ -195,7 +195,8 @@ export const lostCreateRace = (error: unknown): boolean => isUniqueViolation(err
 const preconditionFailed = () =>
   new AppError('precondition_failed', 412, 'The expense has changed since you read it.');
 
-export function createExpensesService(deps: { knex: Knex }) {
+export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
+  const { newId } = deps;
   const runRead = createRunRead(deps.knex);
 
   /** Applies a balance change and announces it: the money event carries the balances after it. */

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { etagOf, ifMatchHolds } from '../http/reply';
-import { newId } from '../ids';
+import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
 import { balancesOf, type GroupSnapshotRow, toGroupSnapshot } from '../ledger/group-snapshot';
@@ -62,7 +62,8 @@ const userToAdd = (by: 'id' | 'email_normalized') => ({
 const USER_TO_ADD = { id: userToAdd('id'), email: userToAdd('email_normalized') };
 const USER_NAME = { name: 'write_user_name', text: 'select name from users where id = $1' };
 
-export function createGroupsService(deps: { knex: Knex }) {
+export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
+  const { newId } = deps;
   const runRead = createRunRead(deps.knex);
 
   return {

@@ -2,7 +2,7 @@ import type { BalanceDelta } from '@tally/domain';
 import type { EventType, GroupEvent } from '@tally/events';
 import { AppError } from '@tally/http-kit';
 import { type DurableRecord, storedPath } from '@tally/idempotency';
-import { newId } from '../ids';
+import type { NewId } from '../ids';
 import type { GroupRow } from './group-access';
 import {
   balancesOf,
@@ -63,6 +63,8 @@ export class GroupChange {
     state: GroupState,
     /** `bump` an existing group from `startSeq`, or `create` a new one. */
     private readonly guard: 'bump' | 'create',
+    /** Makes the event's id. */
+    private readonly newId: NewId,
   ) {
     const copy = copyState(state);
     this.group = copy.group;
@@ -74,20 +76,25 @@ export class GroupChange {
    * A change to an existing group, by a caller who must be one of its members: 404 for a group
    * that does not exist and for a caller who is not a member alike.
    */
-  static of(state: GroupState | undefined, userId: string, hidden: () => AppError): GroupChange {
+  static of(
+    state: GroupState | undefined,
+    userId: string,
+    hidden: () => AppError,
+    newId: NewId,
+  ): GroupChange {
     if (!state?.snapshot.memberIds.includes(userId)) throw hidden();
-    return new GroupChange(state, 'bump');
+    return new GroupChange(state, 'bump', newId);
   }
 
   /** A change that creates `group` with `creatorId` as its first member (the caller writes the membership). */
-  static creating(group: GroupRow, creatorId: string): GroupChange {
+  static creating(group: GroupRow, creatorId: string, newId: NewId): GroupChange {
     const snapshot: GroupSnapshot = {
       lastSeq: 0,
       memberIds: [creatorId],
       nets: new Map(),
       liveRecords: new Map(),
     };
-    return new GroupChange({ group: { ...group, last_seq: 0, version: 1 }, snapshot }, 'create');
+    return new GroupChange({ group: { ...group, last_seq: 0, version: 1 }, snapshot }, 'create', newId);
   }
 
   /** Stages a domain row's write: a fragment reading `guard` (see the class comment). */
@@ -168,7 +175,7 @@ export class GroupChange {
     const seq = this.startSeq + 1;
     const at = options.at ?? new Date();
     const event: GroupEvent = {
-      id: newId('evt'),
+      id: this.newId('evt'),
       seq,
       type,
       groupId: this.group.id,

@@ -3,6 +3,7 @@ import { AppError, notFound, unavailable } from '@tally/http-kit';
 import { type DurableRecord, DurableRecordExists } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import type { Reply } from '../http/reply';
+import type { NewId } from '../ids';
 import { createRunRead, openTransaction, type RunRead } from '../read-queries';
 import { createGroupGate, type GroupGate, type GroupRow } from './group-access';
 import { durableRecordInsert, GroupChange } from './group-change';
@@ -178,6 +179,8 @@ type StatementRow = GroupSnapshotRow & { applied: number | string };
  * that asked for the write announces its events once it has answered.
  */
 export function createWriteRunner(deps: {
+  /** Makes the ids of the events the changes append. */
+  newId: NewId;
   knex: Knex;
   groupGate?: GroupGate;
   onIgnoredError?: OnIgnoredError;
@@ -219,7 +222,7 @@ export function createWriteRunner(deps: {
         const cached = state.trustCache ? cache.get(groupId) : undefined;
         state.fromCache = cached !== undefined;
         const group = cached ?? (await readGroup(state, groupId));
-        state.change = GroupChange.of(group, userId, () => notFound('Group'));
+        state.change = GroupChange.of(group, userId, () => notFound('Group'), deps.newId);
         return state.change;
       },
       async openRecord<R>(table: RecordTable, id: string, userId: string, hidden: () => AppError) {
@@ -227,13 +230,13 @@ export function createWriteRunner(deps: {
         if (!row) return undefined;
         const group = toGroupState(row);
         cache.offer(group);
-        const change = GroupChange.of(group, userId, hidden);
+        const change = GroupChange.of(group, userId, hidden, deps.newId);
         await enterGroup(state, group.group.id);
         state.change = change;
         return { row: row.record, change };
       },
       create(group, creatorId) {
-        state.change = GroupChange.creating(group, creatorId);
+        state.change = GroupChange.creating(group, creatorId, deps.newId);
         return state.change;
       },
       read: readFor(state),

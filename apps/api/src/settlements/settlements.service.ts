@@ -3,7 +3,7 @@ import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { pageOf } from '../http/cursor';
-import { newId } from '../ids';
+import type { NewId } from '../ids';
 import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
@@ -76,7 +76,8 @@ export function checkSettlementInput(input: Pick<SettlementInput, 'fromUserId' |
   }
 }
 
-export function createSettlementsService(deps: { knex: Knex }) {
+export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
+  const { newId } = deps;
   const runRead = createRunRead(deps.knex);
 
   return {
