@@ -146,6 +146,12 @@ export class UnavailableError extends ProblemError {
   override name = 'UnavailableError';
 }
 
+/** 426 `upgrade_required`: `GET /v1/ws` was requested without a WebSocket upgrade. */
+export class UpgradeRequiredError extends ProblemError {
+  declare readonly code: 'upgrade_required';
+  override name = 'UpgradeRequiredError';
+}
+
 /**
  * 410 `resync_required`: the events after the `afterSeq` asked for are no longer kept
  * (`EVENT_RETENTION_DAYS`). Read the group's state again and continue the log from its `asOfSeq`.
@@ -192,6 +198,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   rate_limited: RateLimitedError,
   unavailable: UnavailableError,
   resync_required: ResyncRequiredError,
+  upgrade_required: UpgradeRequiredError,
   internal_error: InternalServerError,
 };
 

@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'unavailable'
   | 'resync_required'
+  | 'upgrade_required'
   | 'internal_error';
 
 export type FieldError = { path: string; message: string };
@@ -43,6 +44,7 @@ const TITLES: Record<ErrorCode, string> = {
   rate_limited: 'Rate limited',
   unavailable: 'Service unavailable',
   resync_required: 'Resync required',
+  upgrade_required: 'Upgrade required',
   internal_error: 'Internal error',
 };
 

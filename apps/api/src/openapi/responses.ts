@@ -39,11 +39,8 @@ const version: JsonSchema = {
   description: 'Incremented by every change; the ETag is `"v<version>"`',
 };
 
-/**
- * The problem codes this document declares: http-kit's `ErrorCode`s, and `upgrade_required`, which
- * only the plain-HTTP answer of `GET /v1/ws` sends (`http/upgrade-required.ts`, not an `AppError`).
- */
-export type DocumentedErrorCode = ErrorCode | 'upgrade_required';
+/** The problem codes this document declares: http-kit's `ErrorCode`s, every one. */
+export type DocumentedErrorCode = ErrorCode;
 
 /** Every problem `code` with its HTTP status; `Record<…, …>` keeps it in step with http-kit. */
 export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {

@@ -380,7 +380,9 @@ export interface paths {
      *     **Credentials**: `Authorization: Bearer <accessToken>` on the upgrade request, or `?access_token=`.
      *     A bad or missing token refuses the upgrade with HTTP 401. A user who already has
      *     `WS_MAX_CONNECTIONS_PER_USER` sockets on this gateway is refused with HTTP 429 `rate_limited`
-     *     (`Retry-After`).
+     *     (`Retry-After`); a gateway that is shutting down refuses it with 503 (`Retry-After: 1`). Every refusal
+     *     is problem+json. A plain `GET` without `Upgrade: websocket` is answered `426 upgrade_required` (with
+     *     `Upgrade: websocket`), before authentication.
      *
      *     Every message is one JSON text frame: a `ClientMessage` from the client, a `ServerMessage` from the
      *     server (both in the schemas of this document). On open the server sends
@@ -556,6 +558,7 @@ export interface components {
     RegisterRequest: {
       /** Format: email */
       email: string;
+      /** @description Surrounding whitespace is trimmed; then 1–100 characters. */
       name: string;
       password: string;
     };
@@ -568,15 +571,13 @@ export interface components {
       refreshToken: string;
     };
     CreateGroupRequest: {
+      /** @description Surrounding whitespace is trimmed; then 1–100 characters. */
       name: string;
-      /**
-       * @description ISO 4217 currency code
-       * @example INR
-       */
-      currency?: string;
+      currency?: components['schemas']['Currency'];
       description?: string;
     };
     PatchGroupRequest: {
+      /** @description Surrounding whitespace is trimmed; then 1–100 characters. */
       name?: string;
       description?: string;
     };
@@ -587,6 +588,7 @@ export interface components {
     } & (unknown | unknown);
     ExpenseRequest: {
       groupId: string;
+      /** @description Surrounding whitespace is trimmed; then 1–200 characters. */
       description: string;
       category?: string | null;
       /**
@@ -594,11 +596,7 @@ export interface components {
        * @example 100000
        */
       amount: number;
-      /**
-       * @description ISO 4217 currency code
-       * @example INR
-       */
-      currency?: string;
+      currency?: components['schemas']['Currency'];
       paidBy:
         | string
         | {
@@ -646,6 +644,7 @@ export interface components {
           };
     };
     PatchExpenseRequest: {
+      /** @description Surrounding whitespace is trimmed; then 1–200 characters. */
       description?: string;
       category?: string | null;
       /**
@@ -653,11 +652,7 @@ export interface components {
        * @example 100000
        */
       amount?: number;
-      /**
-       * @description ISO 4217 currency code
-       * @example INR
-       */
-      currency?: string;
+      currency?: components['schemas']['Currency'];
       paidBy?:
         | string
         | {
@@ -713,13 +708,15 @@ export interface components {
        * @example 100000
        */
       amount: number;
-      /**
-       * @description ISO 4217 currency code
-       * @example INR
-       */
-      currency?: string;
+      currency?: components['schemas']['Currency'];
       note?: string;
     };
+    /**
+     * @description ISO 4217 currency code: one of the codes the server accepts (those its runtime knows, `Intl.supportedValuesOf("currency")`); anything else is `422 validation_failed`
+     * @example INR
+     * @enum {string}
+     */
+    Currency: string;
     User: {
       /**
        * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
@@ -770,7 +767,7 @@ export interface components {
       /** @description Empty string when not set */
       description: string;
       /** @description Default currency of new expenses and settlements */
-      currency: string;
+      currency: components['schemas']['Currency'];
       /**
        * Format: date-time
        * @description RFC 3339 UTC timestamp
@@ -799,7 +796,7 @@ export interface components {
       /** @description Empty string when not set */
       description: string;
       /** @description Default currency of new expenses and settlements */
-      currency: string;
+      currency: components['schemas']['Currency'];
       /**
        * Format: date-time
        * @description RFC 3339 UTC timestamp
@@ -853,8 +850,7 @@ export interface components {
        * @example 100000
        */
       amount: number;
-      /** @description ISO 4217 currency code */
-      currency: string;
+      currency: components['schemas']['Currency'];
       /** @description Always the list form; the amounts add up to `amount` */
       paidBy: components['schemas']['Payer'][];
       /**
@@ -913,8 +909,7 @@ export interface components {
        * @example 100000
        */
       amount: number;
-      /** @description ISO 4217 currency code */
-      currency: string;
+      currency: components['schemas']['Currency'];
       /** @description Empty string when not set */
       note: string;
       /**
@@ -957,8 +952,7 @@ export interface components {
       amount: number;
     };
     CurrencyBalances: {
-      /** @description ISO 4217 currency code */
-      currency: string;
+      currency: components['schemas']['Currency'];
       /** @description Every current member (and any former member whose net is not zero); the nets add up to exactly 0 */
       members: components['schemas']['MemberNet'][];
       /** @description Transfers that settle every net exactly, each from a negative-net to a positive-net member, at most (number of non-zero nets − 1) of them */
@@ -1431,6 +1425,7 @@ export interface components {
         | 'rate_limited'
         | 'unavailable'
         | 'resync_required'
+        | 'upgrade_required'
         | 'internal_error';
       detail: string;
       /** @description Same as the `X-Request-Id` response header */
@@ -1477,9 +1472,9 @@ export interface components {
   };
   responses: never;
   parameters: {
-    /** @description Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+    /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
     IdempotencyKeyRequired: string;
-    /** @description Optional on group and member writes, honoured exactly as on money writes when present. */
+    /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
     IdempotencyKeyOptional: string;
     /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
     IfMatch: string;
@@ -1508,6 +1503,8 @@ export interface components {
     'RateLimit-Reset': number;
     /** @description `Bearer` challenge */
     'WWW-Authenticate': string;
+    /** @description The protocol to upgrade to */
+    Upgrade: 'websocket';
   };
   pathItems: never;
 }
@@ -2113,7 +2110,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional on group and member writes, honoured exactly as on money writes when present. */
+        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path?: never;
@@ -2376,7 +2373,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional on group and member writes, honoured exactly as on money writes when present. */
+        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
         /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -2571,7 +2568,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional on group and member writes, honoured exactly as on money writes when present. */
+        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path: {
@@ -2758,7 +2755,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional on group and member writes, honoured exactly as on money writes when present. */
+        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
       };
       path: {
@@ -3371,7 +3368,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
       };
       path?: never;
@@ -3650,7 +3647,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
         /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -3858,7 +3855,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
         /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -4016,7 +4013,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
         /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -4211,7 +4208,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
       };
       path: {
@@ -4384,7 +4381,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
       };
       path?: never;
@@ -4662,7 +4659,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Required on money writes: 1–255 printable ASCII characters (a value in double quotes means the same key without them). Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
         'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
       };
       path: {
@@ -4817,12 +4814,72 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad or missing token: the upgrade is refused */
+      /** @description `unauthenticated` */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `upgrade_required` */
+      426: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Upgrade: components['headers']['Upgrade'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'upgrade_required';
+            /** @constant */
+            status?: 426;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
       };
     };
   };
