@@ -85,6 +85,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     logger,
     eventRetentionDays: config.eventRetentionDays,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
+    onIgnoredError: ignoredErrors,
   });
   const partitionsReady = partitions.start();
   const rateLimits = createRateLimits({

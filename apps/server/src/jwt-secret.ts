@@ -11,7 +11,10 @@ export function resolveJwtSecret(configured: string | undefined, dataDir: string
   const file = path.resolve(dataDir, 'jwt-secret');
   try {
     return readFileSync(file, 'utf8').trim();
-  } catch {
+  } catch (error) {
+    // Only a missing file means "no secret yet": any other failure (permissions, a directory in its
+    // place) stops the boot rather than minting a secret that signs out every user.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(dataDir, { recursive: true });
     const secret = randomBytes(48).toString('base64url');
     writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
