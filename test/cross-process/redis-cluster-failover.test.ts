@@ -3,6 +3,7 @@ import { TestSocket } from '../gateway/ws-client';
 import { startRedisCluster, type ThrowawayRedisCluster } from '../support/redis-cluster';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { until } from '../support/until';
 import { type Attempt, type ProcessUser, postExpense, registerUser } from './http';
 
 /**
@@ -41,13 +42,6 @@ describe('Redis Cluster failover under keyed writes', () => {
     return JSON.stringify(sums);
   };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const until = async (check: () => boolean | Promise<boolean>, what: string, ms = 30_000) => {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(20);
-    }
-  };
 
   beforeAll(async () => {
     [cluster, db] = await Promise.all([
