@@ -6,6 +6,7 @@ import {
   UnauthenticatedError,
   UnavailableError,
 } from '../../packages/client/src';
+import { until } from '../support/until';
 import { json, problem, type Recorded, ScriptedServer, type Step } from './scripted-server';
 
 const user = { id: 'usr_1', email: 'ada@example.com', name: 'Ada', createdAt: '2026-11-25T10:00:00.000Z' };
@@ -28,6 +29,8 @@ describe('auth: token store and single-flight refresh', () => {
   let refreshes: Recorded[];
   /** What the refresh endpoint answers (after a delay, so concurrent 401s overlap with it). */
   let refreshStep: (req: Recorded) => Step;
+  /** `/v1/slow` refuses an old token once this settles. */
+  let slowRefusal: Promise<void>;
 
   const authorized = (req: Recorded) => req.headers.authorization === `Bearer ${valid}`;
   const sentTokens = (path: string) =>
@@ -50,6 +53,7 @@ describe('auth: token store and single-flight refresh', () => {
     server.reset();
     valid = 'access-2';
     refreshes = [];
+    slowRefusal = Promise.resolve();
     refreshStep = (req) => {
       const body = req.body as { refreshToken?: string };
       if (body.refreshToken !== 'refresh-1') return problem(401, 'unauthenticated');
@@ -62,7 +66,7 @@ describe('auth: token store and single-flight refresh', () => {
       }
       if (req.path === '/v1/auth/login') return json(200, session(1));
       if (req.path.startsWith('/v1/slow') && !authorized(req)) {
-        return { ...problem(401, 'unauthenticated', { 'WWW-Authenticate': 'Bearer' }), delayMs: 300 };
+        return slowRefusal.then(() => problem(401, 'unauthenticated', { 'WWW-Authenticate': 'Bearer' }));
       }
       if (!authorized(req)) return problem(401, 'unauthenticated', { 'WWW-Authenticate': 'Bearer' });
       if (req.path === '/v1/me') return json(200, user);
@@ -131,12 +135,17 @@ describe('auth: token store and single-flight refresh', () => {
 
   it('does not refresh again for a 401 that arrives after another request already refreshed', async () => {
     const { tally } = signedIn();
-    // The slow request is refused with the old token 300 ms late; by then the fast one has refreshed.
+    // The slow request is refused with the old token only once the fast one has refreshed.
+    let refreshed = () => {};
+    slowRefusal = new Promise((resolve) => {
+      refreshed = resolve;
+    });
     const slow = tally.http.request({ method: 'GET', path: '/v1/slow' });
     // The slow request is on the server (with the old token) before the fast one starts.
-    while (sentTokens('/v1/slow').length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => sentTokens('/v1/slow').length > 0);
     await tally.groups.list();
     expect(refreshes).toHaveLength(1);
+    refreshed();
     await slow;
     expect(refreshes).toHaveLength(1);
     expect(sentTokens('/v1/slow')).toEqual(['Bearer access-1', 'Bearer access-2']);

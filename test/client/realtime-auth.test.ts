@@ -2,14 +2,7 @@ import { createAccessTokens } from '@tally/http-kit';
 import WebSocket from 'ws';
 import { type GroupEvent, MemoryTokenStore, RealtimeClient, TallyClient } from '../../packages/client/src';
 import { startTestServer, TEST_JWT_SECRET, type TestServer, type TestUser } from '../support/test-server';
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { until } from '../support/until';
 
 /** Access tokens live four seconds here: a connection outlives several of them. */
 describe('realtime client with short-lived access tokens, against the real server', () => {

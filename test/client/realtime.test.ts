@@ -10,15 +10,7 @@ import {
   TallyClient,
 } from '../../packages/client/src';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server';
-
-/** Polls until `check` holds. */
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+import { until } from '../support/until';
 
 /** A scripted stand-in for a WebSocket: the test plays the server. */
 class FakeSocket {
@@ -259,7 +251,7 @@ describe('realtime client, scripted socket', () => {
       await until(() => FakeSocket.instances.length === 1);
       const socket = latest();
       socket.welcome();
-      await until(() => sentOf(socket, 'auth').length === 1, 5000);
+      await until(() => sentOf(socket, 'auth').length === 1);
       const auth = sentOf(socket, 'auth')[0];
       expect(auth).toEqual({ type: 'auth', id: expect.any(String), accessToken: fresh });
       expect(asked).toEqual([{}, {}, { rejectedToken: first }]);
@@ -322,7 +314,7 @@ describe('realtime client, scripted socket', () => {
       await until(() => FakeSocket.instances.length === 1);
       const socket = latest();
       socket.welcome();
-      await until(() => sentOf(socket, 'auth').length === 1, 5000);
+      await until(() => sentOf(socket, 'auth').length === 1);
       socket.receive({ type: 'error', id: sentOf(socket, 'auth')[0]?.id, code: 'unauthenticated' });
       expect(errors).toEqual(['unauthenticated']);
       socket.serverClose(4401);

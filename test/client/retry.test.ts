@@ -16,7 +16,11 @@ import {
   UnavailableError,
   ValidationFailedError,
 } from '../../packages/client/src';
+import { until } from '../support/until';
 import { json, problem, ScriptedServer } from './scripted-server';
+
+/** Ends a `hang` attempt: far longer than a local answer takes, however loaded the machine. */
+const ATTEMPT_TIMEOUT_MS = 1_000;
 
 /**
  * The retry rules of the HTTP core against a scripted local server. Time is injected: `sleep`
@@ -158,7 +162,7 @@ describe('HTTP client retries', () => {
 
     it('retries a keyed write after a network error and after a per-attempt timeout, with the same key', async () => {
       server.reply({ action: 'destroy' }, { action: 'hang' }, json(201, { id: 'stl_1' }));
-      const res = await client({ retry: { attemptTimeoutMs: 200 } }).request({
+      const res = await client({ retry: { attemptTimeoutMs: ATTEMPT_TIMEOUT_MS } }).request({
         method: 'POST',
         path: '/v1/settlements',
         body: { amount: 1 },
@@ -217,7 +221,7 @@ describe('HTTP client retries', () => {
 
   describe('what is not retried', () => {
     it('never retries a POST without a key: 503, network error, timeout', async () => {
-      const http = client({ retry: { attemptTimeoutMs: 200 } });
+      const http = client({ retry: { attemptTimeoutMs: ATTEMPT_TIMEOUT_MS } });
       server.reply(problem(503, 'unavailable', { 'Retry-After': '1' }));
       const unavailable = await rejection(
         http.request({ method: 'POST', path: '/v1/things', body: {}, idempotencyKey: false }),
@@ -334,7 +338,7 @@ describe('HTTP client retries', () => {
       const pending = rejection(
         client().request({ method: 'GET', path: '/v1/groups', signal: controller.signal }),
       );
-      while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await until(() => server.requests.length > 0);
       controller.abort(new Error('user left the screen'));
       const error = (await pending) as RequestAbortedError;
       expect(error).toBeInstanceOf(RequestAbortedError);
@@ -359,7 +363,7 @@ describe('HTTP client retries', () => {
           retry: { baseDelayMs: 60_000 },
         }),
       );
-      while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await until(() => server.requests.length > 0);
       await new Promise((resolve) => setTimeout(resolve, 20));
       controller.abort();
       expect(await pending).toBeInstanceOf(RequestAbortedError);
