@@ -1,18 +1,5 @@
 import type { Knex } from 'knex';
 
-/** Polls `condition` until it holds; fails with `what` once `timeoutMs` have passed. */
-export async function waitUntil(
-  condition: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** Sessions of database `name` (other than the asking one) that wait for a lock right now. */
 export async function lockWaiters(knex: Knex, name: string): Promise<number> {
   const result = await knex.raw(
