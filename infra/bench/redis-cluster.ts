@@ -1,6 +1,6 @@
 /**
- * Events per second one Redis Cluster shard carries (README "Capacity"): a throwaway cluster of 3
- * primaries (test/support/redis-cluster.ts), then `redis-benchmark` against one primary:
+ * Events per second one Redis Cluster shard carries (docs/CAPACITY.md#redis-cluster): a throwaway
+ * cluster of 3 primaries (test/support/redis-cluster.ts), then `redis-benchmark` against one primary:
  *
  *   - SPUBLISH of a notification-sized message to a group's sharded channel, with 0 and with 4
  *     subscriber connections (4 gateways following the group), unpipelined (50 clients) and pipelined

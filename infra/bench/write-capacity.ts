@@ -1,6 +1,6 @@
 /**
- * Where a keyed write's CPU goes, for README "Capacity": one `ROLE=api` process (from the sources,
- * `tsx`) on a throwaway Redis Cluster (3 primaries, test/support/redis-cluster.ts) and a database of
+ * Where a keyed write's CPU goes, for docs/CAPACITY.md#capacity-arithmetic: one `ROLE=api` process
+ * (from the sources, `tsx`) on a throwaway Redis Cluster (3 primaries, test/support/redis-cluster.ts) and a database of
  * its own on the PostgreSQL the tests use, under autocannon's keyed `POST /v1/expenses` spread over
  * `BENCH_GROUPS` groups. Reports 2xx/s and CPU µs per write of the API process, of the PostgreSQL
  * backends serving it (pg_stat_activity of its database, /proc/<pid>/stat), and of the Redis

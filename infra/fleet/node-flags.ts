@@ -5,8 +5,8 @@
  * The gateway bounds V8's young generation: at a burst of connections (a deploy, a reconnect storm)
  * Node 24 grows each semi-space to 64 MiB and keeps it (about 9 KiB per connection at 10,000, more
  * than the connections themselves), where Node 20 stopped at 16 MiB. 16 MiB each is Node 20's
- * ceiling again: the same accept time and CPU per delivery in the bench (README, "WebSockets at
- * 10,000 connections"), half the RSS.
+ * ceiling again: the same accept time and CPU per delivery in the bench (docs/CAPACITY.md#websockets),
+ * half the RSS.
  */
 export const NODE_FLAGS_BY_ROLE: Record<'api' | 'gateway' | 'all', readonly string[]> = {
   api: [],

@@ -10,9 +10,9 @@ const LIVENESS_TTL_MS = 2000;
 type Timed = Attempt & { sentAfterMs: number };
 
 /**
- * ARCHITECTURE "Leases belong to live processes": a process SIGKILLed in the middle of a keyed write
- * stops refreshing its liveness key, and a retry on another process takes the key over as soon as
- * that key has expired, instead of waiting for the whole lease. Real processes, real SIGKILL, the
+ * ARCHITECTURE.md#the-idempotency-layer-around-it (Liveness): a process SIGKILLed in the middle of a
+ * keyed write stops refreshing its liveness key, and a retry on another process takes the key over as
+ * soon as that key has expired, instead of waiting for the whole lease. Real processes, real SIGKILL, the
  * default lease and liveness settings.
  */
 describe('a key whose owner process was SIGKILLed', () => {

@@ -3,9 +3,9 @@ import { newKey, startTestServer, type TestServer, type TestUser } from '../supp
 import { BOTH_STORES, holdGroupLock, outcomeCount, waitFor } from './hold-group';
 
 /**
- * ARCHITECTURE "Leases belong to live processes": a retry whose key a live process holds waits
- * briefly for that outcome (IDEMPOTENCY_IN_PROGRESS_WAIT_MS, 2 s by default) and replays it, rather
- * than answering `409 in_progress` at once. Both stores, real PostgreSQL.
+ * ARCHITECTURE.md#the-idempotency-layer-around-it (step 2, wait for a live owner): a retry whose key a
+ * live process holds waits briefly for that outcome (IDEMPOTENCY_IN_PROGRESS_WAIT_MS, 2 s by default)
+ * and replays it, rather than answering `409 in_progress` at once. Both stores, real PostgreSQL.
  */
 describe.each(BOTH_STORES)('a retry of a key that a live request holds, with the $store store', ({ env }) => {
   let t: TestServer;

@@ -8,9 +8,12 @@
  *   read, so a renamed or removed metric fails here instead of leaving an empty panel or a silent alert.
  *   The other way round too: every Tally metric (not the Node/process defaults) has a panel.
  * - The dashboard's PromQL parses (promtool, on the expressions with Grafana's variables filled in).
+ * - Every alert's runbook points at sections that exist: it names them as `<file>#<anchor>`
+ *   (`docs/OPERATIONS.md#database-limits`), at least one in docs/ or ARCHITECTURE.md, and each file
+ *   exists and each anchor is GitHub's anchor of one of that file's headings.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -170,10 +173,78 @@ const ruleGroups = (parse(readFileSync(ALERTS, 'utf8')) as { groups: { name: str
   .groups;
 const alertRules = ruleGroups.flatMap((g) => g.rules);
 
-type AlertTest = { eval_time: string; alertname: string; exp_alerts?: unknown[] };
+type AlertTest = {
+  eval_time: string;
+  alertname: string;
+  exp_alerts?: { exp_annotations?: Record<string, string> }[];
+};
 const unitTests = (
   parse(readFileSync(ALERT_TESTS, 'utf8')) as { tests: { name?: string; alert_rule_test?: AlertTest[] }[] }
 ).tests;
+
+// ---- Runbooks: pointers into the docs ----------------------------------------------------------
+
+/**
+ * GitHub's anchor for a heading (github-slugger, on the rendered text): lower case, every character
+ * other than a letter, a digit, `-`, `_` or a space dropped, spaces made `-`.
+ */
+function githubSlug(heading: string): string {
+  const text = heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // links and images: their text
+    .replace(/<[^>]*>/g, '') // inline HTML
+    .replace(/[`*]/g, ''); // code spans and emphasis
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The anchors GitHub gives a Markdown file's ATX headings (outside fenced code), repeats suffixed -1, -2, ... */
+function headingAnchors(file: string): string[] {
+  const anchors: string[] = [];
+  const seen = new Map<string, number>();
+  let fence: string | undefined;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length))) {
+      fence = fence === undefined ? marker : undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const heading = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
+    if (!heading) continue;
+    const slug = githubSlug(heading[1] as string);
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    anchors.push(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return anchors;
+}
+
+/** The `<file>#<anchor>` pointers of a runbook, files relative to the repository root. */
+function docReferences(runbook: string): { file: string; anchor?: string }[] {
+  return [...runbook.matchAll(/(?<![\w./-])((?:[\w.-]+\/)*[\w.-]+\.md)(?:#([\p{L}\p{N}_-]+))?/gu)].map((m) =>
+    m[2] === undefined ? { file: m[1] as string } : { file: m[1] as string, anchor: m[2] },
+  );
+}
+
+/** What is wrong with one runbook's pointers: nothing, when every one names a heading that exists. */
+function runbookProblems(runbook: string): string[] {
+  const refs = docReferences(runbook);
+  const problems: string[] = [];
+  if (!refs.some((r) => r.file.startsWith('docs/') || r.file === 'ARCHITECTURE.md'))
+    problems.push('names no file under docs/ nor ARCHITECTURE.md');
+  // A section named in prose after the file (`Doc.md, Section`, `Doc.md > Section`) cannot be checked.
+  if (/\.md\s*[,>"“]/.test(runbook)) problems.push('names a section in prose: write it as <file>#<anchor>');
+  for (const { file, anchor } of refs) {
+    const absolute = path.join(ROOT, file);
+    if (!existsSync(absolute)) problems.push(`${file}: no such file`);
+    else if (anchor === undefined) problems.push(`${file}: no #anchor naming its section`);
+    else if (!headingAnchors(absolute).includes(anchor)) problems.push(`${file}#${anchor}: no such heading`);
+  }
+  return problems;
+}
 
 // ---- The processes' metrics ----------------------------------------------------------------------
 
@@ -233,7 +304,7 @@ describe('k8s/monitoring alert rules (promtool)', () => {
     );
   });
 
-  it('each alert has a for, a severity, a summary, a description and a runbook in the README', () => {
+  it('each alert has a for, a severity, a summary, a description and a runbook', () => {
     expect(new Set(alertRules.map((r) => r.alert)).size).toBe(alertRules.length);
     for (const rule of alertRules) {
       expect({
@@ -247,8 +318,54 @@ describe('k8s/monitoring alert rules (promtool)', () => {
         severity: expect.stringMatching(/^(critical|warning|info)$/),
         annotations: ['description', 'runbook', 'summary'],
       });
-      expect(rule.annotations?.runbook).toMatch(/README\.md/);
     }
+  });
+
+  it('each runbook points at headings that exist: `<file>#<anchor>`, one at least in docs/ or ARCHITECTURE.md', () => {
+    const problems = alertRules.flatMap(({ alert, annotations }) =>
+      runbookProblems(annotations?.runbook ?? '').map((problem) => `${alert}: ${problem}`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('the unit tests expect the runbooks of alerts.yaml, word for word', () => {
+    const runbookOf = new Map(alertRules.map((r) => [r.alert, r.annotations?.runbook]));
+    const expected = unitTests
+      .flatMap((t) => t.alert_rule_test ?? [])
+      .flatMap((c) =>
+        (c.exp_alerts ?? []).map((a) => ({ alert: c.alertname, runbook: a.exp_annotations?.runbook })),
+      );
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected).toEqual(expected.map(({ alert }) => ({ alert, runbook: runbookOf.get(alert) })));
+  });
+
+  it('checks runbook pointers the way GitHub anchors headings', () => {
+    expect(githubSlug('Feeds: catch-up, ordering, gap repair')).toBe('feeds-catch-up-ordering-gap-repair');
+    expect(githubSlug('10. Configuration (environment variables)')).toBe(
+      '10-configuration-environment-variables',
+    );
+    expect(githubSlug('`ROLE` and **[Redis](https://redis.io)** 7+')).toBe('role-and-redis-7');
+    expect(headingAnchors(path.join(ROOT, 'docs/OPERATIONS.md'))).toEqual(
+      expect.arrayContaining([
+        'operating-tally',
+        'database-limits',
+        'shutdown-drain',
+        'browsers-cors-and-the-web-client',
+      ]),
+    );
+    // k8s/README.md has `# 1. Jobs are immutable…` inside a shell block: not a heading.
+    expect(headingAnchors(path.join(ROOT, 'k8s/README.md')).filter((a) => /^\d/.test(a))).toEqual([]);
+    expect(runbookProblems('docs/OPERATIONS.md#database-limits; k8s/README.md#deploy.')).toEqual([]);
+    expect(runbookProblems('README.md, Operations > Database limits.')).toEqual([
+      'names no file under docs/ nor ARCHITECTURE.md',
+      'names a section in prose: write it as <file>#<anchor>',
+      'README.md: no #anchor naming its section',
+    ]);
+    expect(runbookProblems('docs/OPERATIONS.md#load-shedding and docs/NOPE.md#x; ARCHITECTURE.md')).toEqual([
+      'docs/OPERATIONS.md#load-shedding: no such heading',
+      'docs/NOPE.md: no such file',
+      'ARCHITECTURE.md: no #anchor naming its section',
+    ]);
   });
 });
 

@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { RequestHandler } from 'express';
 
 /**
- * The demo web client at `/` (README "Web client"): one HTML page, one small script module and a
- * style sheet, built on the browser build of the TypeScript SDK (`@tally/client`). It shows the API
- * working; it is not a product.
+ * The demo web client at `/` (docs/OPERATIONS.md#browsers-cors-and-the-web-client): one HTML page,
+ * one small script module and a style sheet, built on the browser build of the TypeScript SDK
+ * (`@tally/client`). It shows the API working; it is not a product.
  *
  * The SDK is bundled for browsers by esbuild from `packages/client/src` ({@link buildBrowserSdk}),
  * in memory, on the first request for it, so the page always runs the SDK of the sources the server
