@@ -14,6 +14,8 @@ export class TestSocket {
   pings = 0;
   /** Set once the connection closed. */
   closedWith: { code: number; reason: string } | undefined;
+  /** When the connection closed (`Date.now()`), for checks that it did not close too early. */
+  closedAt: number | undefined;
   readonly closed: Promise<{ code: number; reason: string }>;
 
   constructor(readonly ws: WebSocket) {
@@ -26,6 +28,7 @@ export class TestSocket {
     });
     this.closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
+        this.closedAt = Date.now();
         this.closedWith = { code, reason: reason.toString() };
         resolve(this.closedWith);
         for (const wake of this.waiters.splice(0)) wake();
