@@ -1,10 +1,11 @@
 /**
  * Shared by the idempotency tests (not a test file itself): holding a group's row lock so that a
- * write to the group stays inside its transaction, and waiting on conditions with a deadline.
+ * write to the group stays inside its transaction, and reading the idempotency outcomes.
  */
 import type { Knex } from 'knex';
 import { redisUrl } from '../support/test-database';
 import type { TestServer } from '../support/test-server';
+import { until } from '../support/until';
 
 /**
  * The two idempotency stores every idempotency suite runs against (`describe.each`): Redis (the
@@ -14,19 +15,6 @@ export const BOTH_STORES = [
   { store: 'Redis', env: (): Record<string, string> => ({ REDIS_URL: redisUrl() }) },
   { store: 'in-memory', env: (): Record<string, string> => ({}) },
 ];
-
-/** Polls `condition` until it holds; throws naming `what` after `deadlineMs`. */
-export async function waitFor(
-  condition: () => Promise<boolean>,
-  what: string,
-  deadlineMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /**
  * Locks the group's row in a transaction of the test's own. `waitedOn()` resolves once some other
@@ -38,7 +26,7 @@ export async function holdGroupLock(knex: Knex, groupId: string) {
   await trx('groups').where({ id: groupId }).forUpdate().first();
   return {
     waitedOn: () =>
-      waitFor(async () => {
+      until(async () => {
         const { rows } = await knex.raw<{ rows: { n: number }[] }>(
           `select count(*)::int as n from pg_stat_activity
             where datname = current_database() and wait_event_type = 'Lock'`,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { BOTH_STORES, holdGroupLock, outcomeCount, waitFor } from './hold-group';
+import { until } from '../support/until';
+import { BOTH_STORES, holdGroupLock, outcomeCount } from './hold-group';
 
 /**
  * ARCHITECTURE.md#the-idempotency-layer-around-it (step 2, wait for a live owner): a retry whose key a
@@ -47,7 +48,7 @@ describe.each(BOTH_STORES)('a retry of a key that a live request holds, with the
       await lock.waitedOn();
       const waitedBefore = await outcomeCount(t, 'waited');
       second = post(key);
-      await waitFor(async () => (await outcomeCount(t, 'waited')) > waitedBefore, 'the retry to wait');
+      await until(async () => (await outcomeCount(t, 'waited')) > waitedBefore, 'the retry to wait');
     } finally {
       await lock.release();
     }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { BOTH_STORES, holdGroupLock, waitFor } from './hold-group';
+import { until } from '../support/until';
+import { BOTH_STORES, holdGroupLock } from './hold-group';
 
 /**
  * API.md §7's key lifecycle, every row, against both stores: Redis (the fleet) and the in-process
@@ -281,7 +282,7 @@ describe('idempotency retention', () => {
     const replay = await t.request.post('/v1/expenses').set(ada.auth).set('Idempotency-Key', key).send(body);
     expect(replay.body.id).toBe(first.body.id);
     // Wait until the retention has passed by PostgreSQL's clock (and the store's copy, set a moment later).
-    await waitFor(
+    await until(
       async () =>
         (
           await t.db!.knex.raw(
@@ -290,7 +291,6 @@ describe('idempotency retention', () => {
           )
         ).rows[0].n === 0,
       'the key to pass its retention',
-      5000,
     );
     const later = await t.request.post('/v1/expenses').set(ada.auth).set('Idempotency-Key', key).send(body);
     expect(later.status).toBe(201);
