@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { type GroupEvent, MemoryTokenStore, TallyClient } from '../../packages/client/src';
-import { seededRandom } from '../support/random';
+import { seededRandom, testSeed, withSeed } from '../support/random';
 import { redisUrl } from '../support/test-database';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { FaultProxy } from './fault-proxy';
@@ -23,7 +23,8 @@ import { checkGroupLog, makePlan, type PlanWorld } from './outbox-plan';
 const WRITES = 300;
 const GROUPS = 3;
 const KILLS = 24;
-const SEED = Number(process.env.OUTBOX_KILL_SEED ?? Date.now() % 1_000_000);
+/** `TEST_SEED` (or `OUTBOX_KILL_SEED`) replays a run; a failure's message names the seed. */
+const SEED = process.env.OUTBOX_KILL_SEED ? Number(process.env.OUTBOX_KILL_SEED) : testSeed();
 
 type Run = {
   child: ChildProcess;
@@ -80,179 +81,184 @@ describe('the outbox across SIGKILLs of the app process', () => {
   });
 
   it(`makes ${WRITES} writes through ${KILLS} kills: each exactly once, in per-group order, outbox empty`, async () => {
-    const plan = makePlan(SEED, WRITES, GROUPS);
-    const random = seededRandom(SEED + 1);
-    const outboxPath = path.join(dir, 'outbox.json');
-    const made = new Set<number>();
-    const ids: Record<string, string> = {};
-    let kills = 0;
-    let killsInFlight = 0;
-    let runs = 0;
-    const faults: string[] = [];
-    /** Writes with an attempt in flight at a kill, and those of them answered later from their key's record. */
-    const cutOff = new Set<number>();
-    const replayedAfterKill = new Set<number>();
+    await withSeed(SEED, async () => {
+      const plan = makePlan(SEED, WRITES, GROUPS);
+      const random = seededRandom(SEED + 1);
+      const outboxPath = path.join(dir, 'outbox.json');
+      const made = new Set<number>();
+      const ids: Record<string, string> = {};
+      let kills = 0;
+      let killsInFlight = 0;
+      let runs = 0;
+      const faults: string[] = [];
+      /** Writes with an attempt in flight at a kill, and those of them answered later from their key's record. */
+      const cutOff = new Set<number>();
+      const replayedAfterKill = new Set<number>();
 
-    const spawnChild = (): Run => {
-      const config: ChildConfig = {
-        baseUrl: proxy.url,
-        wsUrl: t.url,
-        accessToken: ada.accessToken,
-        refreshToken: ada.refreshToken,
-        world,
-        plan,
-        outboxPath,
-        from: made.size === 0 ? 0 : Math.max(...made) + 1,
-        ids,
-        seed: SEED + runs,
-        paceMs: 12,
+      const spawnChild = (): Run => {
+        const config: ChildConfig = {
+          baseUrl: proxy.url,
+          wsUrl: t.url,
+          accessToken: ada.accessToken,
+          refreshToken: ada.refreshToken,
+          world,
+          plan,
+          outboxPath,
+          from: made.size === 0 ? 0 : Math.max(...made) + 1,
+          ids,
+          seed: SEED + runs,
+          paceMs: 12,
+        };
+        const configPath = path.join(dir, `config-${runs}.json`);
+        writeFileSync(configPath, JSON.stringify(config));
+        runs++;
+        const child = spawn(process.execPath, [childJs, configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+        current = child;
+        const run: Run = {
+          child,
+          exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))),
+          inFlight: new Set(),
+          lines: [],
+        };
+        let buffered = '';
+        child.stdout?.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString();
+          const lines = buffered.split('\n');
+          buffered = lines.pop() ?? '';
+          for (const line of lines) onLine(run, line);
+        });
+        child.stderr?.on('data', (chunk: Buffer) => faults.push(chunk.toString()));
+        return run;
       };
-      const configPath = path.join(dir, `config-${runs}.json`);
-      writeFileSync(configPath, JSON.stringify(config));
-      runs++;
-      const child = spawn(process.execPath, [childJs, configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-      current = child;
-      const run: Run = {
-        child,
-        exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))),
-        inFlight: new Set(),
-        lines: [],
-      };
-      let buffered = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) onLine(run, line);
-      });
-      child.stderr?.on('data', (chunk: Buffer) => faults.push(chunk.toString()));
-      return run;
-    };
 
-    /** Per run: called for each line; `onSend` lets a kill wait for the next attempt to leave. */
-    let onSend: ((run: Run) => void) | undefined;
-    const onLine = (run: Run, line: string) => {
-      run.lines.push(line);
-      const [what, a, b] = line.split(' ');
-      const write = Number(a);
-      switch (what) {
-        case 'made':
-          made.add(write);
-          if (b) ids[String(write)] = b;
-          break;
-        case 'send':
-          run.inFlight.add(write);
-          onSend?.(run);
-          break;
-        case 'settled':
-          if (cutOff.has(write) && line.endsWith(' replayed')) replayedAfterKill.add(write);
-          run.inFlight.delete(write);
-          break;
-        case 'retry':
-          run.inFlight.delete(write);
-          break;
-        case 'rejected':
-        case 'error':
-        case 'fatal':
-          faults.push(line);
-          break;
-      }
-    };
-
-    const kill = (run: Run) => {
-      if (run.child.exitCode !== null || run.child.signalCode !== null) return;
-      run.killedInFlight = [...run.inFlight];
-      run.child.kill('SIGKILL');
-    };
-
-    let finished = false;
-    while (!finished) {
-      const run = spawnChild();
-      if (kills < KILLS) {
-        // Half of the kills land right after an attempt has left (before its answer, most of the time:
-        // the proxy delays answers by a few ms); the others at a random moment of the run.
-        const timers: ReturnType<typeof setTimeout>[] = [];
-        if (random() < 0.5) {
-          const afterSends = 1 + Math.floor(random() * 10);
-          let sends = 0;
-          onSend = (r) => {
-            if (r !== run || ++sends < afterSends) return;
-            onSend = undefined;
-            timers.push(setTimeout(() => kill(run), Math.floor(random() * 4)));
-          };
-        } else {
-          timers.push(setTimeout(() => kill(run), 60 + Math.floor(random() * 400)));
+      /** Per run: called for each line; `onSend` lets a kill wait for the next attempt to leave. */
+      let onSend: ((run: Run) => void) | undefined;
+      const onLine = (run: Run, line: string) => {
+        run.lines.push(line);
+        const [what, a, b] = line.split(' ');
+        const write = Number(a);
+        switch (what) {
+          case 'made':
+            made.add(write);
+            if (b) ids[String(write)] = b;
+            break;
+          case 'send':
+            run.inFlight.add(write);
+            onSend?.(run);
+            break;
+          case 'settled':
+            if (cutOff.has(write) && line.endsWith(' replayed')) replayedAfterKill.add(write);
+            run.inFlight.delete(write);
+            break;
+          case 'retry':
+            run.inFlight.delete(write);
+            break;
+          case 'rejected':
+          case 'error':
+          case 'fatal':
+            faults.push(line);
+            break;
         }
-        const { code, signal } = await run.exited;
-        for (const timer of timers) clearTimeout(timer);
-        onSend = undefined;
-        if (signal === 'SIGKILL') {
-          kills++;
-          if (run.killedInFlight && run.killedInFlight.length > 0) {
-            killsInFlight++;
-            for (const write of run.killedInFlight) cutOff.add(write);
+      };
+
+      const kill = (run: Run) => {
+        if (run.child.exitCode !== null || run.child.signalCode !== null) return;
+        run.killedInFlight = [...run.inFlight];
+        run.child.kill('SIGKILL');
+      };
+
+      let finished = false;
+      while (!finished) {
+        const run = spawnChild();
+        if (kills < KILLS) {
+          // Half of the kills land right after an attempt has left (before its answer, most of the time:
+          // the proxy delays answers by a few ms); the others at a random moment of the run.
+          const timers: ReturnType<typeof setTimeout>[] = [];
+          if (random() < 0.5) {
+            const afterSends = 1 + Math.floor(random() * 10);
+            let sends = 0;
+            onSend = (r) => {
+              if (r !== run || ++sends < afterSends) return;
+              onSend = undefined;
+              timers.push(setTimeout(() => kill(run), Math.floor(random() * 4)));
+            };
+          } else {
+            timers.push(setTimeout(() => kill(run), 60 + Math.floor(random() * 400)));
           }
-          continue;
+          const { code, signal } = await run.exited;
+          for (const timer of timers) clearTimeout(timer);
+          onSend = undefined;
+          if (signal === 'SIGKILL') {
+            kills++;
+            if (run.killedInFlight && run.killedInFlight.length > 0) {
+              killsInFlight++;
+              for (const write of run.killedInFlight) cutOff.add(write);
+            }
+            continue;
+          }
+          finished = code === 0 && run.lines.includes('drained');
+          if (!finished)
+            throw new Error(`child exited ${code} ${signal}:\n${run.lines.slice(-20).join('\n')}`);
+        } else {
+          const { code } = await run.exited;
+          finished = code === 0 && run.lines.includes('drained');
+          if (!finished)
+            throw new Error(`child exited ${code}:\n${run.lines.slice(-20).join('\n')}\n${faults}`);
         }
-        finished = code === 0 && run.lines.includes('drained');
-        if (!finished) throw new Error(`child exited ${code} ${signal}:\n${run.lines.slice(-20).join('\n')}`);
-      } else {
-        const { code } = await run.exited;
-        finished = code === 0 && run.lines.includes('drained');
-        if (!finished)
-          throw new Error(`child exited ${code}:\n${run.lines.slice(-20).join('\n')}\n${faults}`);
       }
-    }
-    // Requests the proxy still holds (`slow`) reach the server now: replays, never new writes.
-    await proxy.drain();
+      // Requests the proxy still holds (`slow`) reach the server now: replays, never new writes.
+      await proxy.drain();
 
-    expect(faults).toEqual([]);
-    expect(kills).toBeGreaterThanOrEqual(20);
-    expect(killsInFlight).toBeGreaterThanOrEqual(5);
-    expect([...made].sort((a, b) => a - b)).toEqual(plan.map((w) => w.i));
+      expect(faults).toEqual([]);
+      expect(kills).toBeGreaterThanOrEqual(20);
+      expect(killsInFlight).toBeGreaterThanOrEqual(5);
+      expect([...made].sort((a, b) => a - b)).toEqual(plan.map((w) => w.i));
 
-    // The outbox file is empty.
-    const stored = JSON.parse(readFileSync(outboxPath, 'utf8')) as { entries: unknown[] };
-    expect(stored.entries).toEqual([]);
+      // The outbox file is empty.
+      const stored = JSON.parse(readFileSync(outboxPath, 'utf8')) as { entries: unknown[] };
+      expect(stored.entries).toEqual([]);
 
-    // Every group's event log holds each of its writes exactly once, in the order they were made.
-    const reader = new TallyClient({
-      baseUrl: t.url,
-      tokenStore: new MemoryTokenStore({ accessToken: ada.accessToken, refreshToken: ada.refreshToken }),
+      // Every group's event log holds each of its writes exactly once, in the order they were made.
+      const reader = new TallyClient({
+        baseUrl: t.url,
+        tokenStore: new MemoryTokenStore({ accessToken: ada.accessToken, refreshToken: ada.refreshToken }),
+      });
+      const idMap = new Map(Object.entries(ids).map(([k, v]) => [Number(k), v]));
+      for (let g = 0; g < GROUPS; g++) {
+        const events: GroupEvent[] = [];
+        for await (const event of reader.groups.allEvents(world.groupIds[g] as string, { limit: 100 })) {
+          events.push(event);
+        }
+        const { problems, logged } = checkGroupLog(plan, g, idMap, events);
+        expect(problems).toEqual([]);
+        expect(logged.length).toBe(plan.filter((w) => w.group === g).length);
+      }
+
+      // The rows agree: one expense per create (the deleted ones marked), one settlement per settle write.
+      const knex = t.db!.knex;
+      const expenseRows = await knex('expenses')
+        .whereIn('group_id', world.groupIds)
+        .select('id', 'deleted_at');
+      const creates = plan.filter((w) => w.kind === 'create');
+      const deletes = plan.filter((w) => w.kind === 'delete');
+      expect(expenseRows).toHaveLength(creates.length);
+      expect(new Set(expenseRows.map((r) => r.id))).toEqual(new Set(creates.map((w) => ids[String(w.i)])));
+      expect(expenseRows.filter((r) => r.deleted_at !== null)).toHaveLength(deletes.length);
+      const settlementRows = await knex('settlements').whereIn('group_id', world.groupIds).select('note');
+      expect(settlementRows.map((r) => r.note).sort()).toEqual(
+        plan
+          .filter((w) => w.kind === 'settle')
+          .map((w) => `w${w.i}`)
+          .sort(),
+      );
+
+      // Every create went out as a PUT at the id made on the device; nothing was POSTed to /v1/expenses.
+      expect(proxy.log.some((r) => r.method === 'POST' && r.path === '/v1/expenses')).toBe(false);
+      process.stdout.write(
+        `outbox kill test (seed ${SEED}): ${WRITES} writes, ${runs} processes, ${kills} SIGKILLs ` +
+          `(${killsInFlight} with an attempt in flight; ${replayedAfterKill.size} of those writes were ` +
+          `answered after the restart with the recorded answer, Idempotent-Replayed), proxy ${proxy.received} requests ${JSON.stringify(proxy.counts)}\n`,
+      );
     });
-    const idMap = new Map(Object.entries(ids).map(([k, v]) => [Number(k), v]));
-    for (let g = 0; g < GROUPS; g++) {
-      const events: GroupEvent[] = [];
-      for await (const event of reader.groups.allEvents(world.groupIds[g] as string, { limit: 100 })) {
-        events.push(event);
-      }
-      const { problems, logged } = checkGroupLog(plan, g, idMap, events);
-      expect(problems).toEqual([]);
-      expect(logged.length).toBe(plan.filter((w) => w.group === g).length);
-    }
-
-    // The rows agree: one expense per create (the deleted ones marked), one settlement per settle write.
-    const knex = t.db!.knex;
-    const expenseRows = await knex('expenses').whereIn('group_id', world.groupIds).select('id', 'deleted_at');
-    const creates = plan.filter((w) => w.kind === 'create');
-    const deletes = plan.filter((w) => w.kind === 'delete');
-    expect(expenseRows).toHaveLength(creates.length);
-    expect(new Set(expenseRows.map((r) => r.id))).toEqual(new Set(creates.map((w) => ids[String(w.i)])));
-    expect(expenseRows.filter((r) => r.deleted_at !== null)).toHaveLength(deletes.length);
-    const settlementRows = await knex('settlements').whereIn('group_id', world.groupIds).select('note');
-    expect(settlementRows.map((r) => r.note).sort()).toEqual(
-      plan
-        .filter((w) => w.kind === 'settle')
-        .map((w) => `w${w.i}`)
-        .sort(),
-    );
-
-    // Every create went out as a PUT at the id made on the device; nothing was POSTed to /v1/expenses.
-    expect(proxy.log.some((r) => r.method === 'POST' && r.path === '/v1/expenses')).toBe(false);
-    process.stdout.write(
-      `outbox kill test (seed ${SEED}): ${WRITES} writes, ${runs} processes, ${kills} SIGKILLs ` +
-        `(${killsInFlight} with an attempt in flight; ${replayedAfterKill.size} of those writes were ` +
-        `answered after the restart with the recorded answer, Idempotent-Replayed), proxy ${proxy.received} requests ${JSON.stringify(proxy.counts)}\n`,
-    );
   }, 180_000);
 });

@@ -105,4 +105,10 @@ describe('fingerprint', () => {
     expect(scopeOf('usr_a', 'k1', '/v1/settlements')).not.toBe(base);
     expect(scopeOf('usr_a', 'k1', '/v1/expenses')).toBe(base);
   });
+
+  it('fingerprints a body holding a number JSON cannot hold (1e400 parsed) as JSON.stringify writes it', () => {
+    const parsed = JSON.parse('{"amount":1e400,"b":[1e400]}') as unknown;
+    expect(canonicalJson(parsed)).toBe('{"amount":null,"b":[null]}');
+    expect(fingerprintOf('POST', parsed)).toBe(fingerprintOf('POST', { amount: null, b: [null] }));
+  });
 });

@@ -10,7 +10,13 @@ import canonicalize from 'canonicalize';
  * so fingerprints stored by an older server still match. `undefined` reads as `null`, as it did.
  */
 export function canonicalJson(value: unknown): string {
-  return canonicalize(value) ?? 'null';
+  try {
+    return canonicalize(value) ?? 'null';
+  } catch {
+    // A number JSON text cannot hold (`1e400` parses to Infinity; the package refuses it): written as
+    // JSON.stringify writes it, `null`, as this function always did. Such a body fails validation.
+    return canonicalize(JSON.parse(JSON.stringify(value))) ?? 'null';
+  }
 }
 
 /** Method plus canonical body: what makes two requests with one key "the same request". */

@@ -7,6 +7,7 @@ import {
 } from '../../../test/support/test-database';
 import { until } from '../../../test/support/until';
 import { createDurableRecords } from './durable-records';
+import { fingerprintOf } from './fingerprint';
 import {
   createIdempotencyLayer,
   IdempotencyConflict,
@@ -54,9 +55,8 @@ describe('idempotency layer: claim, complete, release', () => {
   const request = () => ({
     userId: 'usr_1',
     key: `k-${++n}`,
-    method: 'POST',
     path: '/v1/expenses',
-    body: { n },
+    fingerprint: fingerprintOf('POST', { n }),
   });
   /** A connection of its own, to lose. */
   const connected = async () => {
@@ -80,7 +80,8 @@ describe('idempotency layer: claim, complete, release', () => {
 
     const again = await layer.claim(req);
     expect(again.replay).toMatchObject({ status: 201, headers: { 'Idempotent-Replayed': 'true' } });
-    await expect(layer.claim({ ...req, body: { other: true } })).rejects.toMatchObject({ kind: 'reused' });
+    const other = fingerprintOf('POST', { other: true });
+    await expect(layer.claim({ ...req, fingerprint: other })).rejects.toMatchObject({ kind: 'reused' });
   });
 
   it('leaves the events to the writer with the in-memory store (the embedded default)', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { DurableRecord, DurableRecords } from './durable-records';
-import { fingerprintOf, scopeOf } from './fingerprint';
+import { scopeOf } from './fingerprint';
 import type { IdempotencyStore, LeaseOwner, Publication } from './idempotency-store';
 import { createLeaseRenewer } from './lease-renewer';
 import type { OnIgnoredError } from './liveness';
@@ -10,7 +10,8 @@ import { fromStored, type Reply, stripReplayHeader, toStored } from './stored-re
 
 export type { Reply } from './stored-reply';
 
-export type KeyedRequest = { userId: string; key: string; method: string; path: string; body: unknown };
+/** A keyed request: its scope (user, key, canonical path) and `fingerprintOf(method, body)`. */
+export type KeyedRequest = { userId: string; key: string; path: string; fingerprint: string };
 
 /** Named instants in a keyed write where a test may kill the process (see `faultPoint`). */
 export type FaultPoint = 'after-claim' | 'before-commit' | 'after-commit';
@@ -158,7 +159,7 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
      * @throws IdempotencyConflict `reused` (another request's key) or `in_progress` (a live owner did not finish in time)
      */
     async claim(request: KeyedRequest): Promise<Claimed> {
-      const fingerprint = fingerprintOf(request.method, request.body);
+      const { fingerprint } = request;
       const scope = scopeOf(request.userId, request.key, request.path);
       const owner: LeaseOwner = { token: randomUUID(), processId: options.processId };
       let storeUp = true;

@@ -1,6 +1,7 @@
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@tally/http-kit';
 import {
   DurableRecordExists,
+  fingerprintOf,
   IdempotencyConflict,
   type IdempotencyLayer,
   type Lease,
@@ -89,6 +90,34 @@ export function canonicalPath(req: Request): string {
   return `${base}${filled}`;
 }
 
+/** Keyed requests whose parse this process remembers (see `createParsedRequests`). */
+const PARSED_REQUESTS = 4096;
+
+/**
+ * What `parse` made of the keyed requests this process saw last, by canonical path and fingerprint
+ * (method and body). Parsing depends on nothing else, so a request seen before (a retry: most are
+ * replays) skips validation, which it passed then; a request that failed is not remembered. A
+ * remembered input is frozen, since every retry of the request shares it.
+ */
+function createParsedRequests(capacity: number) {
+  const inputs = new Map<string, unknown>();
+  return <I>(key: string, parse: () => I): I => {
+    if (inputs.has(key)) return inputs.get(key) as I;
+    const input = deepFreeze(parse());
+    inputs.set(key, input);
+    if (inputs.size > capacity) inputs.delete(inputs.keys().next().value as string);
+    return input;
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}
+
 export type WriteRouteDeps = {
   /** The router the routes are added to, and the path it is mounted at (`/v1`). */
   router: Router;
@@ -119,6 +148,7 @@ export type WriteRouteDeps = {
 export function createWriteRoutes(deps: WriteRouteDeps) {
   const { router, writes, announcer, idempotency } = deps;
   const registered: WriteRouteInfo[] = [];
+  const parsedOnce = createParsedRequests(PARSED_REQUESTS);
 
   /** Step 3 for a keyed request: the write with its durable record, or the answer recorded before. */
   async function writeRecorded<T>(
@@ -150,14 +180,17 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
     return async (req: Request, res: Response) => {
       // 1. parse
       const key = keyOf(req, spec.key);
-      const input = spec.parse(req);
+      const keyed = key !== undefined && idempotency !== undefined;
+      const path = keyed ? canonicalPath(req) : '';
+      const fingerprint = keyed ? fingerprintOf(req.method, req.body) : '';
+      const input = keyed ? parsedOnce(`${path}\n${fingerprint}`, () => spec.parse(req)) : spec.parse(req);
       const userId = userIdOf(res);
       const request: WriteRequest<T> = {
         work: (ctx) => spec.work(ctx, userId, input, req),
         reply: spec.reply,
         retryIf: spec.retryIf,
       };
-      if (key === undefined || !idempotency) {
+      if (!keyed) {
         const written = await writes.run(request);
         announcer.announce(written.events);
         sendReply(res, written.reply);
@@ -165,13 +198,7 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
       }
       try {
         // 2. claim
-        const claimed = await idempotency.claim({
-          userId,
-          key,
-          method: req.method,
-          path: canonicalPath(req),
-          body: req.body,
-        });
+        const claimed = await idempotency.claim({ userId, key, path, fingerprint });
         if (claimed.replay) {
           sendReply(res, claimed.replay);
           return;
