@@ -6,6 +6,8 @@ const transform = {
   ],
 };
 const moduleNameMapper = {
+  // The SDK's sources import each other as ESM does, with the `.js` of their build: here, the `.ts`.
+  '^(\\.{1,2}/.*)\\.js$': '$1',
   '^@tally/(domain|db|idempotency|events|http-kit|client)$': '<rootDir>/packages/$1/src/index.ts',
   '^@tally/(api|gateway|server)$': '<rootDir>/apps/$1/src/index.ts',
 };

@@ -77,7 +77,7 @@ describe('generated SDK types', () => {
       }
     }
     const types = readFileSync(path.join(CLIENT_SRC, 'types.ts'), 'utf8');
-    expect(specifiersOf(types)).toEqual(['./generated/openapi']);
+    expect(specifiersOf(types)).toEqual(['./generated/openapi.js']);
     // types.ts names the generated types; it declares no object shape of the wire by hand
     // (the only literal shapes left are the SDK's own narrowing of AddMemberRequest and Problem)
     const objectTypes = [...types.matchAll(/^export type (\w+) =\s*\{/gm)].map((m) => m[1]);

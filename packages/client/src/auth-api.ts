@@ -1,6 +1,6 @@
-import type { TokenManager } from './auth';
-import type { CallOptions, HttpClient } from './http-client';
-import type { LoginRequest, RegisterRequest, Session, User } from './types';
+import type { TokenManager } from './auth.js';
+import type { CallOptions, HttpClient } from './http-client.js';
+import type { LoginRequest, RegisterRequest, Session, User } from './types.js';
 
 /** `/v1/auth/*` and `/v1/me` (API.md §2). */
 export class AuthApi {

@@ -1,5 +1,5 @@
-import { ProblemError } from './errors';
-import type { Session } from './types';
+import { ProblemError } from './errors.js';
+import type { Session } from './types.js';
 
 /** What the client keeps of a session. */
 export type StoredTokens = {

@@ -1,9 +1,9 @@
-import { NotFoundError, RetryExhaustedError } from './errors';
-import type { HttpClient, HttpResponse } from './http-client';
-import type { OutboxEntry } from './outbox-types';
-import type { StaleReads } from './resolve-stale-entry';
-import type { RetryPolicy } from './retry-policy';
-import type { Page, Settlement, SettlementRequest, User } from './types';
+import { NotFoundError, RetryExhaustedError } from './errors.js';
+import type { HttpClient, HttpResponse } from './http-client.js';
+import type { OutboxEntry } from './outbox-types.js';
+import type { StaleReads } from './resolve-stale-entry.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { Page, Settlement, SettlementRequest, User } from './types.js';
 
 /**
  * The server's current state, as the resolution of stale entries reads it. One per outbox: it remembers

@@ -1,4 +1,4 @@
-import type { ServerMessage } from './types';
+import type { ServerMessage } from './types.js';
 
 /** One handler per server message type; a type without one is ignored (a newer server may add some). */
 export type MessageHandlers = {

@@ -1,4 +1,4 @@
-import type { FieldError, Problem, ProblemCode } from './types';
+import type { FieldError, Problem, ProblemCode } from './types.js';
 
 /** Base class of every error the client throws. */
 export class TallyError extends Error {

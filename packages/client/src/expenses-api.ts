@@ -1,6 +1,6 @@
-import type { CallOptions, HttpClient, WriteOptions } from './http-client';
-import { paginate } from './pages';
-import type { Expense, ExpensePatch, ExpenseRequest, ListOptions, Page } from './types';
+import type { CallOptions, HttpClient, WriteOptions } from './http-client.js';
+import { paginate } from './pages.js';
+import type { Expense, ExpensePatch, ExpenseRequest, ListOptions, Page } from './types.js';
 
 const expensePath = (expenseId: string) => `/v1/expenses/${encodeURIComponent(expenseId)}`;
 const ifMatchHeader = (headers: Record<string, string> | undefined, ifMatch: string | undefined) => ({

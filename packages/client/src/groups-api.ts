@@ -1,5 +1,5 @@
-import type { CallOptions, HttpClient, WriteOptions } from './http-client';
-import { paginate } from './pages';
+import type { CallOptions, HttpClient, WriteOptions } from './http-client.js';
+import { paginate } from './pages.js';
 import type {
   AddMemberRequest,
   Balances,
@@ -11,7 +11,7 @@ import type {
   Member,
   Page,
   UpdateGroupRequest,
-} from './types';
+} from './types.js';
 
 const groupPath = (groupId: string) => `/v1/groups/${encodeURIComponent(groupId)}`;
 

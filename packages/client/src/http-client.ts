@@ -1,4 +1,4 @@
-import type { TokenManager } from './auth';
+import type { TokenManager } from './auth.js';
 import {
   NetworkError,
   problemErrorOf,
@@ -7,8 +7,8 @@ import {
   type TallyError,
   TimeoutError,
   UnexpectedResponseError,
-} from './errors';
-import { randomIdempotencyKey } from './idempotency-key';
+} from './errors.js';
+import { randomIdempotencyKey } from './idempotency-key.js';
 import {
   type AttemptOutcome,
   DEFAULT_RETRY_POLICY,
@@ -17,8 +17,8 @@ import {
   parseRetryAfter,
   type RetryPolicy,
   retryDelay,
-} from './retry-policy';
-import type { HttpMethod, Problem } from './types';
+} from './retry-policy.js';
+import type { HttpMethod, Problem } from './types.js';
 
 /** The part of `fetch`'s init the client uses. */
 export type FetchInit = {

@@ -1,4 +1,4 @@
-import { TallyError } from './errors';
+import { TallyError } from './errors.js';
 
 type CryptoLike = {
   randomUUID?: () => string;

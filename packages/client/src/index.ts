@@ -4,12 +4,12 @@ export {
   TokenManager,
   type TokenManagerOptions,
   type TokenStore,
-} from './auth';
-export { AuthApi } from './auth-api';
-export * from './errors';
-export { etagOf } from './etag';
-export { type ConditionalWriteOptions, ExpensesApi } from './expenses-api';
-export { GroupsApi } from './groups-api';
+} from './auth.js';
+export { AuthApi } from './auth-api.js';
+export * from './errors.js';
+export { etagOf } from './etag.js';
+export { type ConditionalWriteOptions, ExpensesApi } from './expenses-api.js';
+export { GroupsApi } from './groups-api.js';
 export {
   type CallOptions,
   defaultSleep,
@@ -23,27 +23,27 @@ export {
   type RetryInfo,
   type Sleep,
   type WriteOptions,
-} from './http-client';
-export { randomIdempotencyKey } from './idempotency-key';
+} from './http-client.js';
+export { randomIdempotencyKey } from './idempotency-key.js';
 export {
   Outbox,
   type OutboxDeps,
   type OutboxListeners,
   type OutboxOptions,
   type OutboxRejection,
-} from './outbox';
-export { fileOutbox, type NodeFsLike } from './outbox-file-storage';
-export { type IndexedDbFactoryLike, indexedDbOutbox } from './outbox-indexeddb-storage';
+} from './outbox.js';
+export { fileOutbox, type NodeFsLike } from './outbox-file-storage.js';
+export { type IndexedDbFactoryLike, indexedDbOutbox } from './outbox-indexeddb-storage.js';
 export {
   type AsyncStorageLike,
   asyncStorageOutbox,
   MemoryOutboxStorage,
   type SnapshotBackend,
   snapshotOutboxStorage,
-} from './outbox-storage';
-export type * from './outbox-types';
-export { paginate } from './pages';
-export { RealtimeClient } from './realtime';
+} from './outbox-storage.js';
+export type * from './outbox-types.js';
+export { paginate } from './pages.js';
+export { RealtimeClient } from './realtime.js';
 export type {
   BalancesUpdate,
   ConnectionState,
@@ -56,8 +56,8 @@ export type {
   SubscriptionHandlers,
   WebSocketConstructor,
   WebSocketLike,
-} from './realtime-types';
-export { requestOf } from './request-of';
+} from './realtime-types.js';
+export { requestOf } from './request-of.js';
 export {
   type AttemptOutcome,
   backoffDelay,
@@ -67,8 +67,8 @@ export {
   parseRetryAfter,
   type RetryPolicy,
   retryDelay,
-} from './retry-policy';
-export { SettlementsApi } from './settlements-api';
-export { TallyClient, type TallyClientOptions } from './tally-client';
-export type * from './types';
-export { ulidFactory } from './ulid';
+} from './retry-policy.js';
+export { SettlementsApi } from './settlements-api.js';
+export { TallyClient, type TallyClientOptions } from './tally-client.js';
+export type * from './types.js';
+export { ulidFactory } from './ulid.js';

@@ -1,6 +1,6 @@
-import { TallyError } from './errors';
-import { snapshotOutboxStorage } from './outbox-storage';
-import type { OutboxStorage } from './outbox-types';
+import { TallyError } from './errors.js';
+import { snapshotOutboxStorage } from './outbox-storage.js';
+import type { OutboxStorage } from './outbox-types.js';
 
 /** The part of Node's `fs/promises` file handle the file storage uses. */
 type FileHandleLike = {

@@ -1,5 +1,5 @@
-import { TallyError } from './errors';
-import type { OutboxEntry, OutboxStorage } from './outbox-types';
+import { TallyError } from './errors.js';
+import type { OutboxEntry, OutboxStorage } from './outbox-types.js';
 
 // The part of the IndexedDB API the storage uses, declared here: the SDK compiles without the DOM library too.
 type IdbRequest<T> = {

@@ -1,4 +1,4 @@
-import type { OutboxEntry, OutboxSettled, OutboxStorage } from './outbox-types';
+import type { OutboxEntry, OutboxSettled, OutboxStorage } from './outbox-types.js';
 
 /** An entry as the outbox holds it in memory. */
 export type LiveEntry = {

@@ -1,6 +1,6 @@
-import type { Sleep } from './http-client';
-import type { LiveEntry, OutboxJournal } from './outbox-journal';
-import { type RetryPolicy, retryDelay } from './retry-policy';
+import type { Sleep } from './http-client.js';
+import type { LiveEntry, OutboxJournal } from './outbox-journal.js';
+import { type RetryPolicy, retryDelay } from './retry-policy.js';
 
 /** What one attempt at a group's head entry came to. */
 export type Step = 'done' | 'retry' | 'pause';

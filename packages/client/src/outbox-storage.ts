@@ -1,5 +1,5 @@
-import { TallyError } from './errors';
-import type { OutboxEntry, OutboxStorage } from './outbox-types';
+import { TallyError } from './errors.js';
+import type { OutboxEntry, OutboxStorage } from './outbox-types.js';
 
 const copy = (entry: OutboxEntry): OutboxEntry => JSON.parse(JSON.stringify(entry)) as OutboxEntry;
 

@@ -1,4 +1,4 @@
-import type { ProblemError } from './errors';
+import type { ProblemError } from './errors.js';
 import type {
   Expense,
   ExpensePatch,
@@ -7,7 +7,7 @@ import type {
   HttpMethod,
   Settlement,
   SettlementRequest,
-} from './types';
+} from './types.js';
 
 /** One money write the outbox holds until the server has given it a final answer. */
 export type OutboxOperation =

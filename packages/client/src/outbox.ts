@@ -1,10 +1,10 @@
-import { CurrentStateReader } from './current-state-reader';
-import { Emitter } from './emitter';
-import { ProblemError, RetryExhaustedError, TallyError, UnauthenticatedError } from './errors';
-import type { HttpClient, Sleep } from './http-client';
-import { type LiveEntry, OutboxJournal } from './outbox-journal';
-import { OutboxScheduler, type Step } from './outbox-scheduler';
-import { MemoryOutboxStorage } from './outbox-storage';
+import { CurrentStateReader } from './current-state-reader.js';
+import { Emitter } from './emitter.js';
+import { ProblemError, RetryExhaustedError, TallyError, UnauthenticatedError } from './errors.js';
+import type { HttpClient, Sleep } from './http-client.js';
+import { type LiveEntry, OutboxJournal } from './outbox-journal.js';
+import { OutboxScheduler, type Step } from './outbox-scheduler.js';
+import { MemoryOutboxStorage } from './outbox-storage.js';
 import type {
   OutboxEntry,
   OutboxOperation,
@@ -12,10 +12,10 @@ import type {
   OutboxResolution,
   OutboxSettled,
   OutboxStorage,
-} from './outbox-types';
-import { requestOf } from './request-of';
-import { resolveStaleEntry, type StaleDecision } from './resolve-stale-entry';
-import type { RetryPolicy } from './retry-policy';
+} from './outbox-types.js';
+import { requestOf } from './request-of.js';
+import { resolveStaleEntry, type StaleDecision } from './resolve-stale-entry.js';
+import type { RetryPolicy } from './retry-policy.js';
 import type {
   Expense,
   ExpensePatch,
@@ -23,8 +23,8 @@ import type {
   GroupEvent,
   Settlement,
   SettlementRequest,
-} from './types';
-import { ulidFactory } from './ulid';
+} from './types.js';
+import { ulidFactory } from './ulid.js';
 
 /** What `onRejected` gets: the entry and the final answer that took it out of the outbox. */
 export type OutboxRejection = {

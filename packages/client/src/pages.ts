@@ -1,4 +1,4 @@
-import type { Page } from './types';
+import type { Page } from './types.js';
 
 /**
  * Every item of a cursor-paginated list, page after page: `fetchPage` is called with the cursor of

@@ -1,5 +1,10 @@
-import type { RealtimeError, RealtimeOptions, WebSocketConstructor, WebSocketLike } from './realtime-types';
-import type { ClientMessage } from './types';
+import type {
+  RealtimeError,
+  RealtimeOptions,
+  WebSocketConstructor,
+  WebSocketLike,
+} from './realtime-types.js';
+import type { ClientMessage } from './types.js';
 
 const WS_OPEN = 1;
 

@@ -1,4 +1,4 @@
-import type { CurrencyBalances, GroupEvent } from './types';
+import type { CurrencyBalances, GroupEvent } from './types.js';
 
 /**
  * The part of the WebSocket API the client uses. Browsers, React Native and the `ws` package

@@ -1,17 +1,17 @@
-import { dispatchMessage, type MessageHandlers } from './dispatch-message';
-import { Emitter } from './emitter';
-import { Heartbeat } from './heartbeat';
-import { RealtimeTransport } from './realtime-transport';
+import { dispatchMessage, type MessageHandlers } from './dispatch-message.js';
+import { Emitter } from './emitter.js';
+import { Heartbeat } from './heartbeat.js';
+import { RealtimeTransport } from './realtime-transport.js';
 import type {
   ConnectionState,
   RealtimeListeners,
   RealtimeOptions,
   RealtimeStats,
   SubscribeOptions,
-} from './realtime-types';
-import { ReconnectBackoff } from './reconnect-backoff';
-import { type Subscription, SubscriptionTracker } from './subscription-tracker';
-import { TokenRenewer } from './token-renewer';
+} from './realtime-types.js';
+import { ReconnectBackoff } from './reconnect-backoff.js';
+import { type Subscription, SubscriptionTracker } from './subscription-tracker.js';
+import { TokenRenewer } from './token-renewer.js';
 
 /** The close code of a connection whose access token expired (API.md §8). */
 const TOKEN_EXPIRED = 4401;

@@ -1,5 +1,5 @@
-import type { OutboxOperation } from './outbox-types';
-import type { HttpMethod } from './types';
+import type { OutboxOperation } from './outbox-types.js';
+import type { HttpMethod } from './types.js';
 
 export const expensePath = (id: string) => `/v1/expenses/${encodeURIComponent(id)}`;
 export const settlementPath = (id: string) => `/v1/settlements/${encodeURIComponent(id)}`;

@@ -1,8 +1,8 @@
-import { NotFoundError, PreconditionFailedError } from './errors';
-import type { HttpResponse } from './http-client';
-import type { OutboxEntry, OutboxOperation } from './outbox-types';
-import { resolveStaleEntry, type StaleReads } from './resolve-stale-entry';
-import type { Expense, ExpenseRequest, Settlement } from './types';
+import { NotFoundError, PreconditionFailedError } from './errors.js';
+import type { HttpResponse } from './http-client.js';
+import type { OutboxEntry, OutboxOperation } from './outbox-types.js';
+import { resolveStaleEntry, type StaleReads } from './resolve-stale-entry.js';
+import type { Expense, ExpenseRequest, Settlement } from './types.js';
 
 const expense: Expense = {
   id: 'exp_1',

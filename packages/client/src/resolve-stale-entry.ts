@@ -1,9 +1,9 @@
 import canonicalize from 'canonicalize';
-import { NotFoundError, PreconditionFailedError, type ProblemError } from './errors';
-import type { HttpResponse } from './http-client';
-import type { OutboxEntry, OutboxOperation, OutboxOperationType } from './outbox-types';
-import { expensePath, settlementPath } from './request-of';
-import type { Expense, ExpensePatch, Problem, Settlement, SettlementRequest } from './types';
+import { NotFoundError, PreconditionFailedError, type ProblemError } from './errors.js';
+import type { HttpResponse } from './http-client.js';
+import type { OutboxEntry, OutboxOperation, OutboxOperationType } from './outbox-types.js';
+import { expensePath, settlementPath } from './request-of.js';
+import type { Expense, ExpensePatch, Problem, Settlement, SettlementRequest } from './types.js';
 
 /** What to do with a stale entry, decided from the server's current state. */
 export type StaleDecision =

@@ -1,4 +1,4 @@
-import type { HttpMethod } from './types';
+import type { HttpMethod } from './types.js';
 
 /** How failed attempts are retried. Every field has a default; see {@link DEFAULT_RETRY_POLICY}. */
 export type RetryPolicy = {

@@ -1,6 +1,6 @@
-import type { CallOptions, HttpClient, WriteOptions } from './http-client';
-import { paginate } from './pages';
-import type { ListOptions, Page, Settlement, SettlementRequest } from './types';
+import type { CallOptions, HttpClient, WriteOptions } from './http-client.js';
+import { paginate } from './pages.js';
+import type { ListOptions, Page, Settlement, SettlementRequest } from './types.js';
 
 const settlementPath = (settlementId: string) => `/v1/settlements/${encodeURIComponent(settlementId)}`;
 

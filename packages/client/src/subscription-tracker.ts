@@ -1,6 +1,6 @@
-import type { Emitter } from './emitter';
-import type { RealtimeListeners, SubscribeOptions, SubscriptionHandlers } from './realtime-types';
-import type { ClientMessage, CurrencyBalances, GroupEvent } from './types';
+import type { Emitter } from './emitter.js';
+import type { RealtimeListeners, SubscribeOptions, SubscriptionHandlers } from './realtime-types.js';
+import type { ClientMessage, CurrencyBalances, GroupEvent } from './types.js';
 
 /** One group subscription, across every connection the client makes. */
 export type Subscription = {

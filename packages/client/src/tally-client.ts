@@ -1,14 +1,14 @@
-import { MemoryTokenStore, TokenManager, type TokenStore } from './auth';
-import { AuthApi } from './auth-api';
-import { ExpensesApi } from './expenses-api';
-import { GroupsApi } from './groups-api';
-import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client';
-import { randomIdempotencyKey } from './idempotency-key';
-import { Outbox, type OutboxOptions } from './outbox';
-import { RealtimeClient } from './realtime';
-import type { RealtimeOptions } from './realtime-types';
-import { SettlementsApi } from './settlements-api';
-import type { Session } from './types';
+import { MemoryTokenStore, TokenManager, type TokenStore } from './auth.js';
+import { AuthApi } from './auth-api.js';
+import { ExpensesApi } from './expenses-api.js';
+import { GroupsApi } from './groups-api.js';
+import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client.js';
+import { randomIdempotencyKey } from './idempotency-key.js';
+import { Outbox, type OutboxOptions } from './outbox.js';
+import { RealtimeClient } from './realtime.js';
+import type { RealtimeOptions } from './realtime-types.js';
+import { SettlementsApi } from './settlements-api.js';
+import type { Session } from './types.js';
 
 export type TallyClientOptions = Omit<HttpClientOptions, 'tokens'> & {
   /**

@@ -1,5 +1,5 @@
-import type { RealtimeError, RealtimeOptions } from './realtime-types';
-import type { ClientMessage, ServerMessage } from './types';
+import type { RealtimeError, RealtimeOptions } from './realtime-types.js';
+import type { ClientMessage, ServerMessage } from './types.js';
 
 /** A fresh token is sent this long before the current one expires, or a quarter of its remaining life if less. */
 const RENEW_LEAD_MS = 60_000;

@@ -5,7 +5,7 @@
  * Money is always an integer count of minor units; ids are opaque strings; timestamps are RFC 3339
  * UTC strings.
  */
-import type { components, operations } from './generated/openapi';
+import type { components, operations } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
 

@@ -1,6 +1,6 @@
 import { decodeTime } from 'ulid';
-import { TallyError } from './errors';
-import { ulidFactory } from './ulid';
+import { TallyError } from './errors.js';
+import { ulidFactory } from './ulid.js';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 

@@ -1,5 +1,5 @@
 import { monotonicFactory } from 'ulid';
-import { TallyError } from './errors';
+import { TallyError } from './errors.js';
 
 type CryptoLike = {
   randomUUID?: () => string;
