@@ -4,10 +4,13 @@ import type { LoginRequest, RegisterRequest, Session, User } from './types.js';
 
 /** `/v1/auth/*` and `/v1/me` (API.md §2). */
 export class AuthApi {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly tokens: TokenManager,
-  ) {}
+  private readonly http: HttpClient;
+  private readonly tokens: TokenManager;
+
+  constructor(http: HttpClient, tokens: TokenManager) {
+    this.http = http;
+    this.tokens = tokens;
+  }
 
   /**
    * `POST /v1/auth/register`; stores the session's tokens. Not retried (it carries no

@@ -14,12 +14,16 @@ export class CurrentStateReader implements StaleReads {
   private readonly claimed = new Set<string>();
   private me: Promise<string> | undefined;
 
-  constructor(
-    private readonly http: HttpClient,
-    private readonly policy: RetryPolicy,
-    /** How far before the entry's creation a matching settlement may be (the clocks may differ). */
-    private readonly clockSkewMs: number,
-  ) {}
+  private readonly http: HttpClient;
+  private readonly policy: RetryPolicy;
+  /** How far before the entry's creation a matching settlement may be (the clocks may differ). */
+  private readonly clockSkewMs: number;
+
+  constructor(http: HttpClient, policy: RetryPolicy, clockSkewMs: number) {
+    this.http = http;
+    this.policy = policy;
+    this.clockSkewMs = clockSkewMs;
+  }
 
   async read<T>(path: string): Promise<HttpResponse<T> | undefined> {
     try {

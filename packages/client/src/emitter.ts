@@ -9,8 +9,12 @@ type ListenerMap<L> = { [K in keyof L]: (...args: never[]) => void };
 export class Emitter<L extends ListenerMap<L>> {
   private readonly sets = new Map<keyof L, Set<L[keyof L]>>();
 
+  private readonly onListenerError: (error: unknown, type: keyof L | undefined) => void;
+
   /** `type` is undefined for a callback run by {@link call}. */
-  constructor(private readonly onListenerError: (error: unknown, type: keyof L | undefined) => void) {}
+  constructor(onListenerError: (error: unknown, type: keyof L | undefined) => void) {
+    this.onListenerError = onListenerError;
+  }
 
   /** Adds a listener; returns the function that removes it. */
   on<K extends keyof L>(type: K, listener: L[K]): () => void {

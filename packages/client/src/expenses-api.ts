@@ -16,7 +16,11 @@ export type ConditionalWriteOptions = WriteOptions & { ifMatch?: string };
  * reused by its retries), so a retry after a lost response never records a second expense.
  */
 export class ExpensesApi {
-  constructor(private readonly http: HttpClient) {}
+  private readonly http: HttpClient;
+
+  constructor(http: HttpClient) {
+    this.http = http;
+  }
 
   /** `POST /v1/expenses`. */
   async create(body: ExpenseRequest, options: WriteOptions = {}): Promise<Expense> {

@@ -17,7 +17,11 @@ const groupPath = (groupId: string) => `/v1/groups/${encodeURIComponent(groupId)
 
 /** Groups, members, balances and the event log (API.md §3, §6, §8). */
 export class GroupsApi {
-  constructor(private readonly http: HttpClient) {}
+  private readonly http: HttpClient;
+
+  constructor(http: HttpClient) {
+    this.http = http;
+  }
 
   /** `POST /v1/groups`: the caller becomes the first member. Keyed, so retries never make two groups. */
   async create(body: CreateGroupRequest, options: WriteOptions = {}): Promise<Group> {

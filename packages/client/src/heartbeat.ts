@@ -7,7 +7,11 @@ export class Heartbeat {
   private interval: ReturnType<typeof setInterval> | undefined;
   private lastMessageAt = 0;
 
-  constructor(private readonly now: () => number) {}
+  private readonly now: () => number;
+
+  constructor(now: () => number) {
+    this.now = now;
+  }
 
   /** Something arrived (or a socket was just opened): the connection is alive. */
   touch(): void {

@@ -35,7 +35,11 @@ export class OutboxJournal {
   private entries: LiveEntry[] = [];
   private nextSeq = 1;
 
-  constructor(private readonly storage: OutboxStorage) {}
+  private readonly storage: OutboxStorage;
+
+  constructor(storage: OutboxStorage) {
+    this.storage = storage;
+  }
 
   /** Reads what an earlier run left; must finish before `append`. */
   async load(): Promise<void> {

@@ -38,7 +38,11 @@ export class OutboxScheduler {
   private readonly sleepers = new Set<AbortController>();
   private removeOnline: (() => void) | undefined;
 
-  constructor(private readonly deps: OutboxSchedulerDeps) {}
+  private readonly deps: OutboxSchedulerDeps;
+
+  constructor(deps: OutboxSchedulerDeps) {
+    this.deps = deps;
+  }
 
   /**
    * Starts draining every group.

@@ -31,10 +31,16 @@ export class RealtimeTransport {
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
   private requestCounter = 0;
 
+  private readonly options: Pick<RealtimeOptions, 'url' | 'WebSocket' | 'tokenIn' | 'connectTimeoutMs'>;
+  private readonly events: TransportEvents;
+
   constructor(
-    private readonly options: Pick<RealtimeOptions, 'url' | 'WebSocket' | 'tokenIn' | 'connectTimeoutMs'>,
-    private readonly events: TransportEvents,
-  ) {}
+    options: Pick<RealtimeOptions, 'url' | 'WebSocket' | 'tokenIn' | 'connectTimeoutMs'>,
+    events: TransportEvents,
+  ) {
+    this.options = options;
+    this.events = events;
+  }
 
   /** Starts an attempt: whatever an older attempt still reports is ignored from now on. */
   begin(): number {

@@ -16,7 +16,11 @@ export class ReconnectBackoff {
   private failures = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly options: ReconnectBackoffOptions) {}
+  private readonly options: ReconnectBackoffOptions;
+
+  constructor(options: ReconnectBackoffOptions) {
+    this.options = options;
+  }
 
   get failuresInARow(): number {
     return this.failures;

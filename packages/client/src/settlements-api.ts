@@ -6,7 +6,11 @@ const settlementPath = (settlementId: string) => `/v1/settlements/${encodeURICom
 
 /** Settlements: one member paying another back (API.md §5). Writes are keyed money writes. */
 export class SettlementsApi {
-  constructor(private readonly http: HttpClient) {}
+  private readonly http: HttpClient;
+
+  constructor(http: HttpClient) {
+    this.http = http;
+  }
 
   /** `POST /v1/settlements`. */
   async create(body: SettlementRequest, options: WriteOptions = {}): Promise<Settlement> {

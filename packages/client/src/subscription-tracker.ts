@@ -42,7 +42,11 @@ export class SubscriptionTracker {
   gapsRepaired = 0;
   private readonly subs = new Map<string, Subscription>();
 
-  constructor(private readonly deps: SubscriptionTrackerDeps) {}
+  private readonly deps: SubscriptionTrackerDeps;
+
+  constructor(deps: SubscriptionTrackerDeps) {
+    this.deps = deps;
+  }
 
   lastSeq(groupId: string): number | undefined {
     return this.subs.get(groupId)?.lastSeq;

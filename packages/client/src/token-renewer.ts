@@ -47,7 +47,11 @@ export class TokenRenewer {
   /** Bumped by `stop()`: a renewal that was waiting for the provider then belongs to a gone connection. */
   private epoch = 0;
 
-  constructor(private readonly deps: TokenRenewerDeps) {}
+  private readonly deps: TokenRenewerDeps;
+
+  constructor(deps: TokenRenewerDeps) {
+    this.deps = deps;
+  }
 
   /** The token for a new connection (it may throw, like the provider). */
   async forConnection(): Promise<string | undefined> {
