@@ -366,8 +366,9 @@ describe('expenses', () => {
       [
         'a participant',
         (u: Record<string, string>) => ({ split: { type: 'equal', between: [u.ada, u.dan] } }),
+        ['split.between[1]'],
       ],
-      ['the payer', (u: Record<string, string>) => ({ paidBy: u.dan })],
+      ['the payer', (u: Record<string, string>) => ({ paidBy: u.dan }), ['paidBy']],
       [
         'one of several payers',
         (u: Record<string, string>) => ({
@@ -376,6 +377,7 @@ describe('expenses', () => {
             { userId: u.dan, amount: 50000 },
           ],
         }),
+        ['paidBy[1].userId'],
       ],
       [
         'an exact-split participant',
@@ -388,20 +390,45 @@ describe('expenses', () => {
             ],
           },
         }),
+        ['split.between[1].userId'],
       ],
-      ['an unknown user', () => ({ paidBy: 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC' })],
-    ])('rejects %s who is not a member with 422 not_a_member, writing nothing', async (_name, change) => {
-      const groupId = await newGroup();
-      const res = await write(
-        'post',
-        '/v1/expenses',
-        ada,
-        dinner(groupId, change({ ada: ada.id, bob: bob.id, dan: dan.id })),
-      );
-      expectProblem(res, 422, 'not_a_member');
-      expect(await expenseRows(groupId)).toHaveLength(0);
-      expect(await balancesOf(groupId)).toEqual({});
-    });
+      ['an unknown user', () => ({ paidBy: 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC' }), ['paidBy']],
+      [
+        'a payer who is also a participant',
+        (u: Record<string, string>) => ({
+          paidBy: u.dan,
+          split: {
+            type: 'shares',
+            between: [
+              { userId: u.ada, shares: 1 },
+              { userId: u.dan, shares: 2 },
+            ],
+          },
+        }),
+        ['paidBy', 'split.between[1].userId'],
+      ],
+    ])(
+      'rejects %s who is not a member with 422 not_a_member, writing nothing',
+      async (_name, change, paths) => {
+        const groupId = await newGroup();
+        const res = await write(
+          'post',
+          '/v1/expenses',
+          ada,
+          dinner(groupId, change({ ada: ada.id, bob: bob.id, dan: dan.id })),
+        );
+        expectProblem(res, 422, 'not_a_member');
+        // Each error names the entry of the body that holds the non-member.
+        expect(res.body.errors).toEqual(
+          paths.map((path) => ({
+            path,
+            message: expect.stringMatching(/^usr_\w+ is not a member of this group$/),
+          })),
+        );
+        expect(await expenseRows(groupId)).toHaveLength(0);
+        expect(await balancesOf(groupId)).toEqual({});
+      },
+    );
 
     it.each([
       ['equal', (a: string, b: string) => ({ type: 'equal', between: [a, b, a] })],
@@ -801,13 +828,13 @@ describe('expenses', () => {
       const groupId = await newGroup();
       const expense = await create(dinner(groupId));
       expectProblem(await write('patch', `/v1/expenses/${expense.id}`, ada, {}), 422, 'validation_failed');
-      expectProblem(
-        await write('patch', `/v1/expenses/${expense.id}`, ada, {
-          split: { type: 'equal', between: [ada.id, dan.id] },
-        }),
-        422,
-        'not_a_member',
-      );
+      const res = await write('patch', `/v1/expenses/${expense.id}`, ada, {
+        split: { type: 'equal', between: [ada.id, dan.id] },
+      });
+      expectProblem(res, 422, 'not_a_member');
+      expect(res.body.errors).toEqual([
+        { path: 'split.between[1]', message: `${dan.id} is not a member of this group` },
+      ]);
       expect((await get(`/v1/expenses/${expense.id}`)).body).toEqual(expense);
     });
 

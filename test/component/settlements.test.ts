@@ -91,8 +91,16 @@ describe('settlements (API.md §5)', () => {
 
     it('rejects a party that is not a member with 422 not_a_member, on either side', async () => {
       const groupId = await t.createGroup(ada, [bob]);
-      expectProblem(await postSettlement(t, ada, groupId, outsider, ada, 100), 422, 'not_a_member');
-      expectProblem(await postSettlement(t, ada, groupId, ada, outsider, 100), 422, 'not_a_member');
+      const from = await postSettlement(t, ada, groupId, outsider, ada, 100);
+      expectProblem(from, 422, 'not_a_member');
+      expect(from.body.errors).toEqual([
+        { path: 'fromUserId', message: `${outsider.id} is not a member of this group` },
+      ]);
+      const to = await postSettlement(t, ada, groupId, ada, outsider, 100);
+      expectProblem(to, 422, 'not_a_member');
+      expect(to.body.errors).toEqual([
+        { path: 'toUserId', message: `${outsider.id} is not a member of this group` },
+      ]);
       const unknown = await t.request
         .post('/v1/settlements')
         .set(ada.auth)

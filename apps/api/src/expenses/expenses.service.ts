@@ -20,7 +20,7 @@ import { etagOf, ifMatchHolds } from '../http/reply';
 import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
-import type { GroupChange } from '../ledger/group-change';
+import type { GroupChange, Party } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
@@ -157,10 +157,32 @@ const contentOf = (p: Prepared) => [
 const sameContent = (a: Prepared, b: Prepared): boolean =>
   canonicalJson(contentOf(a)) === canonicalJson(contentOf(b));
 
-const partiesOf = (e: Pick<Expense, 'paidBy' | 'split'>): string[] => [
-  ...e.paidBy.map((p) => p.userId),
-  ...userIdsOf(e.split),
+/**
+ * The users an expense names, each with the path that names them (API.md §1 `errors[].path`):
+ * `paidBy` when it is one id, else `paidBy[i].userId`; `split.between[i]` (equal) or
+ * `split.between[i].userId`.
+ */
+const partiesOf = (e: { paidBy: string | readonly Payer[]; split: SplitInput }): Party[] => [
+  ...(typeof e.paidBy === 'string'
+    ? [{ userId: e.paidBy, path: 'paidBy' }]
+    : e.paidBy.map((p, i) => ({ userId: p.userId, path: `paidBy[${i}].userId` }))),
+  ...userIdsOf(e.split).map((userId, i) => ({
+    userId,
+    path: e.split.type === 'equal' ? `split.between[${i}]` : `split.between[${i}].userId`,
+  })),
 ];
+
+/**
+ * The parties whose balances `deltas` change, named where `first` names them (the request), else
+ * where `fallback` does (the stored expense: a party the change drops).
+ */
+const touchedParties = (deltas: readonly BalanceDelta[], first: Party[], fallback: Party[] = []): Party[] =>
+  [...new Set(deltas.map((d) => d.userId))].flatMap((userId) => {
+    const named = first.filter((p) => p.userId === userId);
+    if (named.length > 0) return named;
+    const before = fallback.filter((p) => p.userId === userId);
+    return before.length > 0 ? before : [{ userId, path: 'userId' }];
+  });
 
 /** The expense rows' writes, as parts of a change's one statement (`GroupChange.write`). */
 const EXPENSE_WRITES = {
@@ -221,7 +243,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     const { group } = change;
     const now = new Date();
     const prepared = prepare(input, group, now.toISOString());
-    change.assertMembers(partiesOf(prepared));
+    change.assertMembers(partiesOf({ paidBy: input.paidBy, split: prepared.split }));
     change.write(EXPENSE_WRITES.insert(id, prepared, userId, now));
     const expense: Expense = {
       id,
@@ -261,8 +283,13 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     const before = expenseBalanceEffect(current);
     const after = expenseBalanceEffect(next);
     const deltas = diffBalanceEffects(before, after);
-    const known = new Set(partiesOf(current));
-    change.assertMembers([...partiesOf(next).filter((id) => !known.has(id)), ...deltas.map((d) => d.userId)]);
+    // New parties, and everyone whose balance the change moves, named where the request names them.
+    const known = new Set(partiesOf(current).map((p) => p.userId));
+    const nextParties = partiesOf({ paidBy: input.paidBy, split: next.split });
+    change.assertMembers([
+      ...nextParties.filter((p) => !known.has(p.userId)),
+      ...touchedParties(deltas, nextParties, partiesOf(current)),
+    ]);
     const now = new Date();
     const version = current.version + 1;
     change.write(EXPENSE_WRITES.replace(row.id, next, now, version));
@@ -349,7 +376,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
       const deltas = diffBalanceEffects(expenseBalanceEffect(current), []);
-      change.assertMembers(deltas.map((d) => d.userId));
+      change.assertMembers(touchedParties(deltas, partiesOf(current)));
       const now = new Date();
       const version = current.version + 1;
       change.write(EXPENSE_WRITES.remove(row.id, now, version));

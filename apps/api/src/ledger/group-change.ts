@@ -35,6 +35,9 @@ export const durableRecordInsert = (record: DurableRecord, source: Sql): Sql =>
      where tally_idempotency_replaceable(idempotency_records.expires_at)
    returning 1`;
 
+/** A user a change touches, and the path of the request (or record) field that names them. */
+export type Party = { userId: string; path: string };
+
 /**
  * One change to one group: the unit of work of every write. It starts from a `GroupState` (the
  * group's row and snapshot at one `last_seq`), validates against it, stages the domain rows, the
@@ -108,13 +111,21 @@ export class GroupChange {
 
   /**
    * Everyone whose balance a change touches must be a current member: that keeps a removed
-   * member's net at zero, and it is what API.md means by `422 not_a_member`.
+   * member's net at zero, and it is what API.md means by `422 not_a_member`. Each party comes with
+   * the path that names it (`paidBy`, `paidBy[1].userId`, `split.between[2].userId`, `fromUserId`),
+   * and the problem has one entry per path of a non-member, in the order given.
    */
-  assertMembers(userIds: readonly string[]): void {
-    const missing = [...new Set(userIds)].filter((id) => !this.isMember(id));
+  assertMembers(parties: readonly Party[]): void {
+    const seen = new Set<string>();
+    const missing = parties.filter((p) => {
+      if (this.isMember(p.userId) || seen.has(p.path)) return false;
+      seen.add(p.path);
+      return true;
+    });
     if (missing.length > 0) {
-      throw new AppError('not_a_member', 422, `Not a member of this group: ${missing.join(', ')}.`, {
-        errors: missing.map((id) => ({ path: 'userId', message: `${id} is not a member of this group` })),
+      const ids = [...new Set(missing.map((p) => p.userId))];
+      throw new AppError('not_a_member', 422, `Not a member of this group: ${ids.join(', ')}.`, {
+        errors: missing.map((p) => ({ path: p.path, message: `${p.userId} is not a member of this group` })),
       });
     }
   }

@@ -89,7 +89,10 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
       checkSettlementInput(input);
       const change = await ctx.open(input.groupId, userId);
       const { group } = change;
-      change.assertMembers([input.fromUserId, input.toUserId]);
+      change.assertMembers([
+        { userId: input.fromUserId, path: 'fromUserId' },
+        { userId: input.toUserId, path: 'toUserId' },
+      ]);
       const now = new Date();
       const settlement: Settlement = {
         id: newId('stl'),
@@ -120,7 +123,10 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
       if (row.deleted_at) return { value: undefined, events: [] };
       const settlement = toSettlement(row);
       const deltas = diffBalanceEffects(settlementBalanceEffect(settlement), []);
-      change.assertMembers([settlement.fromUserId, settlement.toUserId]);
+      change.assertMembers([
+        { userId: settlement.fromUserId, path: 'fromUserId' },
+        { userId: settlement.toUserId, path: 'toUserId' },
+      ]);
       const now = new Date();
       change.write(SETTLEMENT_WRITES.remove(settlementId, now));
       change.applyDeltas(deltas);
