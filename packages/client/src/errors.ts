@@ -210,7 +210,37 @@ export function problemErrorOf(problem: Problem, options?: { retryAfterMs?: numb
   return new Class(problem, options);
 }
 
-/** The request never got an HTTP response (connection refused or reset, DNS failure, …). */
+/**
+ * What went wrong, in one line: the error's message followed by those of its causes, e.g.
+ * `fetch failed: connect ECONNREFUSED 127.0.0.1:1` (undici puts the reason of a failed `fetch` in
+ * `cause`, and sometimes an `AggregateError` of one reason per address in that).
+ */
+export function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    const nested = (current as { errors?: unknown }).errors;
+    const code = (current as { code?: unknown }).code;
+    let text = current.message || (typeof code === 'string' ? code : '') || current.name;
+    if (Array.isArray(nested) && nested.length > 0) {
+      const reasons = [...new Set(nested.map((e) => describeCause(e)))];
+      text = current.message ? `${current.message} (${reasons.join('; ')})` : reasons.join('; ');
+    }
+    if (text && parts.at(-1) !== text) parts.push(text);
+    current = current.cause;
+  }
+  return parts.join(': ') || 'unknown error';
+}
+
+/**
+ * The request never got an HTTP response (connection refused or reset, DNS failure, …). The message
+ * carries the reason (`POST /v1/expenses: fetch failed: connect ECONNREFUSED 127.0.0.1:1`); `cause`
+ * is what `fetch` threw.
+ */
 export class NetworkError extends TallyError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

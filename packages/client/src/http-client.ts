@@ -1,5 +1,6 @@
 import type { TokenManager } from './auth.js';
 import {
+  describeCause,
   NetworkError,
   problemErrorOf,
   RequestAbortedError,
@@ -330,7 +331,7 @@ export class HttpClient {
         outcome = { kind: 'timeout' };
       } else {
         const cause = result.error;
-        error = new NetworkError(`${method} ${req.path} failed: ${String(cause)}`, { cause });
+        error = new NetworkError(`${method} ${req.path}: ${describeCause(cause)}`, { cause });
         outcome = { kind: 'network-error' };
       }
 

@@ -30,6 +30,7 @@ export {
   type OutboxDeps,
   type OutboxListeners,
   type OutboxOptions,
+  type OutboxPaused,
   type OutboxRejection,
 } from './outbox.js';
 export { fileOutbox, type NodeFsLike } from './outbox-file-storage.js';

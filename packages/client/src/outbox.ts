@@ -86,6 +86,13 @@ export type OutboxOptions = {
   listenOnline?: boolean;
 };
 
+/**
+ * Why the outbox stopped draining, a union on `reason` (so `error` and its `code` narrow):
+ * `unauthenticated`: a `401` the refresh could not cure (no session yet, or the session is over).
+ * The next session (`login`, `register`, `setSession`) or `wake()` resumes it.
+ */
+export type OutboxPaused = { reason: 'unauthenticated'; error: UnauthenticatedError };
+
 /** Listeners of {@link Outbox.on}. */
 export type OutboxListeners = {
   /** An entry left the outbox: one event per entry, after its removal is durable. */
@@ -94,8 +101,8 @@ export type OutboxListeners = {
   sending: (info: { entry: OutboxEntry; attempt: number }) => void;
   /** An attempt failed in a way that is not final; the entry is tried again after `delayMs`. */
   retry: (info: { entry: OutboxEntry; attempt: number; delayMs: number; error: unknown }) => void;
-  /** Draining stopped until `wake()` (or a new session): the session is over. */
-  paused: (info: { reason: 'unauthenticated'; error: TallyError }) => void;
+  /** Draining stopped until `wake()` (or a new session): see {@link OutboxPaused}. */
+  paused: (info: OutboxPaused) => void;
   /** The outbox is empty. */
   idle: () => void;
   /** Something went wrong outside a request: a storage failure, a throwing callback or listener. */

@@ -61,16 +61,82 @@ export type AddMemberRequest =
 
 export type Payer = Schemas['Payer'];
 export type Share = Schemas['Share'];
-export type Split = Schemas['Split'];
+type SplitOf<T extends Schemas['Split']['type']> = Extract<Schemas['Split'], { type: T }>;
+
+/*
+ * The split variants have names (interfaces, not aliases), so a wrong split is reported by the one
+ * it was meant to be: "Property 'shares' is missing … but required in type 'SharesEntry'", "… is not
+ * assignable to type 'Split'". Each is checked against the generated schema (below).
+ */
+
+/** Everyone in `between` owes the same (the remainder goes to the ones listed first). */
+export interface EqualSplit {
+  type: 'equal';
+  /** User ids. */
+  between: string[];
+}
+/** One entry of an {@link ExactSplit}: what this user owes, in minor units. */
+export interface ExactEntry {
+  userId: string;
+  amount: number;
+}
+/** Each owes an exact amount; the amounts add up to the expense's `amount` (else `split_mismatch`). */
+export interface ExactSplit {
+  type: 'exact';
+  between: ExactEntry[];
+}
+/** One entry of a {@link PercentSplit}. */
+export interface PercentEntry {
+  userId: string;
+  percent: number;
+}
+/** Each owes a percentage; the percents add up to 100 (else `split_mismatch`). */
+export interface PercentSplit {
+  type: 'percent';
+  between: PercentEntry[];
+}
+/** One entry of a {@link SharesSplit}. */
+export interface SharesEntry {
+  userId: string;
+  shares: number;
+}
+/** Each owes in proportion to their shares. */
+export interface SharesSplit {
+  type: 'shares';
+  between: SharesEntry[];
+}
+/** How an expense is divided: a union on `type`. */
+export type Split = EqualSplit | ExactSplit | PercentSplit | SharesSplit;
 export type SplitType = Split['type'];
 
+/** Compile-time proof that each named split is exactly its variant of the generated schema. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type AllTrue<T extends readonly true[]> = T;
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check, used by nothing
+type SplitsMatchTheSchema = AllTrue<
+  [
+    Same<EqualSplit, SplitOf<'equal'>>,
+    Same<ExactSplit, SplitOf<'exact'>>,
+    Same<PercentSplit, SplitOf<'percent'>>,
+    Same<SharesSplit, SplitOf<'shares'>>,
+    Same<Split, Schemas['ExpenseRequest']['split']>,
+  ]
+>;
+
 /** Body of `POST /v1/expenses` and `PUT /v1/expenses/{id}`. */
-export type ExpenseRequest = Schemas['ExpenseRequest'];
+export interface ExpenseRequest extends Omit<Schemas['ExpenseRequest'], 'split'> {
+  split: Split;
+}
 
 /** Body of `PATCH /v1/expenses/{id}`: any subset of the fields except `groupId` (at least one). */
-export type ExpensePatch = Schemas['PatchExpenseRequest'];
+export interface ExpensePatch extends Omit<Schemas['PatchExpenseRequest'], 'split'> {
+  split?: Split;
+}
 
-export type Expense = Schemas['Expense'];
+export interface Expense extends Omit<Schemas['Expense'], 'split'> {
+  /** As it was sent. */
+  split: Split;
+}
 
 // ---- settlements ---------------------------------------------------------------------------------
 
