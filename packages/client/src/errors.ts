@@ -266,6 +266,22 @@ export class RequestAbortedError extends TallyError {
   }
 }
 
+/**
+ * A realtime subscription ended before the server confirmed it (what `await rt.subscribe(…)`
+ * rejects with): the caller is not a member of the group (`not_found`), was removed from it
+ * (`removed`), or the app unsubscribed or subscribed to the group again first (`unsubscribed`).
+ */
+export class SubscriptionEndedError extends TallyError {
+  readonly groupId: string;
+  readonly reason: 'removed' | 'not_found' | 'unsubscribed';
+  constructor(groupId: string, reason: 'removed' | 'not_found' | 'unsubscribed') {
+    super(`the subscription to ${groupId} ended before it was confirmed: ${reason}`);
+    this.name = 'SubscriptionEndedError';
+    this.groupId = groupId;
+    this.reason = reason;
+  }
+}
+
 /** A success response whose body is not the JSON the endpoint promises. */
 export class UnexpectedResponseError extends TallyError {
   readonly status: number;

@@ -48,11 +48,13 @@ export { RealtimeClient } from './realtime.js';
 export type {
   BalancesUpdate,
   ConnectionState,
+  GroupSubscription,
   PresenceUpdate,
   RealtimeError,
   RealtimeListeners,
   RealtimeOptions,
   RealtimeStats,
+  SubscribedInfo,
   SubscribeOptions,
   SubscriptionHandlers,
   WebSocketConstructor,

@@ -57,6 +57,24 @@ export type SubscriptionHandlers = {
  */
 export type ResyncRequired = { groupId: string; seq: number };
 
+/** A subscription the server confirmed (`subscribed`): events after `seq` will be delivered. */
+export type SubscribedInfo = { groupId: string; seq: number };
+
+/**
+ * What {@link RealtimeClient.subscribe} returns: the function that unsubscribes (as before), which is
+ * also a promise of the server's confirmation. `await rt.subscribe(groupId)` resolves once the server
+ * has the subscription in place (its `subscribed` answer), so every write made after it reaches this
+ * subscription. It waits across reconnects; it rejects with `SubscriptionEndedError` when the
+ * subscription ends first (not a member, removed, unsubscribed or replaced). Not awaiting it is fine.
+ */
+export type GroupSubscription = (() => void) &
+  PromiseLike<SubscribedInfo & { unsubscribe: () => void }> & {
+    /** Stops the events of the group (the same as calling the subscription). */
+    unsubscribe: () => void;
+    /** The confirmation as a real `Promise` (`catch`, `finally`, `Promise.all`). */
+    confirmed: Promise<SubscribedInfo & { unsubscribe: () => void }>;
+  };
+
 export type SubscribeOptions = SubscriptionHandlers & {
   /**
    * Deliver the events after this seq first (e.g. the last one the app stored); 0 for the whole log.
@@ -70,7 +88,8 @@ export type RealtimeListeners = {
   event: (event: GroupEvent) => void;
   balances: (update: BalancesUpdate) => void;
   presence: (update: PresenceUpdate) => void;
-  subscribed: (info: { groupId: string; seq: number }) => void;
+  /** The server confirmed a subscription (also after each resubscription): events after `seq` follow. */
+  subscribed: (info: SubscribedInfo) => void;
   ended: (info: { groupId: string; reason: 'removed' | 'not_found' }) => void;
   /** A subscription's missed events are no longer kept: refetch the group's state (see {@link ResyncRequired}). */
   resync_required: (info: ResyncRequired) => void;

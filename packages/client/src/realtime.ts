@@ -4,6 +4,7 @@ import { Heartbeat } from './heartbeat.js';
 import { RealtimeTransport } from './realtime-transport.js';
 import type {
   ConnectionState,
+  GroupSubscription,
   RealtimeListeners,
   RealtimeOptions,
   RealtimeStats,
@@ -137,12 +138,21 @@ export class RealtimeClient {
 
   /**
    * Subscribes to a group's events (replacing an existing subscription to it). Returns the function
-   * that unsubscribes.
+   * that unsubscribes, which is also a promise: `await` it to know the server has the subscription
+   * in place (`subscribed`), so that a write made after it is delivered. It rejects with
+   * `SubscriptionEndedError` if the subscription ends before (see {@link GroupSubscription}).
    */
-  subscribe(groupId: string, options: SubscribeOptions = {}): () => void {
+  subscribe(groupId: string, options: SubscribeOptions = {}): GroupSubscription {
     const sub = this.subscriptions.add(groupId, options);
     if (!this.welcomed) this.connect();
-    return () => this.unsubscribe(groupId, sub);
+    const unsubscribe = () => this.unsubscribe(groupId, sub);
+    const confirmed = sub.confirmed.then((info) => ({ ...info, unsubscribe }));
+    confirmed.catch(() => {}); // awaiting is optional
+    return Object.assign(unsubscribe, {
+      unsubscribe,
+      confirmed,
+      then: confirmed.then.bind(confirmed),
+    });
   }
 
   /** Stops the events of a group. */

@@ -1,5 +1,11 @@
 import type { Emitter } from './emitter.js';
-import type { RealtimeListeners, SubscribeOptions, SubscriptionHandlers } from './realtime-types.js';
+import { SubscriptionEndedError } from './errors.js';
+import type {
+  RealtimeListeners,
+  SubscribedInfo,
+  SubscribeOptions,
+  SubscriptionHandlers,
+} from './realtime-types.js';
 import type { ClientMessage, CurrencyBalances, GroupEvent } from './types.js';
 
 /** One group subscription, across every connection the client makes. */
@@ -13,7 +19,26 @@ export type Subscription = {
   /** The id of the subscribe request in flight on this connection. */
   requestId: string | undefined;
   resyncing: boolean;
+  /** Resolves at the server's first `subscribed` for it; rejects when it ends before that. */
+  confirmed: Promise<SubscribedInfo>;
+  /** Settles `confirmed` (a no-op once it has settled). */
+  confirm: (outcome: SubscribedInfo | SubscriptionEndedError) => void;
 };
+
+/** A subscription's `confirmed` promise and what settles it, once. */
+function confirmation(): Pick<Subscription, 'confirmed' | 'confirm'> {
+  let settle: (outcome: SubscribedInfo | SubscriptionEndedError) => void = () => {};
+  const confirmed = new Promise<SubscribedInfo>((resolve, reject) => {
+    settle = (outcome) => {
+      settle = () => {};
+      if (outcome instanceof SubscriptionEndedError) reject(outcome);
+      else resolve(outcome);
+    };
+  });
+  // Awaiting it is optional: an ending nobody waits for is not an unhandled rejection.
+  confirmed.catch(() => {});
+  return { confirmed, confirm: (outcome) => settle(outcome) };
+}
 
 export type SubscriptionTrackerDeps = {
   listeners: Emitter<RealtimeListeners>;
@@ -62,7 +87,9 @@ export class SubscriptionTracker {
       lastSeq: afterSeq,
       requestId: undefined,
       resyncing: false,
+      ...confirmation(),
     };
+    this.subs.get(groupId)?.confirm(new SubscriptionEndedError(groupId, 'unsubscribed'));
     this.subs.set(groupId, sub);
     if (this.deps.isWelcomed()) this.subscribe(sub);
     return sub;
@@ -73,6 +100,7 @@ export class SubscriptionTracker {
     const sub = this.subs.get(groupId);
     if (!sub || (only && sub !== only)) return;
     this.subs.delete(groupId);
+    sub.confirm(new SubscriptionEndedError(groupId, 'unsubscribed'));
     if (this.deps.isWelcomed()) this.deps.send({ type: 'unsubscribe', id: this.deps.nextId(), groupId });
   }
 
@@ -133,7 +161,10 @@ export class SubscriptionTracker {
     if (sub.resyncing && !current) return;
     sub.resyncing = false;
     if (sub.lastSeq === undefined || seq > sub.lastSeq) sub.lastSeq = seq;
-    this.deps.listeners.emit('subscribed', { groupId, seq: sub.lastSeq });
+    const info = { groupId, seq: sub.lastSeq };
+    // The answer to this subscription's own request (not a late one of a connection before).
+    if (id === undefined || current) sub.confirm(info);
+    this.deps.listeners.emit('subscribed', info);
   }
 
   /** The answer to the subscription's current subscribe: resume from the group's seq, and tell the app. */
@@ -162,6 +193,7 @@ export class SubscriptionTracker {
     const sub = this.subs.get(groupId);
     if (!sub) return;
     this.subs.delete(groupId);
+    sub.confirm(new SubscriptionEndedError(groupId, reason));
     this.deps.listeners.call(() => sub.handlers.onEnded?.(reason));
     this.deps.listeners.emit('ended', { groupId, reason });
   }
