@@ -219,19 +219,25 @@ export function describeCause(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
-    if (!(current instanceof Error)) {
+    // Duck-typed, not `instanceof Error`: an error of another realm (a worker, a vm) counts too.
+    if (typeof current !== 'object' || typeof (current as { message?: unknown }).message !== 'string') {
       parts.push(String(current));
       break;
     }
-    const nested = (current as { errors?: unknown }).errors;
-    const code = (current as { code?: unknown }).code;
-    let text = current.message || (typeof code === 'string' ? code : '') || current.name;
-    if (Array.isArray(nested) && nested.length > 0) {
-      const reasons = [...new Set(nested.map((e) => describeCause(e)))];
-      text = current.message ? `${current.message} (${reasons.join('; ')})` : reasons.join('; ');
+    const { message, name, code, errors, cause } = current as {
+      message: string;
+      name?: unknown;
+      code?: unknown;
+      errors?: unknown;
+      cause?: unknown;
+    };
+    let text = message || (typeof code === 'string' ? code : '') || String(name ?? '');
+    if (Array.isArray(errors) && errors.length > 0) {
+      const reasons = [...new Set(errors.map((e) => describeCause(e)))];
+      text = message ? `${message} (${reasons.join('; ')})` : reasons.join('; ');
     }
     if (text && parts.at(-1) !== text) parts.push(text);
-    current = current.cause;
+    current = cause;
   }
   return parts.join(': ') || 'unknown error';
 }
