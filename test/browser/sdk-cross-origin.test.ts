@@ -1,5 +1,7 @@
 /**
- * The browser build of the SDK in a real headless Chromium, on a page of ANOTHER origin than Tally's
+ * The browser build of the SDK, as a web app makes it from the npm package (`npm pack`, installed in a
+ * scratch project outside the monorepo, bundled by esbuild: test/client/packed/packed-sdk.ts), in a
+ * real headless Chromium, on a page of ANOTHER origin than Tally's
  * (a little HTTP server of this test on its own port, listed in Tally's CORS_ORIGINS): it registers,
  * creates a group and keyed expenses through CORS (real preflights, exposed headers), survives a
  * forced retry of a keyed POST whose first response was lost (same key, one expense), and receives
@@ -9,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { Page, WebSocket as PageWebSocket, Route } from 'playwright-core';
-import { buildBrowserSdk } from '../../apps/api/src/web/web-client';
+import { bundlePackedSdkForBrowser, installPackedSdk, type PackedSdk } from '../client/packed/packed-sdk';
 import { freePort, type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { uniqueEmail } from '../support/test-server';
@@ -64,6 +66,7 @@ describe('the browser SDK on a page of another origin', () => {
   const framesReceived: string[] = [];
   let groupId: string;
   let userId: string;
+  let packed: PackedSdk;
 
   /** Calls `window.sdkPage[name](...args)` in the page. */
   const call = <T>(name: string, ...args: unknown[]): Promise<T> =>
@@ -93,11 +96,14 @@ describe('the browser SDK on a page of another origin', () => {
 
   // A database, a server process, a browser and pages: slow on a loaded machine.
   beforeAll(async () => {
+    packed = await installPackedSdk();
+    const sdkBundle = await bundlePackedSdkForBrowser(packed.dir);
+    expect(sdkBundle.inputs).toContain('node_modules/@tally/client/dist/esm/index.js');
     const pagePort = await freePort();
     pageOrigin = `http://127.0.0.1:${pagePort}`;
     pageServer = await servePage(pagePort, {
       '/': { type: 'text/html; charset=utf-8', body: PAGE_HTML },
-      '/tally-client.js': { type: 'text/javascript; charset=utf-8', body: await buildBrowserSdk() },
+      '/tally-client.js': { type: 'text/javascript; charset=utf-8', body: sdkBundle.text },
       '/sdk-page.js': {
         type: 'text/javascript; charset=utf-8',
         body: readFileSync(path.join(__dirname, 'fixtures/sdk-page.js'), 'utf8'),
@@ -134,6 +140,7 @@ describe('the browser SDK on a page of another origin', () => {
     await new Promise((resolve) => pageServer?.close(resolve));
     await tally?.kill('SIGTERM');
     await db?.drop();
+    packed?.cleanup();
   });
 
   it('registers and creates a group through CORS, with real preflights answered by Tally', async () => {
