@@ -9,7 +9,7 @@
  * restart of the client.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -33,7 +33,7 @@ describe('the packed @tally/client, installed outside the monorepo', () => {
   let t: TestServer;
 
   beforeAll(async () => {
-    [sdk, t] = await Promise.all([installPackedSdk(['typescript@7']), startTestServer()]);
+    [sdk, t] = await Promise.all([installPackedSdk(['typescript@7', 'ws@8']), startTestServer()]);
   }, 120_000);
 
   afterAll(async () => {
@@ -51,6 +51,30 @@ describe('the packed @tally/client, installed outside the monorepo', () => {
     return JSON.parse(stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>;
   };
   const installed = (file: string) => path.join(sdk.dir, 'node_modules/@tally/client', file);
+
+  it("runs the README's Node quick start unchanged, with this Node, from the installed package", async () => {
+    // The file the README includes verbatim (packages/client/examples/), copied into the scratch
+    // project as a user would paste it: Node 24 runs TypeScript by stripping its types.
+    copyFileSync(
+      path.join(PACKAGE_DIR, 'examples/node-quick-start.mts'),
+      path.join(sdk.dir, 'quick-start.mts'),
+    );
+    const { stdout } = await run(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', 'quick-start.mts'],
+      {
+        cwd: sdk.dir,
+        env: { ...process.env, TALLY_URL: t.url, NODE_OPTIONS: '' },
+        timeout: 60_000,
+      },
+    );
+    expect(stdout).toMatch(/^created exp_\w+$/m);
+    expect(stdout).toMatch(/^stored exp_\w+; pending: [01]$/m);
+    expect(stdout).toMatch(/^live balances: /m);
+    const inr = stdout.split('\n').find((line) => line.startsWith('INR '));
+    expect(inr).toContain('"net":-30000');
+    expect(existsSync(path.join(sdk.dir, 'tally-outbox.json'))).toBe(true);
+  });
 
   it('ships the ESM and CommonJS builds with their declarations, and nothing that needs the monorepo', () => {
     expect(sdk.files).toEqual(

@@ -81,7 +81,9 @@ const LIST_NOTE =
 const NOT_MEMBER_NOTE =
   'Payers, participants and settlement parties must be current members (`422 not_a_member`). A change ' +
   'that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an ' +
-  'expense they took part in after they left) is also `422 not_a_member`.';
+  'expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each ' +
+  'non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, ' +
+  '`fromUserId`…).';
 
 export const WEBSOCKET_DESCRIPTION = `Upgrades to a WebSocket (RFC 6455) for live events and presence.
 

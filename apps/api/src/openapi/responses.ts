@@ -504,7 +504,7 @@ export const responseSchemas: Record<string, JsonSchema> = {
       errors: {
         type: 'array',
         description:
-          'Present on `validation_failed` (and some `not_a_member`/`split_mismatch`): one entry per failure',
+          'Present on `validation_failed` and `not_a_member` (one entry per non-member, at the path that names them, e.g. `split.between[2].userId`), and on some `split_mismatch`: one entry per failure',
         items: ref('FieldError'),
       },
     },

@@ -261,7 +261,7 @@ export interface paths {
     put?: never;
     /**
      * Record an expense
-     * @description `paidBy` is one member’s id (they paid the whole amount) or a list of payers whose amounts add up to `amount`. `currency` defaults to the group’s, `occurredAt` to now. Shares are computed by largest remainder, ties to the participant listed earlier. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`.
+     * @description `paidBy` is one member’s id (they paid the whole amount) or a list of payers whose amounts add up to `amount`. `currency` defaults to the group’s, `occurredAt` to now. Shares are computed by largest remainder, ties to the participant listed earlier. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
      */
     post: operations['createExpense'];
     delete?: never;
@@ -284,20 +284,20 @@ export interface paths {
     get: operations['getExpense'];
     /**
      * Replace an expense, or create it at a client-chosen id
-     * @description Full body, as for POST. An id that does not exist yet is **created** (`201`) so offline-first clients can choose ids (`^[A-Za-z0-9_-]{8,64}$`); repeating the same PUT leaves the same state. PUT on a **deleted** expense is `404`: restore it first. `groupId` cannot change (`422 validation_failed`). Honours `If-Match` (`412`; also when `If-Match` names an expense that does not exist). Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`.
+     * @description Full body, as for POST. An id that does not exist yet is **created** (`201`) so offline-first clients can choose ids (`^[A-Za-z0-9_-]{8,64}$`); repeating the same PUT leaves the same state. PUT on a **deleted** expense is `404`: restore it first. `groupId` cannot change (`422 validation_failed`). Honours `If-Match` (`412`; also when `If-Match` names an expense that does not exist). Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
      */
     put: operations['putExpense'];
     post?: never;
     /**
      * Delete an expense
-     * @description It stops counting in balances and `GET` on it is `404`; deleting an already deleted expense is `204` again. Undo with restore. Honours `If-Match`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`.
+     * @description It stops counting in balances and `GET` on it is `404`; deleting an already deleted expense is `204` again. Undo with restore. Honours `If-Match`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
      */
     delete: operations['deleteExpense'];
     options?: never;
     head?: never;
     /**
      * Change some fields of an expense
-     * @description Any non-empty subset of the POST fields except `groupId`; the result is validated as a whole (e.g. a new `amount` with an `exact` split that no longer adds up is `422 split_mismatch`). A patch that changes `amount` (and not `paidBy`) of an expense with a single payer moves that payer’s amount along. Honours `If-Match`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`.
+     * @description Any non-empty subset of the POST fields except `groupId`; the result is validated as a whole (e.g. a new `amount` with an `exact` split that no longer adds up is `422 split_mismatch`). A patch that changes `amount` (and not `paidBy`) of an expense with a single payer moves that payer’s amount along. Honours `If-Match`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
      */
     patch: operations['patchExpense'];
     trace?: never;
@@ -313,7 +313,7 @@ export interface paths {
     put?: never;
     /**
      * Undo the delete of an expense
-     * @description A no-op `200` when the expense is not deleted. Restoring appends an `expense.created` event with `data.restored: true`. No request body is needed. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`.
+     * @description A no-op `200` when the expense is not deleted. Restoring appends an `expense.created` event with `data.restored: true`. No request body is needed. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
      */
     post: operations['restoreExpense'];
     delete?: never;
@@ -358,7 +358,7 @@ export interface paths {
     post?: never;
     /**
      * Undo a settlement
-     * @description Deleting an already deleted settlement is `204` again. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`.
+     * @description Deleting an already deleted settlement is `204` again. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
      */
     delete: operations['deleteSettlement'];
     options?: never;
@@ -1430,7 +1430,7 @@ export interface components {
       detail: string;
       /** @description Same as the `X-Request-Id` response header */
       requestId: string;
-      /** @description Present on `validation_failed` (and some `not_a_member`/`split_mismatch`): one entry per failure */
+      /** @description Present on `validation_failed` and `not_a_member` (one entry per non-member, at the path that names them, e.g. `split.between[2].userId`), and on some `split_mismatch`: one entry per failure */
       errors?: components['schemas']['FieldError'][];
     };
     FieldError: {
