@@ -53,7 +53,7 @@ describe('readiness and errors', () => {
       const rt = client.realtime({ WebSocket });
       realtimes.push(rt);
       const events: GroupEvent[] = [];
-      const confirmed = await rt.subscribe(groupId, { onEvent: (e) => events.push(e) });
+      const confirmed = await rt.subscribe(groupId, { onEvent: (e) => events.push(e) }).confirmed;
       expect(confirmed).toEqual({ groupId, seq: expect.any(Number), unsubscribe: expect.any(Function) });
       const expense = await client.expenses.create({
         groupId,
@@ -83,7 +83,7 @@ describe('readiness and errors', () => {
     const rt = tally(outsider).realtime({ WebSocket });
     realtimes.push(rt);
     const ended: string[] = [];
-    const error = await rt.subscribe(groupId, { onEnded: (reason) => ended.push(reason) }).then(
+    const error = await rt.subscribe(groupId, { onEnded: (reason) => ended.push(reason) }).confirmed.then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -21,7 +21,7 @@ export async function signIn(email: string, password: string): Promise<void> {
       if (event.type === 'expense.created') tally.outbox.observe(event);
     },
     onBalances: ({ currencies }) => console.table(currencies[0]?.members),
-  });
+  }).confirmed;
 
   await tally.outbox.createExpense({
     groupId: group.id,

@@ -24,7 +24,7 @@ const { user: friend } = await bob.auth.register({
 const group = await ada.groups.create({ name: 'Goa trip', currency: 'INR' });
 await ada.groups.addMember(group.id, { email: friend.email });
 
-// Live events. Awaiting subscribe() waits for the server's confirmation: every write from now on
+// Live events. Awaiting `confirmed` waits for the server's confirmation: every write from now on
 // is delivered, even without `afterSeq`.
 const realtime = ada.realtime({ WebSocket });
 let liveBalancesSeen: () => void = () => {};
@@ -37,7 +37,7 @@ const subscription = await realtime.subscribe(group.id, {
     console.log('live balances:', JSON.stringify(currencies[0]?.members));
     liveBalancesSeen();
   },
-});
+}).confirmed;
 
 // A direct write. The client makes the Idempotency-Key and reuses it for every retry.
 const dinner = await ada.expenses.create({

@@ -273,7 +273,7 @@ export class RequestAbortedError extends TallyError {
 }
 
 /**
- * A realtime subscription ended before the server confirmed it (what `await rt.subscribe(…)`
+ * A realtime subscription ended before the server confirmed it (what `rt.subscribe(…).confirmed`
  * rejects with): the caller is not a member of the group (`not_found`), was removed from it
  * (`removed`), or the app unsubscribed or subscribed to the group again first (`unsubscribed`).
  */

@@ -61,19 +61,20 @@ export type ResyncRequired = { groupId: string; seq: number };
 export type SubscribedInfo = { groupId: string; seq: number };
 
 /**
- * What {@link RealtimeClient.subscribe} returns: the function that unsubscribes (as before), which is
- * also a promise of the server's confirmation. `await rt.subscribe(groupId)` resolves once the server
- * has the subscription in place (its `subscribed` answer), so every write made after it reaches this
- * subscription. It waits across reconnects; it rejects with `SubscriptionEndedError` when the
- * subscription ends first (not a member, removed, unsubscribed or replaced). Not awaiting it is fine.
+ * What {@link RealtimeClient.subscribe} returns: the function that unsubscribes (as before), with the
+ * server's confirmation as `confirmed`. `await rt.subscribe(groupId).confirmed` resolves once the
+ * server has the subscription in place (its `subscribed` answer), so every write made after it
+ * reaches this subscription. It waits across reconnects; it rejects with `SubscriptionEndedError`
+ * when the subscription ends first (not a member, removed, unsubscribed or replaced). Not awaiting it
+ * is fine. The subscription itself is not a promise (not a thenable), so calling `subscribe` without
+ * awaiting is no floating promise, and returning it from an async function does not wait.
  */
-export type GroupSubscription = (() => void) &
-  PromiseLike<SubscribedInfo & { unsubscribe: () => void }> & {
-    /** Stops the events of the group (the same as calling the subscription). */
-    unsubscribe: () => void;
-    /** The confirmation as a real `Promise` (`catch`, `finally`, `Promise.all`). */
-    confirmed: Promise<SubscribedInfo & { unsubscribe: () => void }>;
-  };
+export type GroupSubscription = (() => void) & {
+  /** Stops the events of the group (the same as calling the subscription). */
+  unsubscribe: () => void;
+  /** The server's confirmation: `{ groupId, seq, unsubscribe }`. */
+  confirmed: Promise<SubscribedInfo & { unsubscribe: () => void }>;
+};
 
 export type SubscribeOptions = SubscriptionHandlers & {
   /**

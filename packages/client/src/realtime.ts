@@ -138,8 +138,8 @@ export class RealtimeClient {
 
   /**
    * Subscribes to a group's events (replacing an existing subscription to it). Returns the function
-   * that unsubscribes, which is also a promise: `await` it to know the server has the subscription
-   * in place (`subscribed`), so that a write made after it is delivered. It rejects with
+   * that unsubscribes; await its `confirmed` to know the server has the subscription in place
+   * (`subscribed`), so that a write made after it is delivered. `confirmed` rejects with
    * `SubscriptionEndedError` if the subscription ends before (see {@link GroupSubscription}).
    */
   subscribe(groupId: string, options: SubscribeOptions = {}): GroupSubscription {
@@ -148,11 +148,7 @@ export class RealtimeClient {
     const unsubscribe = () => this.unsubscribe(groupId, sub);
     const confirmed = sub.confirmed.then((info) => ({ ...info, unsubscribe }));
     confirmed.catch(() => {}); // awaiting is optional
-    return Object.assign(unsubscribe, {
-      unsubscribe,
-      confirmed,
-      then: confirmed.then.bind(confirmed),
-    });
+    return Object.assign(unsubscribe, { unsubscribe, confirmed });
   }
 
   /** Stops the events of a group. */
