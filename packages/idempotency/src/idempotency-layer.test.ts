@@ -75,7 +75,7 @@ describe('idempotency layer: claim, complete, release', () => {
     expect(claimed.replay).toBeUndefined();
     const lease = claimed.lease!;
     expect(layer.record(lease, reply)).toMatchObject({ userId: 'usr_1', key: req.key, path: '/v1/expenses' });
-    expect(await layer.complete(lease, reply, [publication(`evt_${n}`)])).toBe('completion');
+    expect(await layer.complete(lease, reply, () => [publication(`evt_${n}`)])).toBe('completion');
     await until(() => heard.includes(JSON.stringify({ id: `evt_${n}` })), 'the notification');
 
     const again = await layer.claim(req);
@@ -88,7 +88,7 @@ describe('idempotency layer: claim, complete, release', () => {
     const store = createMemoryIdempotencyStore();
     const layer = layerOn(store);
     const { lease } = await layer.claim(request());
-    expect(await layer.complete(lease!, reply, [publication('evt_memory')])).toBe('nobody');
+    expect(await layer.complete(lease!, reply, () => [publication('evt_memory')])).toBe('nobody');
     store.close();
   });
 
@@ -120,7 +120,7 @@ describe('idempotency layer: claim, complete, release', () => {
 
   it('answers when Redis is lost before the completion: the events are left to the relay, the error counted', async () => {
     const { layer, lease, ignored } = await claimedThenRedisLost();
-    expect(await layer.complete(lease, reply, [publication('evt_lost')])).toBe('unknown');
+    expect(await layer.complete(lease, reply, () => [publication('evt_lost')])).toBe('unknown');
     expect(ignored).toEqual(['idempotency_completion']);
   });
 

@@ -207,11 +207,15 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
     },
 
     /**
-     * The last step: the answer, recorded in the store for replays; `publications` (the write's
-     * events) go out in the same round trip when the store can. Never throws: a failure here leaves
-     * the durable record to answer retries.
+     * The last step: the answer, recorded in the store for replays; the write's events
+     * (`publicationsOf`, asked for only when the store can publish them) go out in the same round
+     * trip. Never throws: a failure here leaves the durable record to answer retries.
      */
-    async complete(lease: Lease, reply: Reply, publications: readonly Publication[]): Promise<PublishedBy> {
+    async complete(
+      lease: Lease,
+      reply: Reply,
+      publicationsOf: () => readonly Publication[],
+    ): Promise<PublishedBy> {
       renewer.drop(lease.owner.token);
       const replayed = replayedLeases.has(lease);
       if (!replayed) {
@@ -221,7 +225,8 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
       if (!lease.storeUp) return 'nobody';
       const stored = toStored(replayed ? stripReplayHeader(reply) : reply);
       const ttl = Math.max(1, lease.expiresAt.getTime() - Date.now());
-      const withEvents = publications.length > 0 && store.completeAndPublish !== undefined;
+      const publications = store.completeAndPublish ? publicationsOf() : [];
+      const withEvents = publications.length > 0;
       try {
         const completed = withEvents
           ? await store.completeAndPublish!(

@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { BROWSER_BUNDLE } from '../../../apps/api/src/web/web-client';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../..');
@@ -103,18 +104,10 @@ export async function bundlePackedSdkForBrowser(
 ): Promise<{ text: string; inputs: string[] }> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
+    ...BROWSER_BUNDLE,
     stdin: { contents: "export * from '@tally/client';", resolveDir: project, loader: 'js' },
     absWorkingDir: project,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
     metafile: true,
-    outfile: 'tally-client.js',
-    legalComments: 'none',
-    charset: 'utf8',
-    logLevel: 'silent',
     banner: { js: '// @tally/client, browser build (ES module) of the installed npm package' },
   });
   const output = result.outputFiles[0];

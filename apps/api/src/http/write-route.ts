@@ -213,9 +213,7 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
           throw error;
         }
         // 4. reply, 5. announce
-        const publishedBy = await idempotency.complete(
-          lease,
-          written.reply,
+        const publishedBy = await idempotency.complete(lease, written.reply, () =>
           announcer.publications(written.events),
         );
         announcer.announce(written.events, publishedBy);

@@ -38,6 +38,19 @@ export const WEB_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** How the SDK is bundled for browsers: one ES module, in memory (the packed-SDK test bundles alike). */
+export const BROWSER_BUNDLE = {
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  write: false,
+  outfile: 'tally-client.js',
+  legalComments: 'none',
+  charset: 'utf8',
+  logLevel: 'silent',
+} as const;
+
 /**
  * The SDK (`packages/client/src/index.ts`) as one ES module for browsers (`npm run build:client`
  * writes it to a file; the web client and the browser tests serve it). Nothing of Node in it: the
@@ -46,16 +59,8 @@ export const WEB_CSP = [
 export async function buildBrowserSdk(): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
+    ...BROWSER_BUNDLE,
     entryPoints: [SDK_ENTRY],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    outfile: 'tally-client.js',
-    legalComments: 'none',
-    charset: 'utf8',
-    logLevel: 'silent',
     banner: { js: '// @tally/client, browser build (ES module) of packages/client/src/index.ts' },
   });
   const output = result.outputFiles[0];
