@@ -381,6 +381,8 @@ function buildDocument(): Record<string, unknown> {
       version: '1.0.0',
       summary: 'Shared-expense tracking with exactly-once money writes',
       description: DESCRIPTION,
+      // The package's licence is `UNLICENSED` (not open source): SPDX's form for a licence of one's own.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Tally-Proprietary' },
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: TAGS,
