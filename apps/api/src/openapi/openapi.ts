@@ -191,6 +191,7 @@ export function errorCodesOf(op: Operation): DocumentedErrorCode[] {
 const REPLAYABLE_CODES = new Set<DocumentedErrorCode>([
   'not_found',
   'member_has_balance',
+  'member_claimed',
   'precondition_failed',
   'validation_failed',
   'not_a_member',

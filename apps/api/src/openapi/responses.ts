@@ -54,6 +54,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   idempotency_key_in_progress: 409,
   email_taken: 409,
   member_has_balance: 409,
+  member_claimed: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
