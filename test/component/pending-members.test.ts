@@ -10,7 +10,7 @@ import {
 } from '../support/test-server';
 import { balancesOf, expectProblem, idPattern, netsIn, RFC3339_UTC } from './component-helpers';
 
-/** API.md §5.2 and §5.3: pending members, invite links and claims, against real PostgreSQL and Redis. */
+/** API.md §3.1–§3.3: pending members, invite links and claims, against real PostgreSQL and Redis. */
 describe('people who are not on Tally yet', () => {
   let t: TestServer;
   let ada: TestUser;

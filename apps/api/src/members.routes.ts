@@ -33,7 +33,7 @@ const joinedReply = (j: Joined): Reply => {
 };
 
 /**
- * Invite links and claims of pending members (API.md §5.2, §5.3). Pending members themselves are
+ * Invite links and claims of pending members (API.md §3.1–§3.3). Pending members themselves are
  * added by `POST /v1/groups/{groupId}/members` (ledger.routes.ts).
  */
 export function memberRoutes(deps: MemberRoutesDeps): {

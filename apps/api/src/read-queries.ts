@@ -99,7 +99,7 @@ function groupPage(name: string, table: string, where: string, order: string, af
 
 /**
  * A group's members as `[userId, name, joinedAt, status, claimed]`, in join order; `g` is the group.
- * A pending member an account claimed is not listed: its id is in the account's `claimed` (API.md §5.2).
+ * A pending member an account claimed is not listed: its id is in the account's `claimed` (API.md §3.1).
  */
 export const membersOfG = `(select json_agg(json_build_array(gm.user_id, u.name, gm.joined_at, u.status,
             (select json_agg(c.user_id order by c.joined_at, c.user_id) from group_members c

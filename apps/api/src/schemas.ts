@@ -82,19 +82,13 @@ export const patchGroupBody = Joi.object({
 export const addMemberBody = Joi.object({
   userId,
   email,
-  // A pending member (API.md §5.2): someone without an account, by name, with an optional email.
+  // A pending member (API.md §3.1): someone without an account, by name, with an optional email.
   name: Joi.string().trim().min(1).max(100),
 })
   .or('userId', 'email', 'name')
-  // `{userId}` or `{email}` add a registered user; `{name, email?}` a pending member.
-  .custom((value: { userId?: string; email?: string; name?: string }, helpers) =>
-    value.userId !== undefined && (value.email !== undefined || value.name !== undefined)
-      ? helpers.error('object.userIdAlone')
-      : value,
-  )
-  .messages({ 'object.userIdAlone': 'userId cannot be combined with email or name' })
   .description(
-    'Exactly one of: `{userId}` or `{email}` (a registered user), or `{name, email?}` (a pending member: someone without an account).',
+    'Exactly one of: `{userId}` or `{email}` (a registered user), or `{name, email?}` (a pending member: ' +
+      'someone without an account). `userId` with `email` or `name` is `422 validation_failed`.',
   )
   .label('AddMemberRequest');
 
@@ -209,7 +203,7 @@ export const eventsQuery = Joi.object({
 }).label('EventsQuery');
 export const emptyQuery = Joi.object({}).label('NoQuery');
 
-// ---- invites and claims (API.md §5.2, §5.3) -------------------------------------------------------
+// ---- invites and claims (API.md §3.1–§3.3) -------------------------------------------------------
 export const createInviteBody = Joi.object({
   expiresInDays: Joi.number().strict().integer().min(1).max(30).description('Lifetime in days (default 7)'),
 }).label('CreateInviteRequest');

@@ -14,7 +14,7 @@ import { addPendingMember } from './pending-members';
 
 export type MemberStatus = 'active' | 'pending';
 /**
- * A member of a group: an account (`active`) or someone added by name (`pending`, API.md §5.2).
+ * A member of a group: an account (`active`) or someone added by name (`pending`, API.md §3.1).
  * `claimed`, on an account's entry only when it took over pending members: their ids, which old
  * records still name.
  */

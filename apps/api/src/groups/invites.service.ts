@@ -11,7 +11,7 @@ import { StaleState, type WriteContext, type WriteResult } from '../ledger/write
 import { createRunRead, membersOfG } from '../read-queries';
 import { type Group, type ListedGroupRow, MEMBER_WRITES, type Member, toListedGroup } from './groups.service';
 
-/** An invite link to a group (API.md §5.3), as listed: never its code. */
+/** An invite link to a group (API.md §3.2), as listed: never its code. */
 export type Invite = { id: string; groupId: string; createdBy: string; createdAt: string; expiresAt: string };
 /** An invite just made: the only answer that ever carries its code. */
 export type CreatedInvite = Invite & { code: string };
@@ -104,7 +104,7 @@ function checkedCode(code: string): string {
 }
 
 /**
- * Invite links and claims of pending members (API.md §5.2, §5.3). Joining and claiming are changes
+ * Invite links and claims of pending members (API.md §3.1–§3.3). Joining and claiming are changes
  * to the group like any other: one statement with the guard, the rows, the balances moved and the
  * event, so a second claim of one member, in any process, is decided on the state the first left.
  */

@@ -121,7 +121,7 @@ export class GroupChange {
 
   /**
    * Who `userId` is in this group now: the account that claimed them when they are a claimed
-   * pending member (API.md §5.2), else themselves. Records keep naming the claimed id.
+   * pending member (API.md §3.1), else themselves. Records keep naming the claimed id.
    */
   resolve(userId: string): string {
     return this.snapshot.aliases.get(userId) ?? userId;

@@ -16,7 +16,7 @@ export type GroupSnapshot = {
   /** The current memberships, but not pending members an account has claimed (see `aliases`). */
   memberIds: string[];
   /**
-   * Pending members an account took over (API.md §5.2): claimed id → the account's id. Old records
+   * Pending members an account took over (API.md §3.1): claimed id → the account's id. Old records
    * keep naming the claimed id; the group applies their balance effects to the account.
    */
   aliases: Map<string, string>;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * People who are not on Tally yet (API.md §5.2).
+ * People who are not on Tally yet (API.md §3.1).
  *
  * - `users.status`: `active` (an account) or `pending` (a member added by name, who can pay, owe and
  *   settle but never sign in). A pending user has no login email and no password (`email`,
