@@ -341,6 +341,12 @@ describe('people who are not on Tally yet', () => {
       expect(res.status).toBe(200);
       expect(res.body.members.map((m: { userId: string }) => m.userId)).toEqual([ada.id, bob.id]);
       expect(res.body.members[1].claimed).toEqual([bobby]);
+      const again = await t.request
+        .post(`/v1/groups/${groupId}/members`)
+        .set(ada.auth)
+        .send({ userId: bob.id });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(res.body.members[1]);
       expect(netsIn((await balancesOf(t, bob, groupId)).currencies, 'INR')).toEqual({
         [ada.id]: 1000,
         [bob.id]: -1000,

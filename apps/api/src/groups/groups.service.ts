@@ -72,7 +72,10 @@ export const MEMBER_WRITES = {
 /** A user to add and, when they are in the group already, since when. `$1` id or email, `$2` group. */
 const userToAdd = (by: 'id' | 'email_normalized') => ({
   name: `write_user_by_${by}`,
-  text: `select u.id, u.name, m.joined_at from users u
+  text: `select u.id, u.name, m.joined_at,
+                (select json_agg(c.user_id order by c.joined_at, c.user_id) from group_members c
+                  where c.group_id = $2 and c.claimed_by = u.id) as claimed
+           from users u
            left join group_members m on m.group_id = $2 and m.user_id = u.id
           where u.${by} = $1 and u.status = 'active'`,
 });
@@ -191,19 +194,23 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
     ): Promise<WriteResult<{ member: Member; added: boolean }>> {
       const change = await ctx.open(groupId, userId);
       if (input.name !== undefined) return addPendingMember(change, newId, userId, input.name, input.email);
-      const [user] = await ctx.read<{ id: string; name: string; joined_at: Date | string | null }>(
-        input.userId ? USER_TO_ADD.id : USER_TO_ADD.email,
-        [input.userId ?? input.email, groupId],
-      );
+      const [user] = await ctx.read<{
+        id: string;
+        name: string;
+        joined_at: Date | string | null;
+        claimed: string[] | string | null;
+      }>(input.userId ? USER_TO_ADD.id : USER_TO_ADD.email, [input.userId ?? input.email, groupId]);
       if (!user) throw notFound('User');
       // The read and the change's state disagree on the membership: the state is out of date.
       if (change.isMember(user.id) !== (user.joined_at !== null)) throw new StaleState();
       if (user.joined_at !== null) {
+        const claimed = jsonColumn(user.claimed) ?? [];
         const member: Member = {
           userId: user.id,
           name: user.name,
           joinedAt: toIso(user.joined_at),
           status: 'active',
+          ...(claimed.length > 0 ? { claimed } : {}),
         };
         return { value: { member, added: false }, events: [] };
       }
