@@ -49,8 +49,6 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop table if exists invites');
-  await knex.raw('alter table group_members drop column if exists claimed_by');
   // Pending users and everything naming them cannot go back into the old schema: refuse rather than lose them.
   const [{ n } = { n: 0 }] = (
     (await knex.raw(`select count(*)::int as n from users where status = 'pending'`)) as {
@@ -58,6 +56,8 @@ export async function down(knex: Knex): Promise<void> {
     }
   ).rows;
   if (Number(n) > 0) throw new Error('004-pending-members: pending members exist; cannot migrate down');
+  await knex.raw('drop table if exists invites');
+  await knex.raw('alter table group_members drop column if exists claimed_by');
   await knex.raw('drop index if exists users_pending_email_idx');
   await knex.raw('alter table users drop constraint if exists users_pending_check');
   await knex.raw('alter table users drop column if exists pending_group_id');
