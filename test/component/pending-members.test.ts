@@ -398,8 +398,8 @@ describe('people who are not on Tally yet', () => {
       expect((await claim(fred, friend)).status).toBe(200);
     });
 
-    it('gives one of two accounts claiming one member at once, through two processes, the member; the other 409', async () => {
-      // A second API process on the same database: the two claims race in PostgreSQL, not in one process's queue.
+    it('gives one of two accounts claiming one member at once, through two API servers on one database, the member; the other 409', async () => {
+      // A second API server (its own write runner, group gate and state cache) on the same database: the two claims race in PostgreSQL, not in one runner's queue.
       const other: RunningServer = await start(
         loadConfig({
           PORT: '0',
