@@ -34,6 +34,10 @@ export async function up(knex: Knex): Promise<void> {
   );
 
   await knex.raw('alter table group_members add column claimed_by text references users (id)');
+  // Group reads list each account's claimed ids: few rows, found without scanning the group's members.
+  await knex.raw(
+    'create index group_members_claimed_idx on group_members (group_id, claimed_by) where claimed_by is not null',
+  );
 
   await knex.raw(`
     create table invites (
