@@ -341,6 +341,8 @@ describe('people who are not on Tally yet', () => {
       expect(res.status).toBe(200);
       expect(res.body.members.map((m: { userId: string }) => m.userId)).toEqual([ada.id, bob.id]);
       expect(res.body.members[1].claimed).toEqual([bobby]);
+      // The two ids are one member now: no settling with oneself.
+      expectProblem(await settle(bob, groupId, bob.id, bobby, 100), 422, 'validation_failed');
       const again = await t.request
         .post(`/v1/groups/${groupId}/members`)
         .set(ada.auth)
