@@ -94,6 +94,9 @@ describe('TallyClient: pending members, invites and claims', () => {
     const email = uniqueEmail('fred');
     const fredPending = await ada.groups.addMember(group.id, { name: 'Fred', email });
     const { client: fred, id: fredId } = await registered('Fred', email);
+    expect(await fred.invites.claimable()).toEqual([
+      { groupId: group.id, groupName: 'Flat', memberId: fredPending.userId, name: 'Fred' },
+    ]);
     const joined = await fred.invites.claim(group.id, fredPending.userId);
     expect(joined.members.map((m) => m.userId)).toEqual([adaId, fredId]);
     expect(await rejection(ada.invites.create(group.id, { expiresInDays: 31 }))).toBeInstanceOf(

@@ -856,6 +856,7 @@ describe('OpenAPI document', () => {
       refreshToken: patRegistered.body.refreshToken,
       auth: { Authorization: `Bearer ${patRegistered.body.accessToken}` },
     };
+    expectStatus(await call('get', '/v1/me/claimable-members', { user: patAccount }), 200);
     expectStatus(
       await call('post', `/v1/groups/${groupId}/members/${pam.body.userId}/claim`, { user: patAccount }),
       404,

@@ -384,6 +384,13 @@ describe('people who are not on Tally yet', () => {
       const claim = (user: { auth: Record<string, string> }, memberId: string) =>
         t.request.post(`/v1/groups/${groupId}/members/${memberId}/claim`).set(user.auth);
 
+      // What Fred may claim, found by his login email; nothing for Bob.
+      const claimable = await t.request.get('/v1/me/claimable-members').set(fred.auth);
+      expect(claimable.status).toBe(200);
+      expect(claimable.body).toEqual({
+        data: [{ groupId, groupName: 'Trip', memberId: friend, name: 'Friend' }],
+      });
+      expect((await t.request.get('/v1/me/claimable-members').set(bob.auth)).body).toEqual({ data: [] });
       expectProblem(await claim(bob, friend), 404, 'not_found');
       expectProblem(await claim(fred, stranger), 404, 'not_found');
       expectProblem(await claim(fred, ada.id), 404, 'not_found');
@@ -398,6 +405,7 @@ describe('people who are not on Tally yet', () => {
         [stranger]: 0,
       });
       expect((await claim(fred, friend)).status).toBe(200);
+      expect((await t.request.get('/v1/me/claimable-members').set(fred.auth)).body).toEqual({ data: [] });
     });
 
     it('gives one of two accounts claiming one member at once, through two API servers on one database, the member; the other 409', async () => {

@@ -80,6 +80,9 @@ export function memberRoutes(deps: MemberRoutesDeps): {
     work: (ctx, userId, { code, input }) => invites.accept(ctx, userId, code, input),
     reply: joinedReply,
   });
+  router.get('/me/claimable-members', async (_req, res) => {
+    sendReply(res, ok(await invites.claimable(userIdOf(res))));
+  });
   writes.post('/groups/:groupId/members/:memberId/claim', {
     key: 'optional',
     parse: (req) => ({ groupId: param(req, 'groupId'), memberId: param(req, 'memberId') }),

@@ -1,6 +1,7 @@
 import type { CallOptions, HttpClient, WriteOptions } from './http-client.js';
 import type {
   AcceptInviteRequest,
+  ClaimableMember,
   CreatedInvite,
   CreateInviteRequest,
   Group,
@@ -76,6 +77,17 @@ export class InvitesApi {
     return (
       await this.http.request<Group>({ ...options, method: 'POST', path: `${invitePath(code)}/accept`, body })
     ).data;
+  }
+
+  /** `GET /v1/me/claimable-members`: pending members added with the caller's email, to `claim`. */
+  async claimable(options: CallOptions = {}): Promise<ClaimableMember[]> {
+    return (
+      await this.http.request<{ data: ClaimableMember[] }>({
+        ...options,
+        method: 'GET',
+        path: '/v1/me/claimable-members',
+      })
+    ).data.data;
   }
 
   /**

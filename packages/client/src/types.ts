@@ -71,6 +71,7 @@ export type CreatedInvite = Schemas['CreatedInvite'];
 export type InvitePreview = Schemas['InvitePreview'];
 export type CreateInviteRequest = Schemas['CreateInviteRequest'];
 export type AcceptInviteRequest = Schemas['AcceptInviteRequest'];
+export type ClaimableMember = Schemas['ClaimableMemberList']['data'][number];
 
 // ---- expenses ------------------------------------------------------------------------------------
 

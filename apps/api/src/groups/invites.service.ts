@@ -26,6 +26,8 @@ export type InvitePreview = {
   /** Whether the caller is a member already. */
   isMember: boolean;
 };
+/** A pending member the caller may claim by email, and its group. */
+export type ClaimableMember = { groupId: string; groupName: string; memberId: string; name: string };
 /** A join or a claim: the group after it, and whether the caller became a member by it. */
 export type Joined = { group: Group; added: boolean };
 
@@ -79,6 +81,21 @@ const READS = {
              (select exists (select 1 from group_members m where m.group_id = $1 and m.user_id = $2) as member) a
              left join lateral (select * from invites where group_id = $1 and revoked_at is null and expires_at > now()
                                 order by created_at desc, id desc) i on a.member`,
+  },
+  /**
+   * Unclaimed pending members, still in their group, added with the caller's login email (what the
+   * caller may claim by email), oldest first. `$1` the caller.
+   */
+  claimable: {
+    name: 'invite_claimable',
+    text: `select m.group_id, g.name as group_name, p.id as member_id, p.name
+             from users a
+             join users p on p.pending_email_normalized = a.email_normalized and p.status = 'pending'
+             join group_members m on m.group_id = p.pending_group_id and m.user_id = p.id and m.claimed_by is null
+             join groups g on g.id = m.group_id
+            where a.id = $1
+            order by m.joined_at, p.id
+            limit 100`,
   },
   /** An invite's preview. `$1` hash, `$2` the caller. */
   preview: {
@@ -289,6 +306,22 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
         pendingMembers: (jsonColumn(row.pending) ?? []).map(([id, name]) => ({ userId: id, name })),
         expiresAt: toIso(row.expires_at),
         isMember: row.is_member,
+      };
+    },
+
+    /** Pending members the caller may claim by email (API.md §3.3): at most 100, oldest first. */
+    async claimable(userId: string): Promise<{ data: ClaimableMember[] }> {
+      const rows = await runRead<{ group_id: string; group_name: string; member_id: string; name: string }>(
+        READS.claimable,
+        [userId],
+      );
+      return {
+        data: rows.map((r) => ({
+          groupId: r.group_id,
+          groupName: r.group_name,
+          memberId: r.member_id,
+          name: r.name,
+        })),
       };
     },
 

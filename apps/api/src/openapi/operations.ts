@@ -315,6 +315,21 @@ export const OPERATIONS: Operation[] = [
     errors: ['not_found', 'member_claimed'],
   },
   {
+    method: 'get',
+    path: '/v1/me/claimable-members',
+    operationId: 'listClaimableMembers',
+    tag: 'Members',
+    summary: 'Pending members the caller may claim by email',
+    description:
+      'Unclaimed pending members, still in their group, that were added with the email the caller registered ' +
+      'with: what a newly registered account can take over with `POST /v1/groups/{groupId}/members/{memberId}/claim`. ' +
+      'At most 100, oldest first. Tally does not verify email addresses yet.',
+    rateLimited: true,
+    success: [
+      { status: 200, description: 'The members', schema: 'ClaimableMemberList', headers: ['Cache-Control'] },
+    ],
+  },
+  {
     method: 'post',
     path: '/v1/groups/{groupId}/invites',
     operationId: 'createInvite',

@@ -391,6 +391,27 @@ export const responseSchemas: Record<string, JsonSchema> = {
     required: ['id', 'groupId', 'createdBy', 'createdAt', 'expiresAt', 'code'],
     additionalProperties: false,
   },
+  ClaimableMemberList: {
+    type: 'object',
+    properties: {
+      data: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            groupId: id('grp', 'Group'),
+            groupName: { type: 'string' },
+            memberId: { ...id('usr', 'User'), description: 'The pending member to claim' },
+            name: { type: 'string' },
+          },
+          required: ['groupId', 'groupName', 'memberId', 'name'],
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ['data'],
+    additionalProperties: false,
+  },
   InviteList: {
     type: 'object',
     properties: { data: { type: 'array', items: ref('Invite') } },

@@ -190,6 +190,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/me/claimable-members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Pending members the caller may claim by email
+     * @description Unclaimed pending members, still in their group, that were added with the email the caller registered with: what a newly registered account can take over with `POST /v1/groups/{groupId}/members/{memberId}/claim`. At most 100, oldest first. Tally does not verify email addresses yet.
+     */
+    get: operations['listClaimableMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/groups/{groupId}/invites': {
     parameters: {
       query?: never;
@@ -940,6 +960,22 @@ export interface components {
       expiresAt: string;
       /** @description 32 random bytes, base64url: share it (e.g. in a link); Tally keeps only its hash */
       code: string;
+    };
+    ClaimableMemberList: {
+      data: {
+        /**
+         * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+         * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+         */
+        groupId: string;
+        groupName: string;
+        /**
+         * @description The pending member to claim
+         * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+         */
+        memberId: string;
+        name: string;
+      }[];
     };
     InviteList: {
       data: components['schemas']['Invite'][];
@@ -3334,6 +3370,92 @@ export interface operations {
             code?: 'unsupported_media_type';
             /** @constant */
             status?: 415;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  listClaimableMembers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The members */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClaimableMemberList'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
           };
         };
       };
