@@ -14,6 +14,9 @@ type Ids = {
   deletedExpenseId: string;
   settlementId: string;
   memberId: string;
+  /** A pending member (API.md §3.1) added without an email, and an invite of the group (§3.2). */
+  pendingId: string;
+  inviteId: string;
 };
 type Route = {
   name: string;
@@ -62,7 +65,12 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       .set(ada.auth)
       .set('Idempotency-Key', newKey());
     expect([live.status, deleted.status, settlement.status, removed.status]).toEqual([201, 201, 201, 204]);
+    const pending = await t.request.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ name: 'Pat' });
+    const invite = await t.request.post(`/v1/groups/${groupId}/invites`).set(ada.auth).send({});
+    expect([pending.status, invite.status]).toEqual([201, 201]);
     real = {
+      pendingId: pending.body.userId,
+      inviteId: invite.body.id,
       groupId,
       expenseId: live.body.id,
       deletedExpenseId: deleted.body.id,
@@ -82,6 +90,8 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
     deletedExpenseId: newId('exp'),
     settlementId: newId('stl'),
     memberId: real.memberId,
+    pendingId: real.pendingId,
+    inviteId: newId('inv'),
   });
 
   const keyed = (test: Test) => test.set('Idempotency-Key', newKey());
@@ -114,6 +124,27 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       name: 'DELETE /v1/groups/{id}/members/{userId}',
       kind: 'group',
       send: (i, u) => keyed(t.request.delete(`/v1/groups/${i.groupId}/members/${i.memberId}`).set(u.auth)),
+    },
+    {
+      name: 'POST /v1/groups/{id}/members/{pendingId}/claim',
+      kind: 'group',
+      send: (i, u) =>
+        keyed(t.request.post(`/v1/groups/${i.groupId}/members/${i.pendingId}/claim`).set(u.auth)),
+    },
+    {
+      name: 'POST /v1/groups/{id}/invites',
+      kind: 'group',
+      send: (i, u) => keyed(t.request.post(`/v1/groups/${i.groupId}/invites`).set(u.auth)).send({}),
+    },
+    {
+      name: 'GET /v1/groups/{id}/invites',
+      kind: 'group',
+      send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/invites`).set(u.auth),
+    },
+    {
+      name: 'DELETE /v1/groups/{id}/invites/{inviteId}',
+      kind: 'group',
+      send: (i, u) => keyed(t.request.delete(`/v1/groups/${i.groupId}/invites/${i.inviteId}`).set(u.auth)),
     },
     {
       name: 'GET /v1/groups/{id}/balances',
@@ -193,6 +224,7 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       expenses: await k('expenses').where({ group_id: groupId }).orderBy('id').select(),
       settlements: await k('settlements').where({ group_id: groupId }).orderBy('id').select(),
       balances: await k('balances').where({ group_id: groupId }).orderBy(['currency', 'user_id']).select(),
+      invites: await k('invites').where({ group_id: groupId }).orderBy('id').select(),
       currencies: await k('group_currencies').where({ group_id: groupId }).orderBy('currency').select(),
       // Not `published_at`: the outbox relay marks delivery in the background, whatever the request.
       events: await k('events')
@@ -241,7 +273,9 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
     ]);
     expect([group.status, expense.status, settlement.status]).toEqual([200, 200, 200]);
     expect(group.body.members.map((m: { userId: string }) => m.userId).sort()).toEqual(
-      [ada.id, bob.id].sort(),
+      [ada.id, bob.id, real.pendingId].sort(),
     );
+    const invites = await t.request.get(`/v1/groups/${real.groupId}/invites`).set(bob.auth);
+    expect(invites.body.data.map((i: { id: string }) => i.id)).toEqual([real.inviteId]);
   });
 });

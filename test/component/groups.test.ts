@@ -43,7 +43,9 @@ describe('groups and members (API.md §3)', () => {
         name: 'Goa trip',
         description: 'Beach week',
         currency: 'INR',
-        members: [{ userId: ada.id, name: 'Ada', joinedAt: expect.stringMatching(RFC3339_UTC) }],
+        members: [
+          { userId: ada.id, name: 'Ada', joinedAt: expect.stringMatching(RFC3339_UTC), status: 'active' },
+        ],
         createdAt: expect.stringMatching(RFC3339_UTC),
         updatedAt: expect.stringMatching(RFC3339_UTC),
         version: expect.any(Number),
@@ -85,8 +87,8 @@ describe('groups and members (API.md §3)', () => {
         ['createdAt', 'currency', 'description', 'id', 'members', 'name', 'updatedAt', 'version'].sort(),
       );
       expect(res.body.members).toEqual([
-        { userId: ada.id, name: 'Ada', joinedAt: expect.stringMatching(RFC3339_UTC) },
-        { userId: bob.id, name: 'Bob', joinedAt: expect.stringMatching(RFC3339_UTC) },
+        { userId: ada.id, name: 'Ada', joinedAt: expect.stringMatching(RFC3339_UTC), status: 'active' },
+        { userId: bob.id, name: 'Bob', joinedAt: expect.stringMatching(RFC3339_UTC), status: 'active' },
       ]);
     });
 
@@ -162,7 +164,12 @@ describe('groups and members (API.md §3)', () => {
       const groupId = await t.createGroup(ada);
       const res = await addMember(ada, groupId, { userId: bob.id });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ userId: bob.id, name: 'Bob', joinedAt: expect.stringMatching(RFC3339_UTC) });
+      expect(res.body).toEqual({
+        userId: bob.id,
+        name: 'Bob',
+        joinedAt: expect.stringMatching(RFC3339_UTC),
+        status: 'active',
+      });
       const group = await getGroup(bob, groupId);
       expect(group.status).toBe(200);
       expect(group.body.members.map((m: { userId: string }) => m.userId)).toEqual([ada.id, bob.id]);
@@ -172,7 +179,12 @@ describe('groups and members (API.md §3)', () => {
       const groupId = await t.createGroup(ada);
       const res = await addMember(ada, groupId, { email: cy.email.toUpperCase() });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ userId: cy.id, name: 'Cy', joinedAt: expect.stringMatching(RFC3339_UTC) });
+      expect(res.body).toEqual({
+        userId: cy.id,
+        name: 'Cy',
+        joinedAt: expect.stringMatching(RFC3339_UTC),
+        status: 'active',
+      });
     });
 
     it('answers 200 with the existing member when the user is already a member', async () => {
@@ -199,11 +211,12 @@ describe('groups and members (API.md §3)', () => {
       expect((await getGroup(ada, groupId)).body.members).toHaveLength(1);
     });
 
-    it('rejects both userId and email, or neither, with 422 validation_failed', async () => {
+    it('rejects userId with email or name, none of them, or an unknown field, with 422 validation_failed', async () => {
       const groupId = await t.createGroup(ada);
       expectValidationFailed(await addMember(ada, groupId, { userId: bob.id, email: bob.email }));
       expectValidationFailed(await addMember(ada, groupId, {}));
-      expectValidationFailed(await addMember(ada, groupId, { name: 'Bob' }), 'name');
+      expectValidationFailed(await addMember(ada, groupId, { userId: bob.id, name: 'Bob' }));
+      expectValidationFailed(await addMember(ada, groupId, { name: 'Bob', nickname: 'B' }), 'nickname');
     });
   });
 

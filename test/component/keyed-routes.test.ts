@@ -133,6 +133,29 @@ describe('every keyed route', () => {
         .send({ groupId, fromUserId: bob.id, toUserId: ada.id, amount: 500 });
       return { path: `/v1/settlements/${res.body.id}`, status: 204 };
     },
+    'POST /v1/groups/:groupId/invites': async () => ({
+      path: `/v1/groups/${await t.createGroup(ada)}/invites`,
+      body: { expiresInDays: 2 },
+      status: 201,
+    }),
+    'DELETE /v1/groups/:groupId/invites/:inviteId': async () => {
+      const groupId = await t.createGroup(ada);
+      const res = await t.request.post(`/v1/groups/${groupId}/invites`).set(ada.auth).send({});
+      return { path: `/v1/groups/${groupId}/invites/${res.body.id}`, status: 204 };
+    },
+    'POST /v1/invites/:code/accept': async () => {
+      const groupId = await t.createGroup(bob);
+      const res = await t.request.post(`/v1/groups/${groupId}/invites`).set(bob.auth).send({});
+      return { path: `/v1/invites/${res.body.code}/accept`, body: {}, status: 201 };
+    },
+    'POST /v1/groups/:groupId/members/:memberId/claim': async () => {
+      const groupId = await t.createGroup(bob);
+      const res = await t.request
+        .post(`/v1/groups/${groupId}/members`)
+        .set(bob.auth)
+        .send({ name: 'Ada before she joined', email: ada.email });
+      return { path: `/v1/groups/${groupId}/members/${res.body.userId}/claim`, status: 201 };
+    },
   };
 
   it('covers every write the API document declares but auth, with the key required on money writes and optional elsewhere', () => {

@@ -10,6 +10,7 @@ import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
 import { createExpensesService } from './expenses/expenses.service';
 import { createGroupsService } from './groups/groups.service';
+import { createInvitesService } from './groups/invites.service';
 import { type CorsOrigins, cors } from './http/cors';
 import { errorHandler, routeNotFound } from './http/error-handler';
 import { httpMetrics } from './http/http-metrics';
@@ -21,6 +22,7 @@ import type { Announcer } from './ledger/announcer';
 import type { GroupGate } from './ledger/group-access';
 import { createWriteRunner } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
+import { memberRoutes } from './members.routes';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
 import { createSettlementsService } from './settlements/settlements.service';
 import { webClientRoutes } from './web/web-client';
@@ -90,8 +92,14 @@ export function createApp(deps: AppDeps): Express {
     settlements: createSettlementsService({ knex: deps.knex, newId }),
     idempotency: deps.idempotency,
   });
+  const members = memberRoutes({
+    writes,
+    announcer: deps.announcer,
+    invites: createInvitesService({ knex: deps.knex, newId }),
+    idempotency: deps.idempotency,
+  });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
-  app.locals['writeRoutes'] = ledger.writeRoutes;
+  app.locals['writeRoutes'] = [...ledger.writeRoutes, ...members.writeRoutes];
 
   app.use(requestId);
   app.use(httpMetrics(deps.registry));
@@ -120,6 +128,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
   v1.use(meRoutes({ auth }));
   v1.use(ledger.router);
+  v1.use(members.router);
   // The API first: every request passes the layers ahead of the one that answers it, and `/v1` is
   // where the traffic is. The probes, the docs and the web client come after it (no path overlaps).
   app.use('/v1', v1);

@@ -14,6 +14,7 @@ import {
   lostCreateRace,
 } from './expenses/expenses.service';
 import type { Group, GroupsService, Member } from './groups/groups.service';
+import { checkAddMemberInput } from './groups/pending-members';
 import { decodeSeqCursor, encodeCursor } from './http/cursor';
 import { created, etagOf, noContent, ok, type Reply, sendReply } from './http/reply';
 import { validate } from './http/validate';
@@ -123,7 +124,9 @@ export function ledgerRoutes(deps: LedgerDeps): { router: Router; writeRoutes: r
   writes.post('/groups/:groupId/members', {
     key: 'optional',
     parse: (req) => ({
-      member: validate<{ userId?: string; email?: string }>(addMemberBody, req.body),
+      member: checkAddMemberInput(
+        validate<{ userId?: string; email?: string; name?: string }>(addMemberBody, req.body),
+      ),
       groupId: param(req, 'groupId'),
     }),
     work: (ctx, userId, { groupId, member }) => groups.addMember(ctx, userId, groupId, member),

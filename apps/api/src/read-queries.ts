@@ -97,9 +97,16 @@ function groupPage(name: string, table: string, where: string, order: string, af
   };
 }
 
-/** A group's members as `[userId, name, joinedAt]`, in join order; `g` is the group. */
-const membersOfG = `(select json_agg(json_build_array(gm.user_id, u.name, gm.joined_at) order by gm.joined_at, gm.user_id)
-          from group_members gm join users u on u.id = gm.user_id where gm.group_id = g.id) as members`;
+/**
+ * A group's members as `[userId, name, joinedAt, status, claimed]`, in join order; `g` is the group.
+ * A pending member an account claimed is not listed: its id is in the account's `claimed` (API.md §3.1).
+ */
+export const membersOfG = `(select json_agg(json_build_array(gm.user_id, u.name, gm.joined_at, u.status,
+            (select json_agg(c.user_id order by c.joined_at, c.user_id) from group_members c
+              where c.group_id = g.id and c.claimed_by = gm.user_id))
+          order by gm.joined_at, gm.user_id)
+          from group_members gm join users u on u.id = gm.user_id
+         where gm.group_id = g.id and gm.claimed_by is null) as members`;
 
 function groupsPage(cursor: string) {
   return `select g.*, m.joined_at as member_since, ${membersOfG}

@@ -82,8 +82,14 @@ export const patchGroupBody = Joi.object({
 export const addMemberBody = Joi.object({
   userId,
   email,
+  // A pending member (API.md §3.1): someone without an account, by name, with an optional email.
+  name: Joi.string().trim().min(1).max(100),
 })
-  .xor('userId', 'email')
+  .or('userId', 'email', 'name')
+  .description(
+    'Exactly one of: `{userId}` or `{email}` (a registered user), or `{name, email?}` (a pending member: ' +
+      'someone without an account). `userId` with `email` or `name` is `422 validation_failed`.',
+  )
   .label('AddMemberRequest');
 
 // ---- expenses ------------------------------------------------------------------------------------
@@ -196,3 +202,12 @@ export const eventsQuery = Joi.object({
   afterSeq: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER),
 }).label('EventsQuery');
 export const emptyQuery = Joi.object({}).label('NoQuery');
+
+// ---- invites and claims (API.md §3.1–§3.3) -------------------------------------------------------
+export const createInviteBody = Joi.object({
+  expiresInDays: Joi.number().strict().integer().min(1).max(30).description('Lifetime in days (default 7)'),
+}).label('CreateInviteRequest');
+
+export const acceptInviteBody = Joi.object({
+  asMember: userId.description('A pending member of the group to become (their place, balances and history)'),
+}).label('AcceptInviteRequest');

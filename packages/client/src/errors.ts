@@ -98,6 +98,12 @@ export class MemberHasBalanceError extends ProblemError {
   override name = 'MemberHasBalanceError';
 }
 
+/** 409 `member_claimed`: another account already took over this pending member. */
+export class MemberClaimedError extends ProblemError {
+  declare readonly code: 'member_claimed';
+  override name = 'MemberClaimedError';
+}
+
 /** 412 `precondition_failed`: `If-Match` does not match the current ETag. */
 export class PreconditionFailedError extends ProblemError {
   declare readonly code: 'precondition_failed';
@@ -189,6 +195,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   idempotency_key_in_progress: IdempotencyKeyInProgressError,
   email_taken: EmailTakenError,
   member_has_balance: MemberHasBalanceError,
+  member_claimed: MemberClaimedError,
   precondition_failed: PreconditionFailedError,
   payload_too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,

@@ -4,6 +4,7 @@ import { ExpensesApi } from './expenses-api.js';
 import { GroupsApi } from './groups-api.js';
 import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client.js';
 import { randomIdempotencyKey } from './idempotency-key.js';
+import { InvitesApi } from './invites-api.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 import { RealtimeClient } from './realtime.js';
 import type { RealtimeOptions } from './realtime-types.js';
@@ -42,6 +43,8 @@ export class TallyClient {
   readonly tokens: TokenManager;
   readonly auth: AuthApi;
   readonly groups: GroupsApi;
+  /** Invite links and claims of pending members. */
+  readonly invites: InvitesApi;
   readonly expenses: ExpensesApi;
   readonly settlements: SettlementsApi;
   /**
@@ -79,6 +82,7 @@ export class TallyClient {
     this.http = http;
     this.auth = new AuthApi(http, this.tokens);
     this.groups = new GroupsApi(http);
+    this.invites = new InvitesApi(http);
     this.expenses = new ExpensesApi(http);
     this.settlements = new SettlementsApi(http);
     this.outbox = new Outbox(

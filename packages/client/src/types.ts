@@ -49,13 +49,29 @@ export type CreateGroupRequest = Schemas['CreateGroupRequest'];
 export type UpdateGroupRequest = Schemas['PatchGroupRequest'];
 
 /**
- * Add a registered user by id or by email (exactly one of the two). The document says "exactly one"
- * with a `oneOf` of `required` lists, which openapi-typescript does not turn into a union, so the
- * union is spelt out here from the generated field types.
+ * Add a registered user by id or by email, or someone without an account by name (a pending
+ * member, with an optional email). The document says "one of these" with `required` lists, which
+ * openapi-typescript does not turn into a union, so the union is spelt out here from the generated
+ * field types.
  */
 export type AddMemberRequest =
-  | { userId: NonNullable<Schemas['AddMemberRequest']['userId']>; email?: never }
-  | { email: NonNullable<Schemas['AddMemberRequest']['email']>; userId?: never };
+  | { userId: NonNullable<Schemas['AddMemberRequest']['userId']>; email?: never; name?: never }
+  | { email: NonNullable<Schemas['AddMemberRequest']['email']>; userId?: never; name?: never }
+  | {
+      name: NonNullable<Schemas['AddMemberRequest']['name']>;
+      email?: NonNullable<Schemas['AddMemberRequest']['email']>;
+      userId?: never;
+    };
+
+// ---- invites and claims (API.md §3.1–§3.3) --------------------------------------------------------
+
+export type MemberStatus = Member['status'];
+export type Invite = Schemas['Invite'];
+export type CreatedInvite = Schemas['CreatedInvite'];
+export type InvitePreview = Schemas['InvitePreview'];
+export type CreateInviteRequest = Schemas['CreateInviteRequest'];
+export type AcceptInviteRequest = Schemas['AcceptInviteRequest'];
+export type ClaimableMember = Schemas['ClaimableMemberList']['data'][number];
 
 // ---- expenses ------------------------------------------------------------------------------------
 

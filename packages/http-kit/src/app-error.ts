@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'idempotency_key_in_progress'
   | 'email_taken'
   | 'member_has_balance'
+  | 'member_claimed'
   | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -35,6 +36,7 @@ const TITLES: Record<ErrorCode, string> = {
   idempotency_key_in_progress: 'Idempotency key in progress',
   email_taken: 'Email taken',
   member_has_balance: 'Member has balance',
+  member_claimed: 'Member claimed',
   precondition_failed: 'Precondition failed',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',

@@ -10,8 +10,21 @@ import { balancesOf, type GroupSnapshotRow, toGroupSnapshot } from '../ledger/gr
 import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS } from '../read-queries';
+import { addPendingMember } from './pending-members';
 
-export type Member = { userId: string; name: string; joinedAt: string };
+export type MemberStatus = 'active' | 'pending';
+/**
+ * A member of a group: an account (`active`) or someone added by name (`pending`, API.md §3.1).
+ * `claimed`, on an account's entry only when it took over pending members: their ids, which old
+ * records still name.
+ */
+export type Member = {
+  userId: string;
+  name: string;
+  joinedAt: string;
+  status: MemberStatus;
+  claimed?: string[];
+};
 export type Group = {
   id: string;
   name: string;
@@ -23,19 +36,23 @@ export type Group = {
   version: number;
 };
 
-/** A group row with its members, `[userId, name, joinedAt]` (see `READS.group`). */
-type ListedGroupRow = GroupRow & { members: [string, string, string][] | string | null };
+/** A group row with its members, `[userId, name, joinedAt, status, claimed]` (see `READS.group`). */
+export type ListedGroupRow = GroupRow & {
+  members: [string, string, string, MemberStatus, string[] | null][] | string | null;
+};
 
 /** A group of `READS.groups`, whose members came in the same statement. */
-const toListedGroup = (row: ListedGroupRow): Group => ({
+export const toListedGroup = (row: ListedGroupRow): Group => ({
   id: row.id,
   name: row.name,
   description: row.description,
   currency: row.currency,
-  members: (jsonColumn(row.members) ?? []).map(([userId, name, joinedAt]) => ({
+  members: (jsonColumn(row.members) ?? []).map(([userId, name, joinedAt, status, claimed]) => ({
     userId,
     name,
     joinedAt: toIso(joinedAt),
+    status,
+    ...(claimed && claimed.length > 0 ? { claimed } : {}),
   })),
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
@@ -43,7 +60,7 @@ const toListedGroup = (row: ListedGroupRow): Group => ({
 });
 
 /** The membership rows' writes, as parts of a change's one statement (`GroupChange.write`). */
-const MEMBER_WRITES = {
+export const MEMBER_WRITES = {
   add: (userId: string, joinedAt: Date) =>
     sql`insert into group_members (group_id, user_id, joined_at)
         select guard.id, ${userId}::text, ${joinedAt}::timestamptz from guard`,
@@ -55,9 +72,12 @@ const MEMBER_WRITES = {
 /** A user to add and, when they are in the group already, since when. `$1` id or email, `$2` group. */
 const userToAdd = (by: 'id' | 'email_normalized') => ({
   name: `write_user_by_${by}`,
-  text: `select u.id, u.name, m.joined_at from users u
+  text: `select u.id, u.name, m.joined_at,
+                (select json_agg(c.user_id order by c.joined_at, c.user_id) from group_members c
+                  where c.group_id = $2 and c.claimed_by = u.id) as claimed
+           from users u
            left join group_members m on m.group_id = $2 and m.user_id = u.id
-          where u.${by} = $1`,
+          where u.${by} = $1 and u.status = 'active'`,
 });
 const USER_TO_ADD = { id: userToAdd('id'), email: userToAdd('email_normalized') };
 const USER_NAME = { name: 'write_user_name', text: 'select name from users where id = $1' };
@@ -87,7 +107,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
       };
       const change = ctx.create(row, userId);
       change.write(MEMBER_WRITES.add(userId, now));
-      const member: Member = { userId, name: user.name, joinedAt: now.toISOString() };
+      const member: Member = { userId, name: user.name, joinedAt: now.toISOString(), status: 'active' };
       const group: Group = {
         id: row.id,
         name: row.name,
@@ -170,24 +190,39 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
       ctx: WriteContext,
       userId: string,
       groupId: string,
-      input: { userId?: string; email?: string },
+      input: { userId?: string; email?: string; name?: string },
     ): Promise<WriteResult<{ member: Member; added: boolean }>> {
       const change = await ctx.open(groupId, userId);
-      const [user] = await ctx.read<{ id: string; name: string; joined_at: Date | string | null }>(
-        input.userId ? USER_TO_ADD.id : USER_TO_ADD.email,
-        [input.userId ?? input.email, groupId],
-      );
+      if (input.name !== undefined) return addPendingMember(change, newId, userId, input.name, input.email);
+      const [user] = await ctx.read<{
+        id: string;
+        name: string;
+        joined_at: Date | string | null;
+        claimed: string[] | string | null;
+      }>(input.userId ? USER_TO_ADD.id : USER_TO_ADD.email, [input.userId ?? input.email, groupId]);
       if (!user) throw notFound('User');
       // The read and the change's state disagree on the membership: the state is out of date.
       if (change.isMember(user.id) !== (user.joined_at !== null)) throw new StaleState();
       if (user.joined_at !== null) {
-        const member: Member = { userId: user.id, name: user.name, joinedAt: toIso(user.joined_at) };
+        const claimed = jsonColumn(user.claimed) ?? [];
+        const member: Member = {
+          userId: user.id,
+          name: user.name,
+          joinedAt: toIso(user.joined_at),
+          status: 'active',
+          ...(claimed.length > 0 ? { claimed } : {}),
+        };
         return { value: { member, added: false }, events: [] };
       }
       const joinedAt = new Date();
       change.write(MEMBER_WRITES.add(user.id, joinedAt));
       change.memberAdded(user.id);
-      const member: Member = { userId: user.id, name: user.name, joinedAt: joinedAt.toISOString() };
+      const member: Member = {
+        userId: user.id,
+        name: user.name,
+        joinedAt: joinedAt.toISOString(),
+        status: 'active',
+      };
       const event = change.commit('member.added', userId, { member }, { bumpVersion: true, at: joinedAt });
       return { value: { member, added: true }, events: [event] };
     },

@@ -89,11 +89,21 @@ export class GroupChange {
     return new GroupChange(state, 'bump', newId);
   }
 
+  /**
+   * A change to an existing group by a caller who need not be a member: someone joining it (an
+   * invite accepted, a pending member claimed). 404 for a group that does not exist.
+   */
+  static joining(state: GroupState | undefined, hidden: () => AppError, newId: NewId): GroupChange {
+    if (!state) throw hidden();
+    return new GroupChange(state, 'bump', newId);
+  }
+
   /** A change that creates `group` with `creatorId` as its first member (the caller writes the membership). */
   static creating(group: GroupRow, creatorId: string, newId: NewId): GroupChange {
     const snapshot: GroupSnapshot = {
       lastSeq: 0,
       memberIds: [creatorId],
+      aliases: new Map(),
       nets: new Map(),
       liveRecords: new Map(),
     };
@@ -110,6 +120,21 @@ export class GroupChange {
   }
 
   /**
+   * Who `userId` is in this group now: the account that claimed them when they are a claimed
+   * pending member (API.md §3.1), else themselves. Records keep naming the claimed id.
+   */
+  resolve(userId: string): string {
+    return this.snapshot.aliases.get(userId) ?? userId;
+  }
+
+  /** Records that `accountId` took over the pending member `pendingId` (the caller writes the rows). */
+  memberClaimed(pendingId: string, accountId: string): void {
+    this.snapshot.aliases.set(pendingId, accountId);
+    this.snapshot.memberIds = this.snapshot.memberIds.filter((id) => id !== pendingId);
+    if (!this.snapshot.memberIds.includes(accountId)) this.snapshot.memberIds.push(accountId);
+  }
+
+  /**
    * Everyone whose balance a change touches must be a current member: that keeps a removed
    * member's net at zero, and it is what API.md means by `422 not_a_member`. Each party comes with
    * the path that names it (`paidBy`, `paidBy[1].userId`, `split.between[2].userId`, `fromUserId`),
@@ -118,7 +143,7 @@ export class GroupChange {
   assertMembers(parties: readonly Party[]): void {
     const seen = new Set<string>();
     const missing = parties.filter((p) => {
-      if (this.isMember(p.userId) || seen.has(p.path)) return false;
+      if (this.isMember(this.resolve(p.userId)) || seen.has(p.path)) return false;
       seen.add(p.path);
       return true;
     });
@@ -130,9 +155,13 @@ export class GroupChange {
     }
   }
 
-  /** Stages balance deltas, and keeps the snapshot (the event's balances) in step. */
+  /**
+   * Stages balance deltas, and keeps the snapshot (the event's balances) in step. A delta naming a
+   * claimed pending member goes to the account that claimed them.
+   */
   applyDeltas(deltas: readonly BalanceDelta[]): void {
-    for (const d of deltas) {
+    for (const named of deltas) {
+      const d = { ...named, userId: this.resolve(named.userId) };
       const key = `${d.currency}\u0000${d.userId}`;
       const staged = this.deltas.get(key);
       this.deltas.set(key, { ...d, delta: (staged?.delta ?? 0) + d.delta });

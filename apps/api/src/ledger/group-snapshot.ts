@@ -13,7 +13,13 @@ export type CurrencyBalances = {
 /** Members, nets and live-record counts of one group, as one statement saw them. */
 export type GroupSnapshot = {
   lastSeq: number;
+  /** The current memberships, but not pending members an account has claimed (see `aliases`). */
   memberIds: string[];
+  /**
+   * Pending members an account took over (API.md §3.1): claimed id → the account's id. Old records
+   * keep naming the claimed id; the group applies their balance effects to the account.
+   */
+  aliases: Map<string, string>;
   nets: Map<string, Map<string, number>>;
   liveRecords: Map<string, number>;
 };
@@ -23,6 +29,7 @@ export type GroupState = { group: GroupRow; snapshot: GroupSnapshot };
 
 export type GroupSnapshotRow = GroupRow & {
   member_ids: string[] | string;
+  aliases: [string, string][] | string;
   balances: [string, string, number | string][] | string;
   currencies: [string, number | string][] | string;
 };
@@ -39,7 +46,9 @@ export type GroupSnapshotRow = GroupRow & {
 export const groupSnapshot = (group: Sql, onlyIf?: Sql): Sql =>
   sql`select g.id, g.name, g.description, g.currency, g.last_seq, g.version, g.created_at, g.updated_at,
        coalesce((select json_agg(m.user_id order by m.joined_at, m.user_id)
-                   from group_members m where m.group_id = g.id), '[]') as member_ids,
+                   from group_members m where m.group_id = g.id and m.claimed_by is null), '[]') as member_ids,
+       coalesce((select json_agg(json_build_array(m.user_id, m.claimed_by))
+                   from group_members m where m.group_id = g.id and m.claimed_by is not null), '[]') as aliases,
        coalesce((select json_agg(json_build_array(b.currency, b.user_id, b.net))
                    from balances b where b.group_id = g.id and b.net <> 0), '[]') as balances,
        coalesce((select json_agg(json_build_array(c.currency, c.live_records) order by c.currency)
@@ -60,6 +69,7 @@ export function toGroupSnapshot(row: GroupSnapshotRow): GroupSnapshot {
   return {
     lastSeq: Number(row.last_seq),
     memberIds: jsonColumn(row.member_ids),
+    aliases: new Map(jsonColumn(row.aliases)),
     nets,
     liveRecords: new Map(jsonColumn(row.currencies).map(([currency, n]) => [currency, Number(n)])),
   };
@@ -88,6 +98,7 @@ export function copyState(state: GroupState): GroupState {
     snapshot: {
       lastSeq: snapshot.lastSeq,
       memberIds: [...snapshot.memberIds],
+      aliases: new Map(snapshot.aliases),
       nets: new Map([...snapshot.nets].map(([currency, perUser]) => [currency, new Map(perUser)])),
       liveRecords: new Map(snapshot.liveRecords),
     },

@@ -38,6 +38,11 @@ export type WriteContext = {
    */
   open(groupId: string, userId: string): Promise<GroupChange>;
   /**
+   * A change to `groupId` by someone who need not be a member yet (joining it by an invite, or
+   * claiming a pending member). 404 (`Group`) for an unknown group.
+   */
+  openJoining(groupId: string): Promise<GroupChange>;
+  /**
    * The record `id` of `table` with a change to its group, read in ONE statement so that the row
    * and the group's state are consistent. Undefined for an unknown id; `hidden()` when the caller is
    * not a member of the record's group (it must answer exactly as for an unknown id).
@@ -223,6 +228,14 @@ export function createWriteRunner(deps: {
         state.fromCache = cached !== undefined;
         const group = cached ?? (await readGroup(state, groupId));
         state.change = GroupChange.of(group, userId, () => notFound('Group'), deps.newId);
+        return state.change;
+      },
+      async openJoining(groupId) {
+        await enterGroup(state, groupId);
+        const cached = state.trustCache ? cache.get(groupId) : undefined;
+        state.fromCache = cached !== undefined;
+        const group = cached ?? (await readGroup(state, groupId));
+        state.change = GroupChange.joining(group, () => notFound('Group'), deps.newId);
         return state.change;
       },
       async openRecord<R>(table: RecordTable, id: string, userId: string, hidden: () => AppError) {

@@ -20,7 +20,8 @@ import { currency } from '../schemas';
  *    with a known `type` (`{"type":"equal","between":[]}` included). → an unreachable `otherwise` is
  *    dropped, and every `then` must pin the key itself (else the branches would not be exclusive).
  * 4. `xor` peers: joi-to-json's default is `if/then/else`; the `oneOf` of `required` below says the
- *    same thing in a form code generators (openapi-typescript) and UIs understand.
+ *    same thing in a form code generators (openapi-typescript) and UIs understand. `or` peers: an
+ *    `anyOf` of `required`, inside an `allOf` (see `logicalOpParser`).
  * 5. joi-to-json reads `integer` only as the first number rule, and ignores a string `length`. →
  *    `integer` is moved first and `length(n)` becomes `min(n)` + `max(n)`.
  * 6. joi-to-json ignores `object().min(n)` (PatchExpenseRequest: "at least one field"). → set as
@@ -316,6 +317,11 @@ function adjust(described: Described, inAlternative = false): Described {
 const logicalOpParser = {
   xor: (schema: JsonSchema, dependency: { peers: string[] }) => {
     schema['oneOf'] = dependency.peers.map((peer) => ({ required: [peer] }));
+  },
+  // `or(a, b)`: at least one is present. A bare `anyOf` beside `properties` reads to openapi-typescript
+  // as a union with `unknown` (which swallows the object type); inside `allOf` it stays an intersection.
+  or: (schema: JsonSchema, dependency: { peers: string[] }) => {
+    schema['allOf'] = [{ anyOf: dependency.peers.map((peer) => ({ required: [peer] })) }];
   },
 };
 

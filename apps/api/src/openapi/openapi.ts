@@ -69,6 +69,7 @@ const TAGS = [
   { name: 'Auth', description: 'Registration, sign-in, token refresh' },
   { name: 'Groups', description: 'Groups of people who share expenses' },
   { name: 'Members', description: 'Who belongs to a group' },
+  { name: 'Invites', description: 'Invite links: joining a group, and taking over a pending member' },
   { name: 'Expenses', description: 'Who paid, how it is split' },
   { name: 'Settlements', description: 'One member paying another back' },
   { name: 'Balances', description: 'Who owes whom' },
@@ -191,6 +192,7 @@ export function errorCodesOf(op: Operation): DocumentedErrorCode[] {
 const REPLAYABLE_CODES = new Set<DocumentedErrorCode>([
   'not_found',
   'member_has_balance',
+  'member_claimed',
   'precondition_failed',
   'validation_failed',
   'not_a_member',

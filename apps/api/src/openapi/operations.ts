@@ -1,9 +1,11 @@
 import type Joi from 'joi';
 import {
+  acceptInviteBody,
   addMemberBody,
   clientId,
   createExpenseBody,
   createGroupBody,
+  createInviteBody,
   createSettlementBody,
   eventsQuery,
   listQuery,
@@ -72,6 +74,9 @@ export const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
   userId: 'User id (`usr_…`) of the member',
   expenseId: 'Expense id (`exp_…`, or the id a client chose with PUT)',
   settlementId: 'Settlement id (`stl_…`)',
+  memberId: 'User id (`usr_…`) of a pending member',
+  inviteId: 'Invite id (`inv_…`)',
+  code: 'An invite code (43 characters, base64url)',
 };
 
 const LIST_NOTE =
@@ -245,8 +250,13 @@ export const OPERATIONS: Operation[] = [
     path: '/v1/groups/{groupId}/members',
     operationId: 'addMember',
     tag: 'Members',
-    summary: 'Add a registered user to a group',
-    description: 'By `userId` or by `email` (exactly one). An unknown user is `404 not_found`.',
+    summary: 'Add a member: a registered user, or someone without an account',
+    description:
+      'A registered user by `userId` or by `email` (an unknown user, or a pending member of any group, is ' +
+      '`404 not_found`; `200` when they are a member already). Or someone who is not on Tally yet by ' +
+      '`{name, email?}`: a new **pending** member (`status: "pending"`, a `usr_…` id) who can pay, owe and ' +
+      'settle like anyone else, never signs in, and belongs to this group only. An account can later take ' +
+      'over their place, balances and history (an invite with `asMember`, or the claim by email).',
     rateLimited: true,
     jsonBody: true,
     body: addMemberBody,
@@ -270,6 +280,138 @@ export const OPERATIONS: Operation[] = [
     idempotency: 'optional',
     success: [{ status: 204, description: 'Removed' }],
     errors: ['not_found', 'member_has_balance'],
+  },
+  {
+    method: 'post',
+    path: '/v1/groups/{groupId}/members/{memberId}/claim',
+    operationId: 'claimMember',
+    tag: 'Members',
+    summary: 'Take over a pending member whose email is yours',
+    description:
+      'No invite needed: the pending member must be unclaimed and must have been added with the email the ' +
+      'caller registered with (compared as registration normalises it: trimmed, lower-cased). Tally does not ' +
+      'verify email addresses yet, so this trusts the address the group typed. The caller takes over the ' +
+      "member's place and balances (joining the group if need be, `201`; `200` if already a member, the two " +
+      'merge); old records keep naming the pending id, listed in the account’s `claimed`. Anything the caller ' +
+      'may not claim (no such pending member in this group, another email, no email) is `404`; a member ' +
+      'someone else claimed is `409 member_claimed`.',
+    rateLimited: true,
+    jsonBody: true,
+    idempotency: 'optional',
+    success: [
+      {
+        status: 201,
+        description: 'Claimed; the caller joined the group',
+        schema: 'Group',
+        headers: ['ETag', 'Location'],
+      },
+      {
+        status: 200,
+        description: 'Claimed by a member (or already claimed by the caller)',
+        schema: 'Group',
+        headers: ['ETag'],
+      },
+    ],
+    errors: ['not_found', 'member_claimed'],
+  },
+  {
+    method: 'get',
+    path: '/v1/me/claimable-members',
+    operationId: 'listClaimableMembers',
+    tag: 'Members',
+    summary: 'Pending members the caller may claim by email',
+    description:
+      'Unclaimed pending members, still in their group, that were added with the email the caller registered ' +
+      'with: what a newly registered account can take over with `POST /v1/groups/{groupId}/members/{memberId}/claim`. ' +
+      'At most 100, oldest first. Tally does not verify email addresses yet.',
+    rateLimited: true,
+    success: [
+      { status: 200, description: 'The members', schema: 'ClaimableMemberList', headers: ['Cache-Control'] },
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v1/groups/{groupId}/invites',
+    operationId: 'createInvite',
+    tag: 'Invites',
+    summary: 'Make an invite link',
+    description:
+      'Any member may. The answer is the only place the `code` ever appears (Tally keeps its SHA-256): 32 ' +
+      'random bytes, base64url (43 characters). Anyone signed in who has it can join until it expires ' +
+      '(`expiresInDays`, 1–30, default 7) or is revoked. Appends `invite.created` (without the code).',
+    rateLimited: true,
+    jsonBody: true,
+    body: createInviteBody,
+    idempotency: 'optional',
+    success: [{ status: 201, description: 'The invite, with its code', schema: 'CreatedInvite' }],
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/groups/{groupId}/invites',
+    operationId: 'listInvites',
+    tag: 'Invites',
+    summary: "The group's live invites",
+    description: 'Not revoked and not expired, newest first, without their codes.',
+    rateLimited: true,
+    success: [{ status: 200, description: 'The invites', schema: 'InviteList', headers: ['Cache-Control'] }],
+    errors: ['not_found'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/groups/{groupId}/invites/{inviteId}',
+    operationId: 'revokeInvite',
+    tag: 'Invites',
+    summary: 'Revoke an invite',
+    description:
+      'Any member may. Its code stops working at once. Revoking it again is `204` (nothing changes); an ' +
+      'invite of another group is `404`. Appends `invite.revoked`.',
+    rateLimited: true,
+    idempotency: 'optional',
+    success: [{ status: 204, description: 'Revoked' }],
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/invites/{code}',
+    operationId: 'previewInvite',
+    tag: 'Invites',
+    summary: 'What an invite leads to',
+    description:
+      'For anyone signed in who has the code: the group, its member count and the pending members one may ' +
+      'become by accepting with `asMember`. An expired, revoked or unknown code is `404`.',
+    rateLimited: true,
+    success: [
+      { status: 200, description: 'The preview', schema: 'InvitePreview', headers: ['Cache-Control'] },
+    ],
+    errors: ['not_found'],
+  },
+  {
+    method: 'post',
+    path: '/v1/invites/{code}/accept',
+    operationId: 'acceptInvite',
+    tag: 'Invites',
+    summary: 'Join a group by an invite',
+    description:
+      '`201` with the group when the caller joined (`member.added`), `200` when already a member (nothing ' +
+      'changes). With `asMember`, the caller takes over that pending member: place, balances and history ' +
+      '(`member.claimed`; `200` and a merge when already a member). `asMember` that is not a pending member ' +
+      'of the group is `404`; one someone else claimed is `409 member_claimed`. An expired, revoked or ' +
+      'unknown code is `404`.',
+    rateLimited: true,
+    jsonBody: true,
+    body: acceptInviteBody,
+    idempotency: 'optional',
+    success: [
+      { status: 201, description: 'Joined', schema: 'Group', headers: ['ETag', 'Location'] },
+      {
+        status: 200,
+        description: 'Already a member (or a pending member merged in)',
+        schema: 'Group',
+        headers: ['ETag'],
+      },
+    ],
+    errors: ['not_found', 'member_claimed'],
   },
   {
     method: 'get',

@@ -54,6 +54,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   idempotency_key_in_progress: 409,
   email_taken: 409,
   member_has_balance: 409,
+  member_claimed: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -105,6 +106,23 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
     'group.updated': { name: 'GroupUpdatedEvent', data: object({ group: ref('GroupSummary') }, ['group']) },
     'member.added': { name: 'MemberAddedEvent', data: object({ member: ref('Member') }, ['member']) },
     'member.removed': { name: 'MemberRemovedEvent', data: object({ userId: id('usr', 'User') }, ['userId']) },
+    'member.claimed': {
+      name: 'MemberClaimedEvent',
+      data: object(
+        {
+          memberId: { ...id('usr', 'User'), description: 'The pending member taken over' },
+          userId: { ...id('usr', 'User'), description: 'The account that took them over' },
+          member: ref('Member'),
+          balances,
+        },
+        ['memberId', 'userId', 'member', 'balances'],
+      ),
+    },
+    'invite.created': { name: 'InviteCreatedEvent', data: object({ invite: ref('Invite') }, ['invite']) },
+    'invite.revoked': {
+      name: 'InviteRevokedEvent',
+      data: object({ inviteId: id('inv', 'Invite') }, ['inviteId']),
+    },
     'expense.created': {
       name: 'ExpenseCreatedEvent',
       data: object(
@@ -321,8 +339,105 @@ export const responseSchemas: Record<string, JsonSchema> = {
   },
   Member: {
     type: 'object',
-    properties: { userId: id('usr', 'User'), name: { type: 'string' }, joinedAt: timestamp },
-    required: ['userId', 'name', 'joinedAt'],
+    properties: {
+      userId: id('usr', 'User'),
+      name: { type: 'string' },
+      joinedAt: timestamp,
+      status: {
+        type: 'string',
+        enum: ['active', 'pending'],
+        description: '`active`: an account; `pending`: someone added by name, without an account',
+      },
+      claimed: {
+        type: 'array',
+        items: id('usr', 'User'),
+        minItems: 1,
+        description:
+          'On an account that took over pending members: their ids, which older expenses, settlements and ' +
+          'events still name. Absent otherwise.',
+      },
+    },
+    required: ['userId', 'name', 'joinedAt', 'status'],
+    additionalProperties: false,
+  },
+  Invite: {
+    type: 'object',
+    description: 'An invite link, without its code',
+    properties: {
+      id: id('inv', 'Invite'),
+      groupId: id('grp', 'Group'),
+      createdBy: id('usr', 'User'),
+      createdAt: timestamp,
+      expiresAt: timestamp,
+    },
+    required: ['id', 'groupId', 'createdBy', 'createdAt', 'expiresAt'],
+    additionalProperties: false,
+  },
+  CreatedInvite: {
+    type: 'object',
+    description: 'An invite just made: the only answer that carries its code',
+    properties: {
+      id: id('inv', 'Invite'),
+      groupId: id('grp', 'Group'),
+      createdBy: id('usr', 'User'),
+      createdAt: timestamp,
+      expiresAt: timestamp,
+      code: {
+        type: 'string',
+        pattern: '^[A-Za-z0-9_-]{43}$',
+        description: '32 random bytes, base64url: share it (e.g. in a link); Tally keeps only its hash',
+      },
+    },
+    required: ['id', 'groupId', 'createdBy', 'createdAt', 'expiresAt', 'code'],
+    additionalProperties: false,
+  },
+  ClaimableMemberList: {
+    type: 'object',
+    properties: {
+      data: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            groupId: id('grp', 'Group'),
+            groupName: { type: 'string' },
+            memberId: { ...id('usr', 'User'), description: 'The pending member to claim' },
+            name: { type: 'string' },
+          },
+          required: ['groupId', 'groupName', 'memberId', 'name'],
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ['data'],
+    additionalProperties: false,
+  },
+  InviteList: {
+    type: 'object',
+    properties: { data: { type: 'array', items: ref('Invite') } },
+    required: ['data'],
+    additionalProperties: false,
+  },
+  InvitePreview: {
+    type: 'object',
+    properties: {
+      groupId: id('grp', 'Group'),
+      groupName: { type: 'string' },
+      memberCount: { type: 'integer', minimum: 0 },
+      pendingMembers: {
+        type: 'array',
+        description: 'Pending members one may become by accepting with `asMember`',
+        items: {
+          type: 'object',
+          properties: { userId: id('usr', 'User'), name: { type: 'string' } },
+          required: ['userId', 'name'],
+          additionalProperties: false,
+        },
+      },
+      expiresAt: timestamp,
+      isMember: { type: 'boolean', description: 'Whether the caller is a member already' },
+    },
+    required: ['groupId', 'groupName', 'memberCount', 'pendingMembers', 'expiresAt', 'isMember'],
     additionalProperties: false,
   },
   Group: {

@@ -93,6 +93,12 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
         { userId: input.fromUserId, path: 'fromUserId' },
         { userId: input.toUserId, path: 'toUserId' },
       ]);
+      // Two ids of one member: an account and a pending member it took over (API.md §3.3).
+      if (change.resolve(input.fromUserId) === change.resolve(input.toUserId)) {
+        throw new AppError('validation_failed', 422, 'A member cannot settle with themselves.', {
+          errors: [{ path: 'toUserId', message: 'is the same member as fromUserId' }],
+        });
+      }
       const now = new Date();
       const settlement: Settlement = {
         id: newId('stl'),

@@ -56,7 +56,9 @@ const formatMoney = (minor, currency) =>
     minor / 10 ** fractionDigits(currency),
   );
 
-const nameOf = (userId) => open?.group.members.find((m) => m.userId === userId)?.name ?? userId;
+/** A member's name; an id a member took over (a claimed pending member, still named by old records) resolves to them. */
+const nameOf = (userId) =>
+  open?.group.members.find((m) => m.userId === userId || m.claimed?.includes(userId))?.name ?? userId;
 
 async function signedIn(session) {
   me = session.user;
@@ -123,7 +125,11 @@ async function openGroup(groupId) {
     afterSeq: balances.asOfSeq,
     onEvent: (event) => {
       $('activity').prepend(element('li', activityOf(event)));
-      if (event.type === 'member.added' || event.type === 'member.removed') {
+      if (
+        event.type === 'member.added' ||
+        event.type === 'member.removed' ||
+        event.type === 'member.claimed'
+      ) {
         handle(() => refreshMembers(groupId))();
       }
     },
@@ -154,7 +160,9 @@ function activityOf(event) {
     case 'expense.created':
       return `${who} added “${data.expense.description}”, ${formatMoney(data.expense.amount, data.expense.currency)}`;
     case 'member.added':
-      return `${who} added ${data.member.name}`;
+      return `${who} added ${data.member.name}${data.member.status === 'pending' ? ' (not on Tally yet)' : ''}`;
+    case 'member.claimed':
+      return `${data.member.name} took over the place of a member added by name`;
     default:
       return `${who}: ${event.type}`;
   }
@@ -163,7 +171,9 @@ function activityOf(event) {
 function renderMembers() {
   $('paid-by').replaceChildren(
     ...open.group.members.map((m) => {
-      const option = element('option', m.name, { value: m.userId });
+      const option = element('option', m.status === 'pending' ? `${m.name} (not on Tally yet)` : m.name, {
+        value: m.userId,
+      });
       option.selected = m.userId === me.id;
       return option;
     }),
@@ -263,3 +273,76 @@ $('expense-form').addEventListener(
     say(`Added “${expense.description}”.`);
   }),
 );
+
+// ---- people not on Tally yet, invite links and claims (API.md §3.1–§3.3) -------------------------
+
+$('pending-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const email = String(form.get('email')).trim();
+    const name = String(form.get('name'));
+    const member = await tally.groups.addMember(open.group.id, email ? { name, email } : { name });
+    event.target.reset();
+    say(`${member.name} was added: they are not on Tally yet.`);
+  }),
+);
+
+$('make-invite').addEventListener(
+  'click',
+  handle(async () => {
+    const invite = await tally.invites.create(open.group.id);
+    const link = `${window.location.origin}/?invite=${invite.code}`;
+    $('invite-link').textContent = link;
+    say(`Invite link made; it works until ${new Date(invite.expiresAt).toLocaleString()}.`);
+  }),
+);
+
+/** The code of a pasted invite link (`…?invite=<code>`), or the code itself. */
+function inviteCodeOf(text) {
+  const trimmed = text.trim();
+  try {
+    return new URL(trimmed).searchParams.get('invite') ?? trimmed;
+  } catch {
+    return trimmed;
+  }
+}
+
+/** The invite being looked at: its code. */
+let joining;
+
+$('join-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const code = inviteCodeOf(String(new FormData(event.target).get('invite')));
+    const preview = await tally.invites.preview(code);
+    joining = code;
+    $('join-summary').textContent = `${preview.groupName}: ${preview.memberCount} member(s)${
+      preview.isMember ? ', you among them' : ''
+    }.`;
+    $('join-as').replaceChildren(
+      element('option', 'Myself, as a new member', { value: '' }),
+      ...preview.pendingMembers.map((m) =>
+        element('option', `${m.name} (take over their place)`, { value: m.userId }),
+      ),
+    );
+    $('join-preview').hidden = false;
+  }),
+);
+
+$('accept-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const asMember = String(new FormData(event.target).get('asMember'));
+    const group = await tally.invites.accept(joining, asMember ? { asMember } : {});
+    $('join-preview').hidden = true;
+    $('join-form').reset();
+    await listGroups();
+    await openGroup(group.id);
+    say(`You are in ${group.name}.`);
+  }),
+);
+
+// An invite link opens this page with `?invite=<code>`: ready to look at once signed in.
+const invited = new URLSearchParams(window.location.search).get('invite');
+if (invited) $('join-form').elements.namedItem('invite').value = invited;

@@ -1,0 +1,361 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { BalanceDelta } from '@tally/domain';
+import { AppError, notFound } from '@tally/http-kit';
+import type { Knex } from 'knex';
+import { toIso } from '../db-errors';
+import type { NewId } from '../ids';
+import { jsonColumn } from '../json-column';
+import type { GroupChange } from '../ledger/group-change';
+import { sql } from '../ledger/sql';
+import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
+import { createRunRead, membersOfG } from '../read-queries';
+import { type Group, type ListedGroupRow, MEMBER_WRITES, type Member, toListedGroup } from './groups.service';
+
+/** An invite link to a group (API.md §3.2), as listed: never its code. */
+export type Invite = { id: string; groupId: string; createdBy: string; createdAt: string; expiresAt: string };
+/** An invite just made: the only answer that ever carries its code. */
+export type CreatedInvite = Invite & { code: string };
+/** What an app shows before accepting an invite. */
+export type InvitePreview = {
+  groupId: string;
+  groupName: string;
+  memberCount: number;
+  /** Pending members one may become by accepting with `asMember`. */
+  pendingMembers: { userId: string; name: string }[];
+  expiresAt: string;
+  /** Whether the caller is a member already. */
+  isMember: boolean;
+};
+/** A pending member the caller may claim by email, and its group. */
+export type ClaimableMember = { groupId: string; groupName: string; memberId: string; name: string };
+/** A join or a claim: the group after it, and whether the caller became a member by it. */
+export type Joined = { group: Group; added: boolean };
+
+/** Invites live 7 days unless asked otherwise (1–30). */
+export const DEFAULT_INVITE_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+/** 32 random bytes, base64url: 43 characters. Anything else cannot be a code and is not looked up. */
+const CODE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const hashOf = (code: string) => createHash('sha256').update(code).digest('hex');
+
+type InviteRow = {
+  id: string;
+  group_id: string;
+  created_by: string;
+  created_at: Date | string;
+  expires_at: Date | string;
+  revoked_at: Date | string | null;
+};
+const toInvite = (row: InviteRow): Invite => ({
+  id: row.id,
+  groupId: row.group_id,
+  createdBy: row.created_by,
+  createdAt: toIso(row.created_at),
+  expiresAt: toIso(row.expires_at),
+});
+
+const READS = {
+  /** A live invite by its code's hash. `$1` hash. */
+  liveInvite: {
+    name: 'invite_live',
+    text: `select i.* from invites i where i.code_hash = $1 and i.revoked_at is null and i.expires_at > now()`,
+  },
+  /** An invite of a group, live or not. `$1` invite, `$2` group. */
+  invite: { name: 'invite_by_id', text: 'select i.* from invites i where i.id = $1 and i.group_id = $2' },
+  /** A group with its members, whoever asks (the write's own rules decide). `$1` group. */
+  group: { name: 'invite_group', text: `select g.*, ${membersOfG} from groups g where g.id = $1` },
+  /** What decides a claim: the pending user and the claimant's login email. `$1` pending user, `$2` account. */
+  claim: {
+    name: 'invite_claim_check',
+    text: `select p.status, p.pending_group_id, p.pending_email_normalized,
+                  (select a.email_normalized from users a where a.id = $2) as account_email,
+                  (select a.name from users a where a.id = $2) as account_name
+             from users p where p.id = $1`,
+  },
+  accountName: { name: 'invite_account_name', text: 'select name from users where id = $1' },
+  /** A group's live invites, with the caller's membership. `$1` group, `$2` user. */
+  list: {
+    name: 'invite_list',
+    text: `select a.member, i.* from
+             (select exists (select 1 from group_members m where m.group_id = $1 and m.user_id = $2) as member) a
+             left join lateral (select * from invites where group_id = $1 and revoked_at is null and expires_at > now()
+                                order by created_at desc, id desc) i on a.member`,
+  },
+  /**
+   * Unclaimed pending members, still in their group, added with the caller's login email (what the
+   * caller may claim by email), oldest first. `$1` the caller.
+   */
+  claimable: {
+    name: 'invite_claimable',
+    text: `select m.group_id, g.name as group_name, p.id as member_id, p.name
+             from users a
+             join users p on p.pending_email_normalized = a.email_normalized and p.status = 'pending'
+             join group_members m on m.group_id = p.pending_group_id and m.user_id = p.id and m.claimed_by is null
+             join groups g on g.id = m.group_id
+            where a.id = $1
+            order by m.joined_at, p.id
+            limit 100`,
+  },
+  /** An invite's preview. `$1` hash, `$2` the caller. */
+  preview: {
+    name: 'invite_preview',
+    text: `select i.group_id, i.expires_at, g.name as group_name,
+                  (select count(*) from group_members m where m.group_id = g.id and m.claimed_by is null) as member_count,
+                  (select json_agg(json_build_array(u.id, u.name) order by m.joined_at, m.user_id)
+                     from group_members m join users u on u.id = m.user_id
+                    where m.group_id = g.id and m.claimed_by is null and u.status = 'pending') as pending,
+                  exists (select 1 from group_members m where m.group_id = g.id and m.user_id = $2) as is_member
+             from invites i join groups g on g.id = i.group_id
+            where i.code_hash = $1 and i.revoked_at is null and i.expires_at > now()`,
+  },
+};
+
+const unknownInvite = () => notFound('Invite');
+const unknownMember = () => notFound('Member');
+
+/** The code of a path, or the 404 of an unknown code without asking the database. */
+function checkedCode(code: string): string {
+  if (!CODE_PATTERN.test(code)) throw unknownInvite();
+  return code;
+}
+
+/**
+ * Invite links and claims of pending members (API.md §3.1–§3.3). Joining and claiming are changes
+ * to the group like any other: one statement with the guard, the rows, the balances moved and the
+ * event, so a second claim of one member, in any process, is decided on the state the first left.
+ */
+export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
+  const { newId } = deps;
+  const runRead = createRunRead(deps.knex);
+
+  /** The group as the change found it (the read must be of the change's own `last_seq`). */
+  async function groupOf(ctx: WriteContext, change: GroupChange): Promise<Group> {
+    const [row] = await ctx.read<ListedGroupRow>(READS.group, [change.group.id]);
+    if (!row) throw notFound('Group');
+    if (Number(row.last_seq) !== change.startSeq) throw new StaleState();
+    return toListedGroup(row);
+  }
+
+  /** The group's fields after a change that bumped its version. */
+  const bumped = (group: Group, change: GroupChange, members: Member[]): Group => ({
+    ...group,
+    members,
+    version: change.group.version,
+    updatedAt: toIso(change.group.updated_at),
+  });
+
+  /** Adds `accountId` to the group (nothing when they are in it already). */
+  async function join(ctx: WriteContext, accountId: string, groupId: string): Promise<WriteResult<Joined>> {
+    const change = await ctx.openJoining(groupId);
+    const group = await groupOf(ctx, change);
+    if (change.isMember(accountId)) return { value: { group, added: false }, events: [] };
+    const [account] = await ctx.read<{ name: string }>(READS.accountName, [accountId]);
+    if (!account) throw notFound('User');
+    const at = new Date();
+    change.write(MEMBER_WRITES.add(accountId, at));
+    change.memberAdded(accountId);
+    const member: Member = {
+      userId: accountId,
+      name: account.name,
+      joinedAt: at.toISOString(),
+      status: 'active',
+    };
+    const event = change.commit('member.added', accountId, { member }, { bumpVersion: true, at });
+    return {
+      value: { group: bumped(group, change, [...group.members, member]), added: true },
+      events: [event],
+    };
+  }
+
+  /**
+   * `accountId` takes over the pending member `pendingId` (the caller checked that they may): the
+   * membership row gets `claimed_by` (only where no one claimed it: the snapshot said so, and the
+   * guard vouches for the snapshot), the account becomes a member unless it is one already (then the
+   * two merge), and the pending member's nets move onto the account. Nothing else is rewritten:
+   * expenses, settlements and events keep naming `pendingId`, which the group resolves to the account.
+   */
+  async function claim(
+    ctx: WriteContext,
+    accountId: string,
+    groupId: string,
+    pendingId: string,
+  ): Promise<WriteResult<Joined>> {
+    const change = await ctx.openJoining(groupId);
+    const group = await groupOf(ctx, change);
+    const claimedBy = change.snapshot.aliases.get(pendingId);
+    if (claimedBy === accountId) return { value: { group, added: false }, events: [] };
+    if (claimedBy !== undefined) {
+      throw new AppError('member_claimed', 409, 'Someone else has already claimed this member.');
+    }
+    const pending = group.members.find((m) => m.userId === pendingId && m.status === 'pending');
+    if (!pending) throw unknownMember();
+    const at = new Date();
+    const wasMember = change.isMember(accountId);
+    change.write(
+      sql`update group_members set claimed_by = ${accountId}::text from guard
+           where group_members.group_id = guard.id and group_members.user_id = ${pendingId}::text
+             and group_members.claimed_by is null`,
+    );
+    let account = group.members.find((m) => m.userId === accountId);
+    if (!wasMember || !account) {
+      const [row] = await ctx.read<{ name: string }>(READS.accountName, [accountId]);
+      if (!row) throw notFound('User');
+      change.write(MEMBER_WRITES.add(accountId, at));
+      account = { userId: accountId, name: row.name, joinedAt: at.toISOString(), status: 'active' };
+    }
+    // Balances are derived state: the pending member's nets become the account's.
+    const moves: BalanceDelta[] = [];
+    for (const [currency, net] of change.netOf(pendingId)) {
+      if (net === 0) continue;
+      moves.push({ currency, userId: pendingId, delta: -net }, { currency, userId: accountId, delta: net });
+    }
+    change.applyDeltas(moves);
+    change.memberClaimed(pendingId, accountId);
+    const member: Member = { ...account, claimed: [...(account.claimed ?? []), pendingId] };
+    const members = group.members.filter((m) => m.userId !== pendingId && m.userId !== accountId);
+    members.push(member);
+    members.sort((a, b) => a.joinedAt.localeCompare(b.joinedAt) || a.userId.localeCompare(b.userId));
+    const event = change.commit(
+      'member.claimed',
+      accountId,
+      { memberId: pendingId, userId: accountId, member },
+      { withBalances: true, bumpVersion: true, at },
+    );
+    return { value: { group: bumped(group, change, members), added: !wasMember }, events: [event] };
+  }
+
+  /** Whether `pendingId` is a pending member created by `groupId`, and what a claim by email needs. */
+  async function pendingOf(ctx: WriteContext, pendingId: string, accountId: string, groupId: string) {
+    const [row] = await ctx.read<{
+      status: string;
+      pending_group_id: string | null;
+      pending_email_normalized: string | null;
+      account_email: string | null;
+    }>(READS.claim, [pendingId, accountId]);
+    if (row?.status !== 'pending' || row.pending_group_id !== groupId) throw unknownMember();
+    return row;
+  }
+
+  return {
+    async create(
+      ctx: WriteContext,
+      userId: string,
+      groupId: string,
+      input: { expiresInDays?: number },
+    ): Promise<WriteResult<CreatedInvite>> {
+      const change = await ctx.open(groupId, userId);
+      const code = randomBytes(32).toString('base64url');
+      const at = new Date();
+      const expiresAt = new Date(at.getTime() + (input.expiresInDays ?? DEFAULT_INVITE_DAYS) * DAY_MS);
+      const invite: Invite = {
+        id: newId('inv'),
+        groupId,
+        createdBy: userId,
+        createdAt: at.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      };
+      change.write(
+        sql`insert into invites (id, group_id, code_hash, created_by, created_at, expires_at)
+            select ${invite.id}::text, guard.id, ${hashOf(code)}::text, ${userId}::text, ${at}::timestamptz,
+                   ${expiresAt}::timestamptz from guard`,
+      );
+      const event = change.commit('invite.created', userId, { invite }, { at });
+      return { value: { ...invite, code }, events: [event] };
+    },
+
+    async revoke(
+      ctx: WriteContext,
+      userId: string,
+      groupId: string,
+      inviteId: string,
+    ): Promise<WriteResult<void>> {
+      const change = await ctx.open(groupId, userId);
+      const [row] = await ctx.read<InviteRow>(READS.invite, [inviteId, groupId]);
+      if (!row) throw unknownInvite();
+      if (row.revoked_at !== null) return { value: undefined, events: [] };
+      const at = new Date();
+      change.write(
+        sql`update invites set revoked_at = ${at}::timestamptz from guard
+             where invites.id = ${inviteId}::text and invites.group_id = guard.id and invites.revoked_at is null`,
+      );
+      const event = change.commit('invite.revoked', userId, { inviteId }, { at });
+      return { value: undefined, events: [event] };
+    },
+
+    async list(userId: string, groupId: string): Promise<{ data: Invite[] }> {
+      const rows = await runRead<InviteRow & { member: boolean }>(READS.list, [groupId, userId]);
+      if (!rows[0]?.member) throw notFound('Group');
+      return { data: rows.filter((row) => row.id !== null).map(toInvite) };
+    },
+
+    async preview(userId: string, code: string): Promise<InvitePreview> {
+      const [row] = await runRead<{
+        group_id: string;
+        expires_at: Date | string;
+        group_name: string;
+        member_count: number | string;
+        pending: [string, string][] | string | null;
+        is_member: boolean;
+      }>(READS.preview, [hashOf(checkedCode(code)), userId]);
+      if (!row) throw unknownInvite();
+      return {
+        groupId: row.group_id,
+        groupName: row.group_name,
+        memberCount: Number(row.member_count),
+        pendingMembers: (jsonColumn(row.pending) ?? []).map(([id, name]) => ({ userId: id, name })),
+        expiresAt: toIso(row.expires_at),
+        isMember: row.is_member,
+      };
+    },
+
+    /** Pending members the caller may claim by email (API.md §3.3): at most 100, oldest first. */
+    async claimable(userId: string): Promise<{ data: ClaimableMember[] }> {
+      const rows = await runRead<{ group_id: string; group_name: string; member_id: string; name: string }>(
+        READS.claimable,
+        [userId],
+      );
+      return {
+        data: rows.map((r) => ({
+          groupId: r.group_id,
+          groupName: r.group_name,
+          memberId: r.member_id,
+          name: r.name,
+        })),
+      };
+    },
+
+    /** Joins the invite's group, as a new member or (`asMember`) by taking over a pending member. */
+    async accept(
+      ctx: WriteContext,
+      userId: string,
+      code: string,
+      input: { asMember?: string },
+    ): Promise<WriteResult<Joined>> {
+      const [invite] = await ctx.read<InviteRow>(READS.liveInvite, [hashOf(checkedCode(code))]);
+      if (!invite) throw unknownInvite();
+      if (input.asMember === undefined) return join(ctx, userId, invite.group_id);
+      await pendingOf(ctx, input.asMember, userId, invite.group_id);
+      return claim(ctx, userId, invite.group_id, input.asMember);
+    },
+
+    /**
+     * Takes over a pending member whose email (as the group typed it) is the caller's login email.
+     * Anything else the caller may not see is `404`; a member someone else claimed is `409`.
+     */
+    async claimByEmail(
+      ctx: WriteContext,
+      userId: string,
+      groupId: string,
+      pendingId: string,
+    ): Promise<WriteResult<Joined>> {
+      const row = await pendingOf(ctx, pendingId, userId, groupId);
+      if (row.pending_email_normalized === null || row.pending_email_normalized !== row.account_email) {
+        throw unknownMember();
+      }
+      return claim(ctx, userId, groupId, pendingId);
+    },
+  };
+}
+
+export type InvitesService = ReturnType<typeof createInvitesService>;

@@ -1,0 +1,107 @@
+/**
+ * The demo web client at `/` (apps/api/src/web), API.md §3.1–§3.3, in a real headless Chromium
+ * against a real server process: Ada adds Carol, who is not on Tally yet, records an expense Carol
+ * paid, and makes an invite link; Cara signs up in her own browser context, opens the link, and
+ * joins as Carol: she sees Carol's balance as hers, and Ada's page learns of the claim live.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type ServerProcess, spawnServer } from '../support/server-process';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { uniqueEmail } from '../support/test-server';
+import { launchChromiumBrowser } from './chromium';
+
+const PASSWORD = 'correct horse battery';
+
+describe('the web client at /: someone not on Tally yet, an invite link and a claim', () => {
+  let db: TestDatabase;
+  let server: ServerProcess;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+  let ada: Page;
+  let cara: Page;
+  let link = '';
+
+  async function openPage(path = '/'): Promise<Page> {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') {
+        problems.push(`console ${message.type()}: ${message.text()}`);
+      }
+    });
+    const response = await page.goto(`${server.url}${path}`);
+    expect(response?.status()).toBe(200);
+    return page;
+  }
+
+  async function signUp(page: Page, name: string): Promise<void> {
+    const form = page.locator('#auth-form');
+    await form.locator('input[name=name]').fill(name);
+    await form.locator('input[name=email]').fill(uniqueEmail(name));
+    await form.locator('input[name=password]').fill(PASSWORD);
+    await form.locator('button[value=register]').click();
+    await page.locator('#who-name', { hasText: name }).waitFor();
+    await page.locator('#live', { hasText: 'open' }).waitFor();
+  }
+
+  beforeAll(async () => {
+    browser = await launchChromiumBrowser();
+    db = await createTestDatabase();
+    server = await spawnServer({ DATABASE_URL: db.url });
+    ada = await openPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await server?.kill('SIGTERM');
+    await db?.drop();
+  });
+
+  it('lets Ada add Carol by name, record what Carol paid, and make an invite link', async () => {
+    await signUp(ada, 'Ada');
+    await ada.locator('#group-form input[name=name]').fill('Flat');
+    await ada.locator('#group-form button').click();
+    await ada.locator('#group-name', { hasText: 'Flat (INR)' }).waitFor();
+    await ada.locator('#pending-form input[name=name]').fill('Carol');
+    await ada.locator('#pending-form button').click();
+    await ada.locator('#status', { hasText: 'Carol was added' }).waitFor();
+    await ada
+      .locator('#paid-by option', { hasText: 'Carol (not on Tally yet)' })
+      .waitFor({ state: 'attached' });
+
+    await ada.locator('#expense-form input[name=description]').fill('Groceries');
+    await ada.locator('#expense-form input[name=amount]').fill('100');
+    await ada.locator('#paid-by').selectOption({ label: 'Carol (not on Tally yet)' });
+    await ada.locator('#expense-form button').click();
+    await ada.locator('#status', { hasText: 'Added “Groceries”.' }).waitFor();
+    await ada.locator('#balances tr[data-net="5000"]', { hasText: 'Carol' }).waitFor({ timeout: 15_000 });
+
+    await ada.locator('#make-invite').click();
+    await ada.locator('#status', { hasText: 'Invite link made' }).waitFor();
+    link = (await ada.locator('#invite-link').textContent()) ?? '';
+    expect(link).toMatch(new RegExp(`^${server.url}/\\?invite=[A-Za-z0-9_-]{43}$`));
+  });
+
+  it('lets Cara open the link, sign up and join as Carol, taking over her balance', async () => {
+    cara = await openPage(new URL(link).pathname + new URL(link).search);
+    await signUp(cara, 'Cara');
+    // The link filled the join form in.
+    await cara.locator('#join-form button').click();
+    await cara.locator('#join-summary', { hasText: 'Flat: 2 member(s).' }).waitFor();
+    await cara.locator('#join-as').selectOption({ label: 'Carol (take over their place)' });
+    await cara.locator('#accept-form button').click();
+    await cara.locator('#group-name', { hasText: 'Flat (INR)' }).waitFor();
+    await cara.locator('#balances tr[data-net="5000"]', { hasText: 'Cara' }).waitFor({ timeout: 15_000 });
+    await cara.locator('#balances tr[data-net="-5000"]', { hasText: 'Ada' }).waitFor();
+
+    // Ada's page heard member.claimed and shows Cara in Carol's place.
+    await ada.locator('#activity', { hasText: 'Cara took over the place' }).waitFor({ timeout: 15_000 });
+    await ada.locator('#paid-by option', { hasText: 'Cara' }).waitFor({ state: 'attached' });
+    await expect(ada.locator('#paid-by option', { hasText: 'Carol' }).count()).resolves.toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
