@@ -133,12 +133,12 @@ function createStateCache(capacity: number) {
 }
 
 /** Statement names by text: one prepared statement per shape of change, per runner. */
-function createStatementNames() {
+function createStatementNames(prefix: string) {
   const names = new Map<string, string>();
   return (text: string): string => {
     let name = names.get(text);
     if (name === undefined) {
-      name = `tally_write_${names.size + 1}`;
+      name = `${prefix}_${names.size + 1}`;
       names.set(text, name);
     }
     return name;
@@ -189,12 +189,17 @@ export function createWriteRunner(deps: {
   knex: Knex;
   groupGate?: GroupGate;
   onIgnoredError?: OnIgnoredError;
+  /**
+   * The prefix of its statements' names: a statement name is per connection, so runners sharing a
+   * pool need different ones. @default 'tally_write'
+   */
+  statementPrefix?: string;
 }) {
   const runRead = createRunRead(deps.knex);
   const gate =
     deps.groupGate ?? createGroupGate({ maxWaiting: Number.MAX_SAFE_INTEGER, waitTimeoutMs: 30_000 });
   const cache = createStateCache(CACHED_GROUPS);
-  const nameOf = createStatementNames();
+  const nameOf = createStatementNames(deps.statementPrefix ?? 'tally_write');
   const ignored = deps.onIgnoredError ?? (() => {});
 
   /** Reads on the write's locked transaction once it has one, else on any pooled connection. */

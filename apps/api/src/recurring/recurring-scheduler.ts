@@ -53,7 +53,13 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
   const claims = knex.client.config.client === 'pg';
   // The scheduler's own writes: its own ids and state cache, the process's group gate.
   const newId = createIdMaker();
-  const writes = createWriteRunner({ knex, newId, groupGate: options.groupGate, onIgnoredError: ignored });
+  const writes = createWriteRunner({
+    knex,
+    newId,
+    groupGate: options.groupGate,
+    onIgnoredError: ignored,
+    statementPrefix: 'tally_recurring_write',
+  });
   const expenses = createExpensesService({ knex, newId });
   const recurring = createRecurringService({ knex, newId, expenses });
 
