@@ -342,6 +342,40 @@ describe('recurring expenses (API.md §6a)', () => {
       expect(plain.body.recurringId).toBeNull();
     });
 
+    it('takes an occurrence already in the database as created: no crash, no second copy, the pointer moves on', async () => {
+      const groupId = await t.createGroup(ada);
+      const created = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada], { amount: 700 }),
+        schedule: schedule({ startsOn: '2027-09-06', timeZone: 'UTC' }),
+      });
+      const id = created.body.id as string;
+      // A copy of the first occurrence under another id (what only a bug elsewhere could leave).
+      const plain = await t.request
+        .post('/v1/expenses')
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({
+          groupId,
+          description: 'Rent',
+          amount: 700,
+          paidBy: ada.id,
+          split: { type: 'equal', between: [ada.id] },
+        });
+      await t.server
+        .knex('expenses')
+        .where({ id: plain.body.id })
+        .update({ recurring_id: id, occurrence_date: '2027-09-06' });
+      clock = new Date('2027-09-14T00:00:00Z');
+      await scheduler.runOnce();
+      const rows = await t.server.knex('expenses').where({ recurring_id: id }).orderBy('occurrence_date');
+      expect(rows.map((r: { occurrence_date: string }) => r.occurrence_date)).toEqual([
+        '2027-09-06',
+        '2027-09-13',
+      ]);
+      const after = await t.request.get(`/v1/recurring/${id}`).set(ada.auth);
+      expect(after.body.nextOccurrence).toBe('2027-09-20');
+    });
+
     it('ends at until: nextOccurrence null once the last one is created', async () => {
       const groupId = await t.createGroup(ada);
       const created = await postRecurring(ada, groupId, {

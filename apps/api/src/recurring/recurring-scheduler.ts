@@ -82,7 +82,7 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
       if (!isUniqueViolation(error)) throw error;
       // The occurrence exists already: never a crash, never a second copy; the pointer moves on.
       await recurring.passExisting(id);
-      return { kind: 'idle' };
+      return { kind: 'existing' };
     }
   }
 

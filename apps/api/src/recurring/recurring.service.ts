@@ -192,6 +192,8 @@ const RECURRING_READS = {
 export type OccurrenceStep =
   | { kind: 'created'; occurrenceDate: LocalDate; expenseId: string }
   | { kind: 'skipped'; occurrenceDate: LocalDate; reason: string }
+  /** The occurrence's expense was already there: the pointer moved past it. */
+  | { kind: 'existing' }
   | { kind: 'idle' };
 
 export function createRecurringService(deps: { knex: Knex; newId: NewId; expenses: ExpensesService }) {
