@@ -210,7 +210,7 @@ export const localDate = Joi.string()
   .description('A local calendar date, YYYY-MM-DD')
   .example('2027-01-31');
 
-const timeZone = Joi.string()
+export const timeZone = Joi.string()
   .max(100)
   .custom((value: string, helpers) => (isTimeZone(value) ? value : helpers.error('any.invalid')))
   .messages({ 'any.invalid': 'must be an IANA time zone name, such as Europe/Berlin' })

@@ -22,6 +22,7 @@ const expense: Expense = {
   createdAt: '2026-11-25T10:00:00.000Z',
   updatedAt: '2026-11-25T10:00:00.000Z',
   version: 3,
+  recurringId: null,
 };
 const settlement = { id: 'stl_1', groupId: 'grp_1' } as Settlement;
 
