@@ -7,6 +7,7 @@ import { randomIdempotencyKey } from './idempotency-key.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 import { RealtimeClient } from './realtime.js';
 import type { RealtimeOptions } from './realtime-types.js';
+import { RecurringApi } from './recurring-api.js';
 import { SettlementsApi } from './settlements-api.js';
 import type { Session } from './types.js';
 
@@ -44,6 +45,8 @@ export class TallyClient {
   readonly groups: GroupsApi;
   readonly expenses: ExpensesApi;
   readonly settlements: SettlementsApi;
+  /** Recurring expenses (API.md §6a): schedules the server turns into expenses. */
+  readonly recurring: RecurringApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -81,6 +84,7 @@ export class TallyClient {
     this.groups = new GroupsApi(http);
     this.expenses = new ExpensesApi(http);
     this.settlements = new SettlementsApi(http);
+    this.recurring = new RecurringApi(http);
     this.outbox = new Outbox(
       {
         http,
