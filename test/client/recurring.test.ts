@@ -79,16 +79,16 @@ describe('recurring expenses through the SDK', () => {
     });
     const expenses = (await bob.expenses.list(group.id)).data;
     expect(expenses.map((e) => e.recurringId)).toEqual([created.id, created.id, created.id, created.id]);
-    const after = (days: number) =>
+    const daysAfterStart = (days: number) =>
       new Date(Date.parse(`${startsOn}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
     expect(expenses.map((e) => e.occurredAt).reverse()).toEqual(
-      [0, 7, 14, 21].map((days) => `${after(days)}T00:00:00.000Z`),
+      [0, 7, 14, 21].map((days) => `${daysAfterStart(days)}T00:00:00.000Z`),
     );
     expect((await bob.groups.balances(group.id)).currencies[0]?.members).toEqual(
       expect.arrayContaining([{ userId: me.id, net: 8000 }]),
     );
     const current = await bob.recurring.get(created.id);
-    expect(current.nextOccurrence).toBe(after(28));
+    expect(current.nextOccurrence).toBe(daysAfterStart(28));
     expect((await bob.recurring.list(group.id)).data.map((r) => r.id)).toEqual([created.id]);
     const all: string[] = [];
     for await (const r of ada.recurring.listAll(group.id, { limit: 1 })) all.push(r.id);
