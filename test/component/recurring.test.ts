@@ -1,6 +1,9 @@
 import { createAnnouncer, createRecurringScheduler, type RecurringScheduler } from '@tally/api';
 import { createInProcessBus, publicationOf } from '@tally/events';
+import { registerUser } from '../cross-process/http';
+import { type ServerProcess, spawnServer } from '../support/server-process';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { until } from '../support/until';
 import { balancesOf, expectProblem, expectValidationFailed, netsIn, RFC3339_UTC } from './component-helpers';
 
 describe('recurring expenses (API.md §6a)', () => {
@@ -427,5 +430,58 @@ describe('recurring expenses (API.md §6a)', () => {
       const next = await t.request.get(`/v1/recurring/${exact.body.id}`).set(ada.auth);
       expect(next.body.nextOccurrence).toBe('2027-06-14');
     });
+  });
+});
+
+/**
+ * PGlite loads Node built-ins with dynamic `import()`, which jest's sandbox refuses without
+ * `--experimental-vm-modules` (see embedded-smoke.test.ts): a real server process on PGlite, as
+ * `npm start` runs it, with its own scheduler.
+ */
+describe('recurring expenses on embedded PGlite (npm start)', () => {
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await spawnServer({ RECURRING_POLL_MS: '100' });
+  });
+  afterAll(async () => {
+    await server?.kill('SIGTERM');
+  });
+
+  it('migrates, schedules and creates the due occurrences on the one connection, without claims', async () => {
+    const ada = await registerUser(server.url, 'Ada');
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { ...ada.headers, 'Content-Type': 'application/json', 'Idempotency-Key': newKey() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const group = await call('POST', '/v1/groups', { name: 'Flat' });
+    const groupId = group.body.id as string;
+    // Months in the past: all three occurrences are due at once.
+    const created = await call('POST', `/v1/groups/${groupId}/recurring`, {
+      expense: {
+        description: 'Rent',
+        amount: 500,
+        paidBy: ada.id,
+        split: { type: 'equal', between: [ada.id] },
+      },
+      schedule: { every: 'month', startsOn: '2026-01-31', until: '2026-03-31', timeZone: 'America/New_York' },
+    });
+    expect(created.status).toBe(201);
+    const occurredAt = async () => {
+      const res = await call('GET', `/v1/groups/${groupId}/expenses`);
+      return (res.body.data as { occurredAt: string }[]).map((e) => e.occurredAt).reverse();
+    };
+    await until(async () => (await occurredAt()).length === 3, { what: 'three occurrences on PGlite' });
+    expect(await occurredAt()).toEqual([
+      '2026-01-31T05:00:00.000Z',
+      '2026-02-28T05:00:00.000Z',
+      '2026-03-31T04:00:00.000Z',
+    ]);
+    const after = await call('GET', `/v1/recurring/${created.body.id}`);
+    expect(after.body.nextOccurrence).toBeNull();
   });
 });
