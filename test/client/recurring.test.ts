@@ -129,4 +129,37 @@ describe('recurring expenses through the SDK', () => {
     });
     realtime.close();
   });
+
+  it('carries recurring writes through the durable outbox, in order, each applied once', async () => {
+    const me = await ada.auth.me();
+    const group = await ada.groups.create({ name: 'Outbox flat' });
+    const entry = await ada.outbox.createRecurring(group.id, {
+      expense: {
+        description: 'Internet',
+        amount: 3000,
+        paidBy: me.id,
+        split: { type: 'equal', between: [me.id] },
+      },
+      schedule: { every: 'month', startsOn: '2030-05-31', timeZone: 'Asia/Kolkata' },
+    });
+    const settled = await ada.outbox.whenSettled(entry.id);
+    expect(settled?.outcome).toMatchObject({ type: 'applied', status: 201 });
+    if (settled?.outcome.type !== 'applied') throw new Error('the create was not applied');
+    const created = settled.outcome.data as { id: string; groupId: string };
+    const patch = await ada.outbox.patchRecurring(
+      created,
+      { schedule: { until: '2030-12-31' } },
+      { ifMatch: '"v1"' },
+    );
+    const stop = await ada.outbox.deleteRecurring(created);
+    expect((await ada.outbox.whenSettled(patch.id))?.outcome).toMatchObject({ type: 'applied', status: 200 });
+    expect((await ada.outbox.whenSettled(stop.id))?.outcome).toMatchObject({ type: 'applied', status: 204 });
+    expect(await rejection(ada.recurring.get(created.id))).toBeInstanceOf(NotFoundError);
+    const events = (await ada.groups.events(group.id)).data.map((e) => e.type);
+    expect(events.filter((type) => type.startsWith('recurring.'))).toEqual([
+      'recurring.created',
+      'recurring.updated',
+      'recurring.deleted',
+    ]);
+  });
 });
