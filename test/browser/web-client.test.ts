@@ -10,6 +10,7 @@ import { WEB_CSP } from '../../apps/api/src/web/web-client';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { uniqueEmail } from '../support/test-server';
+import { until } from '../support/until';
 import { launchChromiumBrowser } from './chromium';
 
 const PASSWORD = 'correct horse battery';
@@ -83,7 +84,8 @@ describe('the web client at / in two browser contexts', () => {
   beforeAll(async () => {
     browser = await launchChromiumBrowser();
     db = await createTestDatabase();
-    server = await spawnServer({ DATABASE_URL: db.url });
+    // The scheduler of recurring expenses looks often, so the page sees an occurrence soon.
+    server = await spawnServer({ DATABASE_URL: db.url, RECURRING_POLL_MS: '200' });
     ada = await openPage();
     bob = await openPage();
   }, 120_000);
@@ -156,6 +158,29 @@ describe('the web client at / in two browser contexts', () => {
     expect(metrics).toMatch(
       /http_request_duration_seconds_count\{method="POST",route="\/v1\/expenses",status="201"\} 1\b/,
     );
+  });
+
+  it('schedules a recurring expense whose occurrences reach Bob live, and stops it', async () => {
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    const form = ada.locator('#recurring-form');
+    await form.locator('input[name=description]').fill('Cleaner');
+    await form.locator('input[name=amount]').fill('100');
+    await form.locator('select[name=every]').selectOption('week');
+    await form.locator('input[name=startsOn]').fill(weekAgo);
+    await form.locator('input[name=timeZone]').fill('UTC');
+    await form.locator('button').click();
+    await ada.locator('#status', { hasText: 'Scheduled “Cleaner”' }).waitFor();
+    // Bob's page lists it (from the recurring.created event) and shows the two due occurrences.
+    await bob.locator('#recurring-list li', { hasText: 'Cleaner' }).waitFor({ timeout: 15_000 });
+    await until(
+      async () => (await bob.locator('#activity li', { hasText: 'Ada added “Cleaner”' }).count()) === 2,
+      {
+        what: "the two occurrences in Bob's activity",
+      },
+    );
+    await ada.locator('#recurring-list li', { hasText: 'Cleaner' }).locator('button').click();
+    await ada.locator('#status', { hasText: 'Stopped “Cleaner”' }).waitFor();
+    await bob.locator('#recurring-list li').waitFor({ state: 'detached', timeout: 15_000 });
   });
 
   it('loads everything from the server itself, with no CSP violation and no error', () => {

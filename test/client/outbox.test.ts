@@ -363,11 +363,7 @@ describe('the outbox against the real server', () => {
       direct(ada).http.request({
         method: entry.method,
         path: entry.path,
-        ...(entry.operation.type !== 'expense.delete' &&
-        entry.operation.type !== 'settlement.delete' &&
-        entry.operation.type !== 'expense.restore'
-          ? { body: entry.operation.body }
-          : {}),
+        ...('body' in entry.operation ? { body: entry.operation.body } : {}),
         idempotencyKey: entry.idempotencyKey,
       });
 

@@ -122,6 +122,7 @@ describe('expenses', () => {
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
         version: 1,
+        recurringId: null,
       });
       expect(res.body.updatedAt).toBe(res.body.createdAt);
       expect(await expenseRows(groupId)).toHaveLength(1);

@@ -78,6 +78,24 @@ describe('every keyed route', () => {
     return res.body.id;
   };
 
+  const recurringBody = () => ({
+    expense: {
+      description: 'Keyed',
+      amount: 1200,
+      paidBy: ada.id,
+      split: { type: 'equal', between: [ada.id] },
+    },
+    schedule: { every: 'month', startsOn: '2030-01-31', timeZone: 'UTC' },
+  });
+  const newRecurring = async (): Promise<string> => {
+    const res = await t.request
+      .post(`/v1/groups/${await t.createGroup(ada, [bob])}/recurring`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send(recurringBody());
+    return res.body.id;
+  };
+
   /** What each keyed route is asked, with what it needs set up first. A new keyed route needs one. */
   const scenarios: Record<string, () => Promise<Scenario>> = {
     'POST /v1/groups': async () => ({ path: '/v1/groups', body: { name: 'Keyed' }, status: 201 }),
@@ -156,13 +174,28 @@ describe('every keyed route', () => {
         .send({ name: 'Ada before she joined', email: ada.email });
       return { path: `/v1/groups/${groupId}/members/${res.body.userId}/claim`, status: 201 };
     },
+    'POST /v1/groups/:groupId/recurring': async () => ({
+      path: `/v1/groups/${await t.createGroup(ada, [bob])}/recurring`,
+      body: recurringBody(),
+      status: 201,
+    }),
+    'PATCH /v1/recurring/:recurringId': async () => ({
+      path: `/v1/recurring/${await newRecurring()}`,
+      body: { expense: { amount: 999 } },
+      status: 200,
+    }),
+    'DELETE /v1/recurring/:recurringId': async () => ({
+      path: `/v1/recurring/${await newRecurring()}`,
+      status: 204,
+    }),
   };
 
   it('covers every write the API document declares but auth, with the key required on money writes and optional elsewhere', () => {
     expect(WRITE_ROUTES.length).toBeGreaterThanOrEqual(11);
     expect(WRITE_ROUTES.map((r) => r.name).sort()).toEqual([...DOCUMENTED_WRITES].sort());
     for (const route of WRITE_ROUTES) {
-      const money = /^\/v1\/(expenses|settlements)/.test(route.path);
+      // Recurring expenses create money writes: their routes are money writes too (API.md §6a).
+      const money = /^\/v1\/(expenses|settlements|recurring)|\/recurring$/.test(route.path);
       expect({ route: route.name, key: route.key }).toEqual({
         route: route.name,
         key: money ? 'required' : 'optional',

@@ -40,11 +40,13 @@ import {
   createExpenseBody,
   createGroupBody,
   createInviteBody,
+  createRecurringBody,
   createSettlementBody,
   currency,
   loginBody,
   patchExpenseBody,
   patchGroupBody,
+  patchRecurringBody,
   refreshBody,
   registerBody,
 } from '../../apps/api/src/schemas';
@@ -185,6 +187,8 @@ const BODIES: Record<string, Joi.Schema> = {
   'POST /v1/settlements': createSettlementBody,
   'POST /v1/groups/{groupId}/invites': createInviteBody,
   'POST /v1/invites/{code}/accept': acceptInviteBody,
+  'POST /v1/groups/{groupId}/recurring': createRecurringBody,
+  'PATCH /v1/recurring/{recurringId}': patchRecurringBody,
 };
 const USR_A = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC';
 const USR_B = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RD';
@@ -257,6 +261,32 @@ const VALID: Record<string, unknown[]> = {
   ],
 };
 VALID['PUT /v1/expenses/{expenseId}'] = VALID['POST /v1/expenses']!;
+VALID['POST /v1/groups/{groupId}/recurring'] = [
+  {
+    expense: {
+      description: 'Rent',
+      amount: 90000,
+      paidBy: USR_A,
+      split: { type: 'equal', between: [USR_A, USR_B] },
+    },
+    schedule: { every: 'month', startsOn: '2027-01-31', timeZone: 'Europe/Berlin' },
+  },
+  {
+    expense: {
+      description: 'Gym',
+      category: null,
+      amount: 900,
+      currency: 'USD',
+      paidBy: [{ userId: USR_A, amount: 900 }],
+      split: { type: 'shares', between: [{ userId: USR_A, shares: 2 }] },
+    },
+    schedule: { every: '2 weeks', startsOn: '2027-03-07', until: null, timeZone: 'America/New_York' },
+  },
+];
+VALID['PATCH /v1/recurring/{recurringId}'] = [
+  { expense: { amount: 5 } },
+  { schedule: { every: 'year', until: '2030-12-31' } },
+];
 
 /** Bodies joi rejects for reasons JSON Schema can express, so the generated schema must reject them too. */
 const expense = VALID['POST /v1/expenses']![0] as Record<string, unknown>;
@@ -302,6 +332,23 @@ const INVALID: Record<string, unknown[]> = {
   ],
   'PATCH /v1/expenses/{expenseId}': [{}, { groupId: 'grp_2' }],
   'POST /v1/settlements': [{ groupId: 'grp_1', fromUserId: USR_A, toUserId: USR_B, amount: -1 }],
+  'POST /v1/groups/{groupId}/recurring': [
+    {},
+    { expense, schedule: { every: 'month', startsOn: '2027-01-31', timeZone: 'UTC' } },
+    {
+      expense: { ...expense, groupId: undefined, occurredAt: '2026-11-25T19:30:00.000Z' },
+      schedule: { every: 'month', startsOn: '2027-01-31', timeZone: 'UTC' },
+    },
+    {
+      expense: { description: 'x', amount: 1, paidBy: USR_A, split: { type: 'equal', between: [USR_A] } },
+      schedule: { every: 'fortnight', startsOn: '2027-01-31', timeZone: 'UTC' },
+    },
+    {
+      expense: { description: 'x', amount: 1, paidBy: USR_A, split: { type: 'equal', between: [USR_A] } },
+      schedule: { every: 'week', startsOn: '31/01/2027', timeZone: 'UTC' },
+    },
+  ],
+  'PATCH /v1/recurring/{recurringId}': [{}, { expense: {} }, { schedule: { every: 'day' } }],
 };
 
 const joiAccepts = (schema: Joi.Schema, body: unknown) =>
@@ -460,6 +507,7 @@ describe('OpenAPI document', () => {
       'GET /v1/groups',
       'GET /v1/groups/{groupId}/events',
       'GET /v1/groups/{groupId}/expenses',
+      'GET /v1/groups/{groupId}/recurring',
       'GET /v1/groups/{groupId}/settlements',
     ]);
     for (const { key, path, method, op } of lists) {
@@ -794,6 +842,54 @@ describe('OpenAPI document', () => {
     expectStatus(await call('get', `/v1/groups/${groupId}/expenses?limit=1`, { user: cy }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/settlements`, { user: cy }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/expenses?cursor=not-ours`, { user: cy }), 422);
+    // recurring expenses (API.md §6a)
+    const rent = {
+      expense: {
+        description: 'Rent',
+        amount: 900,
+        paidBy: cy.id,
+        split: { type: 'equal', between: [cy.id, bob.id] },
+      },
+      schedule: { every: 'month', startsOn: '2030-01-31', timeZone: 'Europe/Berlin' },
+    };
+    const recurring = await call('post', `/v1/groups/${groupId}/recurring`, {
+      user: cy,
+      key: true,
+      body: rent,
+    });
+    expectStatus(recurring, 201);
+    expectStatus(await call('post', `/v1/groups/${groupId}/recurring`, { user: cy, body: rent }), 400);
+    expectStatus(
+      await call('post', `/v1/groups/${groupId}/recurring`, {
+        user: cy,
+        key: true,
+        body: { ...rent, schedule: { ...rent.schedule, timeZone: 'Nowhere/Else' } },
+      }),
+      422,
+    );
+    expectStatus(await call('get', `/v1/groups/${groupId}/recurring`, { user: cy }), 200);
+    expectStatus(await call('get', `/v1/recurring/${recurring.body.id}`, { user: bob }), 200);
+    expectStatus(await call('get', `/v1/recurring/${recurring.body.id}`, { user: dee }), 404);
+    expectStatus(
+      await call('patch', `/v1/recurring/${recurring.body.id}`, {
+        user: bob,
+        key: true,
+        headers: { 'If-Match': '"v99"' },
+        body: { expense: { amount: 5 } },
+      }),
+      412,
+    );
+    expectStatus(
+      await call('patch', `/v1/recurring/${recurring.body.id}`, {
+        user: bob,
+        key: true,
+        body: { schedule: { every: 'year' } },
+      }),
+      200,
+    );
+    expectStatus(await call('delete', `/v1/recurring/${recurring.body.id}`, { user: cy, key: true }), 204);
+    expectStatus(await call('get', `/v1/recurring/${recurring.body.id}`, { user: cy }), 404);
+
     const events = await call('get', `/v1/groups/${groupId}/events?limit=100`, { user: cy });
     expectStatus(events, 200);
     // every event type was validated against its own schema
@@ -805,6 +901,9 @@ describe('OpenAPI document', () => {
       'group.updated',
       'member.added',
       'member.removed',
+      'recurring.created',
+      'recurring.deleted',
+      'recurring.updated',
       'settlement.created',
       'settlement.deleted',
     ]);
@@ -1021,9 +1120,12 @@ describe('OpenAPI document', () => {
       });
     for (const { key, path, method, op } of documented) {
       const params = paramNames(op);
-      const isMoneyWrite = method !== 'get' && /^\/v1\/(expenses|settlements)/.test(path);
+      const isMoneyWrite =
+        method !== 'get' && /^\/v1\/(expenses|settlements|recurring)|\/recurring$/.test(path);
       const isGroupWrite =
-        method !== 'get' && (path.startsWith('/v1/groups') || path.startsWith('/v1/invites'));
+        method !== 'get' &&
+        (path.startsWith('/v1/groups') || path.startsWith('/v1/invites')) &&
+        !isMoneyWrite;
       expect({ key, required: params.includes('IdempotencyKeyRequired') }).toEqual({
         key,
         required: isMoneyWrite,
@@ -1034,7 +1136,8 @@ describe('OpenAPI document', () => {
       });
       const ifMatch =
         (['put', 'patch', 'delete'].includes(method) && path === '/v1/expenses/{expenseId}') ||
-        (method === 'patch' && path === '/v1/groups/{groupId}');
+        (method === 'patch' && path === '/v1/groups/{groupId}') ||
+        (['patch', 'delete'].includes(method) && path === '/v1/recurring/{recurringId}');
       expect({ key, ifMatch: params.includes('IfMatch') }).toEqual({ key, ifMatch });
       const isPublic = /^\/v1\/auth\/|^\/healthz$|^\/readyz$|^\/metrics$|^\/docs$|^\/v1\/openapi\.json$/.test(
         path,

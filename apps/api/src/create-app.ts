@@ -24,6 +24,8 @@ import { createWriteRunner } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
 import { memberRoutes } from './members.routes';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
+import { recurringRoutes } from './recurring/recurring.routes';
+import { createRecurringService } from './recurring/recurring.service';
 import { createSettlementsService } from './settlements/settlements.service';
 import { webClientRoutes } from './web/web-client';
 
@@ -83,12 +85,13 @@ export function createApp(deps: AppDeps): Express {
     groupGate: deps.groupGate,
     onIgnoredError: deps.ignoredErrors,
   });
+  const expenses = createExpensesService({ knex: deps.knex, newId });
   const ledger = ledgerRoutes({
     knex: deps.knex,
     writes,
     announcer: deps.announcer,
     groups: createGroupsService({ knex: deps.knex, newId }),
-    expenses: createExpensesService({ knex: deps.knex, newId }),
+    expenses,
     settlements: createSettlementsService({ knex: deps.knex, newId }),
     idempotency: deps.idempotency,
   });
@@ -98,8 +101,14 @@ export function createApp(deps: AppDeps): Express {
     invites: createInvitesService({ knex: deps.knex, newId }),
     idempotency: deps.idempotency,
   });
+  const recurring = recurringRoutes({
+    writes,
+    announcer: deps.announcer,
+    recurring: createRecurringService({ knex: deps.knex, newId, expenses }),
+    idempotency: deps.idempotency,
+  });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
-  app.locals['writeRoutes'] = [...ledger.writeRoutes, ...members.writeRoutes];
+  app.locals['writeRoutes'] = [...ledger.writeRoutes, ...members.writeRoutes, ...recurring.writeRoutes];
 
   app.use(requestId);
   app.use(httpMetrics(deps.registry));
@@ -129,6 +138,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(meRoutes({ auth }));
   v1.use(ledger.router);
   v1.use(members.router);
+  v1.use(recurring.router);
   // The API first: every request passes the layers ahead of the one that answers it, and `/v1` is
   // where the traffic is. The probes, the docs and the web client come after it (no path overlaps).
   app.use('/v1', v1);

@@ -13,3 +13,4 @@ export { createRateLimits } from './http/rate-limit';
 export { requestContext } from './http/request-context';
 export { type Announcer, createAnnouncer } from './ledger/announcer';
 export { createGroupGate, type GroupGate } from './ledger/group-access';
+export { createRecurringScheduler, type RecurringScheduler } from './recurring/recurring-scheduler';

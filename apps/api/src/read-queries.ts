@@ -86,7 +86,7 @@ const isMember = 'exists (select 1 from group_members m where m.group_id = $1 an
  * columns for a member's empty page, else the page's rows, each with `member: true`.
  * `$1` group, `$2` user, `$3` limit, and after a cursor `$4` time, `$5` id.
  */
-function groupPage(name: string, table: string, where: string, order: string, after: string) {
+export function groupPage(name: string, table: string, where: string, order: string, after: string) {
   const page = (cursor: string) =>
     `select a.member, r.* from (select ${isMember} as member) a
        left join lateral (select * from ${table} where group_id = $1 and ${where}${cursor}

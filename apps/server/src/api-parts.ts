@@ -1,4 +1,10 @@
-import { createAnnouncer, createGroupGate, createLoadShedder, createRateLimits } from '@tally/api';
+import {
+  createAnnouncer,
+  createGroupGate,
+  createLoadShedder,
+  createRateLimits,
+  createRecurringScheduler,
+} from '@tally/api';
 import { createPartitionMaintainer } from '@tally/db';
 import { createRelay, type EventBus, publicationOf, shardedPublicationOf } from '@tally/events';
 import type { IgnoredErrors } from '@tally/http-kit';
@@ -101,6 +107,22 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     waitTimeoutMs: config.dbPoolAcquireTimeoutMs,
     registry,
   });
+  // Recurring expenses: every API process creates the due occurrences (no leader), once the
+  // partitions their events go to exist. The test clock offset is honoured only under NODE_ENV=test.
+  const clockOffsetMs = config.nodeEnv === 'test' ? config.testClockOffsetMs : 0;
+  const recurring = createRecurringScheduler({
+    knex,
+    announcer,
+    groupGate,
+    pollMs: config.recurringPollMs,
+    now: () => new Date(Date.now() + clockOffsetMs),
+    onIgnoredError: ignoredErrors,
+  });
+  // (A failed partition maintenance fails the start-up itself, in start.ts.)
+  partitionsReady.then(
+    () => recurring.start(),
+    () => {},
+  );
   const loadShedder = createLoadShedder({
     maxInFlight: config.maxInFlight,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
@@ -116,6 +138,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     loadShedder,
     groupGate,
     async stop() {
+      await recurring.stop();
       loadShedder.stop();
       await partitions.stop();
       memoryStore?.close();

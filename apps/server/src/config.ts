@@ -323,6 +323,14 @@ const httpVariables = {
     .description(
       'Writes to one group one process lets run or wait at once (one at a time goes on to the database); one more gets `503 unavailable` at once.',
     ),
+  RECURRING_POLL_MS: Joi.number()
+    .integer()
+    .min(0)
+    .max(3600000)
+    .default(30000)
+    .description(
+      'How often each API process looks for due occurrences of recurring expenses and creates them (API.md §6a), in ms; every process does, without a leader. `0`: this process creates none.',
+    ),
 };
 
 const webSocketVariables = {
@@ -360,6 +368,12 @@ const testVariables = {
     .description(
       'Tests only: `after-claim`, `before-commit` or `after-commit`, where the process SIGKILLs itself the first time a keyed write gets there. Never set it elsewhere.',
     ),
+  TALLY_TEST_CLOCK_OFFSET_MS: Joi.number()
+    .integer()
+    .default(0)
+    .description(
+      'Tests only, and honoured only with `NODE_ENV=test`: ms added to the clock the recurring-expense scheduler compares due dates with (docs/TESTING.md). Ignored otherwise.',
+    ),
 };
 
 /** The variables by group, in the order docs/API.md §10 lists them. */
@@ -392,6 +406,7 @@ export const CONFIG_VARIABLES = Object.keys(VARIABLES) as readonly (keyof typeof
 const FIELD_NAMES = {
   REDIS_CLUSTER_NODES: 'redisCluster',
   TALLY_TEST_FAULT_POINT: 'testFaultPoint',
+  TALLY_TEST_CLOCK_OFFSET_MS: 'testClockOffsetMs',
 } as const;
 
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`

@@ -1,9 +1,17 @@
+import canonicalize from 'canonicalize';
 import { NotFoundError, RetryExhaustedError } from './errors.js';
 import type { HttpClient, HttpResponse } from './http-client.js';
 import type { OutboxEntry } from './outbox-types.js';
 import type { StaleReads } from './resolve-stale-entry.js';
 import type { RetryPolicy } from './retry-policy.js';
-import type { Page, Settlement, SettlementRequest, User } from './types.js';
+import type {
+  Page,
+  RecurringExpense,
+  RecurringExpenseRequest,
+  Settlement,
+  SettlementRequest,
+  User,
+} from './types.js';
 
 /**
  * The server's current state, as the resolution of stale entries reads it. One per outbox: it remembers
@@ -59,6 +67,41 @@ export class CurrentStateReader implements StaleReads {
         ) {
           this.claimed.add(s.id);
           return s;
+        }
+      }
+      cursor = page.data.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    return undefined;
+  }
+
+  /**
+   * A recurring expense of the entry's group this user made since the entry, with exactly `body`'s
+   * template and schedule, not yet claimed: the stale create's own, applied before.
+   */
+  async claimRecurring(
+    entry: OutboxEntry,
+    body: RecurringExpenseRequest,
+  ): Promise<RecurringExpense | undefined> {
+    const me = await this.whoAmI();
+    const since = Date.parse(entry.createdAt) - this.clockSkewMs;
+    const wanted = canonicalize({ expense: body.expense, schedule: { until: null, ...body.schedule } });
+    let cursor: string | undefined;
+    do {
+      const page = await this.http.request<Page<RecurringExpense>>({
+        method: 'GET',
+        path: `/v1/groups/${encodeURIComponent(entry.groupId)}/recurring`,
+        query: { limit: 100, cursor },
+        retry: this.policy,
+      });
+      for (const r of page.data.data) {
+        if (Date.parse(r.createdAt) < since) return undefined; // newest first: nothing older can match
+        if (
+          r.createdBy === me &&
+          canonicalize({ expense: r.expense, schedule: r.schedule }) === wanted &&
+          !this.claimed.has(r.id)
+        ) {
+          this.claimed.add(r.id);
+          return r;
         }
       }
       cursor = page.data.nextCursor ?? undefined;

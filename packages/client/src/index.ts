@@ -61,6 +61,7 @@ export type {
   WebSocketConstructor,
   WebSocketLike,
 } from './realtime-types.js';
+export { RecurringApi } from './recurring-api.js';
 export { requestOf } from './request-of.js';
 export {
   type AttemptOutcome,

@@ -5,6 +5,9 @@ import type {
   ExpenseRequest,
   GroupEvent,
   HttpMethod,
+  RecurringExpense,
+  RecurringExpensePatch,
+  RecurringExpenseRequest,
   Settlement,
   SettlementRequest,
 } from './types.js';
@@ -24,7 +27,13 @@ export type OutboxOperation =
   /** `POST /v1/settlements` (the server chooses the id). */
   | { type: 'settlement.create'; body: SettlementRequest }
   /** `DELETE /v1/settlements/{settlementId}`. */
-  | { type: 'settlement.delete'; settlementId: string };
+  | { type: 'settlement.delete'; settlementId: string }
+  /** `POST /v1/groups/{groupId}/recurring` (the server chooses the id). */
+  | { type: 'recurring.create'; groupId: string; body: RecurringExpenseRequest }
+  /** `PATCH /v1/recurring/{recurringId}`. */
+  | { type: 'recurring.patch'; recurringId: string; body: RecurringExpensePatch; ifMatch?: string }
+  /** `DELETE /v1/recurring/{recurringId}`. */
+  | { type: 'recurring.delete'; recurringId: string; ifMatch?: string };
 
 export type OutboxOperationType = OutboxOperation['type'];
 
@@ -81,7 +90,7 @@ export type OutboxOutcome =
       type: 'applied';
       status: number;
       /** The response body: the `Expense` or `Settlement` (undefined for 204). */
-      data: Expense | Settlement | undefined;
+      data: Expense | Settlement | RecurringExpense | undefined;
       etag: string | undefined;
       /** `Idempotent-Replayed: true`: an earlier attempt had already been executed. */
       replayed: boolean;
@@ -94,7 +103,11 @@ export type OutboxOutcome =
    */
   | { type: 'rejected'; error: ProblemError; resolution?: OutboxResolution }
   /** A stale entry whose effect the current state already shows; nothing was sent again. */
-  | { type: 'found'; current: Expense | Settlement | undefined; resolution: OutboxResolution }
+  | {
+      type: 'found';
+      current: Expense | Settlement | RecurringExpense | undefined;
+      resolution: OutboxResolution;
+    }
   /** A realtime event showed the entry's effect (same id) before its answer arrived. */
   | { type: 'observed'; event: GroupEvent }
   /** The app removed the entry itself (`discard`), unsent or without waiting for an answer. */

@@ -21,6 +21,9 @@ import type {
   ExpensePatch,
   ExpenseRequest,
   GroupEvent,
+  RecurringExpense,
+  RecurringExpensePatch,
+  RecurringExpenseRequest,
   Settlement,
   SettlementRequest,
 } from './types.js';
@@ -274,6 +277,40 @@ export class Outbox {
     );
   }
 
+  /** Stores a recurring expense's create (`POST /v1/groups/{groupId}/recurring`; the server chooses its id). */
+  createRecurring(
+    groupId: string,
+    body: RecurringExpenseRequest,
+    options: { meta?: unknown } = {},
+  ): Promise<OutboxEntry> {
+    return this.enqueue(groupId, { type: 'recurring.create', groupId, body: copy(body) }, options.meta);
+  }
+
+  /** Stores a change of a recurring expense (`PATCH`). `recurring` is it (or `{ id, groupId }`). */
+  patchRecurring(
+    recurring: { id: string; groupId: string },
+    patch: RecurringExpensePatch,
+    options: { ifMatch?: string; meta?: unknown } = {},
+  ): Promise<OutboxEntry> {
+    return this.enqueue(
+      recurring.groupId,
+      { type: 'recurring.patch', recurringId: recurring.id, body: copy(patch), ...ifMatchOf(options) },
+      options.meta,
+    );
+  }
+
+  /** Stores the stop (`DELETE`) of a recurring expense. */
+  deleteRecurring(
+    recurring: { id: string; groupId: string },
+    options: { ifMatch?: string; meta?: unknown } = {},
+  ): Promise<OutboxEntry> {
+    return this.enqueue(
+      recurring.groupId,
+      { type: 'recurring.delete', recurringId: recurring.id, ...ifMatchOf(options) },
+      options.meta,
+    );
+  }
+
   // ---- state and control ----------------------------------------------------------------------------
 
   /** The entries still in the outbox, oldest first (copies); only those of `groupId` when given. */
@@ -419,7 +456,7 @@ export class Outbox {
     }
     const { method, body } = requestOf(entry.operation);
     this.emit('sending', { entry: copy(entry), attempt: head.failures + 1 });
-    const res = await this.http.request<Expense | Settlement | undefined>({
+    const res = await this.http.request<Expense | Settlement | RecurringExpense | undefined>({
       method,
       path: entry.path,
       ...(body === undefined ? {} : { body }),

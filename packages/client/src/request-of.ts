@@ -3,6 +3,7 @@ import type { HttpMethod } from './types.js';
 
 export const expensePath = (id: string) => `/v1/expenses/${encodeURIComponent(id)}`;
 export const settlementPath = (id: string) => `/v1/settlements/${encodeURIComponent(id)}`;
+export const recurringPath = (id: string) => `/v1/recurring/${encodeURIComponent(id)}`;
 
 /** The request an operation becomes. */
 export function requestOf(operation: OutboxOperation): {
@@ -34,5 +35,24 @@ export function requestOf(operation: OutboxOperation): {
       return { method: 'POST', path: '/v1/settlements', body: operation.body };
     case 'settlement.delete':
       return { method: 'DELETE', path: settlementPath(operation.settlementId) };
+    case 'recurring.create':
+      return {
+        method: 'POST',
+        path: `/v1/groups/${encodeURIComponent(operation.groupId)}/recurring`,
+        body: operation.body,
+      };
+    case 'recurring.patch':
+      return {
+        method: 'PATCH',
+        path: recurringPath(operation.recurringId),
+        body: operation.body,
+        ...(operation.ifMatch ? { ifMatch: operation.ifMatch } : {}),
+      };
+    case 'recurring.delete':
+      return {
+        method: 'DELETE',
+        path: recurringPath(operation.recurringId),
+        ...(operation.ifMatch ? { ifMatch: operation.ifMatch } : {}),
+      };
   }
 }

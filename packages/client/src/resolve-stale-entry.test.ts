@@ -2,7 +2,7 @@ import { NotFoundError, PreconditionFailedError } from './errors.js';
 import type { HttpResponse } from './http-client.js';
 import type { OutboxEntry, OutboxOperation } from './outbox-types.js';
 import { resolveStaleEntry, type StaleReads } from './resolve-stale-entry.js';
-import type { Expense, ExpenseRequest, Settlement } from './types.js';
+import type { Expense, ExpenseRequest, RecurringExpense, Settlement } from './types.js';
 
 const expense: Expense = {
   id: 'exp_1',
@@ -22,6 +22,7 @@ const expense: Expense = {
   createdAt: '2026-11-25T10:00:00.000Z',
   updatedAt: '2026-11-25T10:00:00.000Z',
   version: 3,
+  recurringId: null,
 };
 const settlement = { id: 'stl_1', groupId: 'grp_1' } as Settlement;
 
@@ -36,8 +37,12 @@ const entryOf = (operation: OutboxOperation): OutboxEntry => ({
   createdAt: '2026-11-25T09:00:00.000Z',
 });
 
-/** The server's state: what a GET of each path answers (absent: 404), and the settlement a search finds. */
-function state(found: Record<string, unknown>, match?: Settlement): StaleReads & { paths: string[] } {
+/** The server's state: what a GET of each path answers (absent: 404), and what a search for a create finds. */
+function state(
+  found: Record<string, unknown>,
+  match?: Settlement,
+  recurringMatch?: RecurringExpense,
+): StaleReads & { paths: string[] } {
   const paths: string[] = [];
   return {
     paths,
@@ -48,6 +53,9 @@ function state(found: Record<string, unknown>, match?: Settlement): StaleReads &
     },
     async claimSettlement() {
       return match;
+    },
+    async claimRecurring() {
+      return recurringMatch;
     },
   };
 }
@@ -135,5 +143,70 @@ describe('resolveStaleEntry: one handler per operation type', () => {
     expect(matched).toMatchObject({ action: 'found', current: settlement });
     const none = await resolveStaleEntry(entryOf(operation), state({}));
     expect(none.action).toBe('resent');
+  });
+
+  describe('recurring expenses', () => {
+    const recurring = {
+      id: 'rec_1',
+      groupId: 'grp_1',
+      expense: {
+        description: 'Rent',
+        amount: 900,
+        paidBy: 'usr_a',
+        split: { type: 'equal', between: ['usr_a'] },
+      },
+      schedule: { every: 'month', startsOn: '2027-01-31', until: null, timeZone: 'UTC' },
+      nextOccurrence: '2027-01-31',
+      createdBy: 'usr_a',
+      version: 3,
+      createdAt: '2026-11-25T09:00:00.000Z',
+      updatedAt: '2026-11-25T09:00:00.000Z',
+    } as RecurringExpense;
+    const there = { '/v1/recurring/rec_1': recurring };
+
+    it('recognises a create only by a recurring expense the search claims', async () => {
+      const operation: OutboxOperation = {
+        type: 'recurring.create',
+        groupId: 'grp_1',
+        body: {
+          expense: recurring.expense,
+          schedule: { every: 'month', startsOn: '2027-01-31', timeZone: 'UTC' },
+        },
+      };
+      const matched = await resolveStaleEntry(entryOf(operation), state({}, undefined, recurring));
+      expect(matched).toMatchObject({ action: 'found', current: recurring });
+      expect((await resolveStaleEntry(entryOf(operation), state({}))).action).toBe('resent');
+    });
+
+    it('finds a patch already shown, resends one that is not, and refuses one made on another version', async () => {
+      const shown: OutboxOperation = {
+        type: 'recurring.patch',
+        recurringId: 'rec_1',
+        body: { expense: { amount: 900 }, schedule: { until: null } },
+      };
+      expect((await resolveStaleEntry(entryOf(shown), state(there))).action).toBe('found');
+      const patch: OutboxOperation = {
+        type: 'recurring.patch',
+        recurringId: 'rec_1',
+        body: { expense: { amount: 1 } },
+      };
+      expect(await resolveStaleEntry(entryOf(patch), state(there))).toMatchObject({
+        action: 'resent',
+        ifMatch: '"v3"',
+      });
+      const late = await resolveStaleEntry(entryOf({ ...patch, ifMatch: '"v2"' }), state(there));
+      expect(late.action === 'conflict' && late.error).toBeInstanceOf(PreconditionFailedError);
+      const gone = await resolveStaleEntry(entryOf(patch), state({}));
+      expect(gone.action === 'conflict' && gone.error).toBeInstanceOf(NotFoundError);
+    });
+
+    it('finds a delete done when the recurring expense is gone, and stops it otherwise', async () => {
+      const remove: OutboxOperation = { type: 'recurring.delete', recurringId: 'rec_1' };
+      expect((await resolveStaleEntry(entryOf(remove), state({}))).action).toBe('found');
+      expect(await resolveStaleEntry(entryOf(remove), state(there))).toMatchObject({
+        action: 'resent',
+        ifMatch: '"v3"',
+      });
+    });
   });
 });

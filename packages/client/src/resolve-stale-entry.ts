@@ -2,13 +2,25 @@ import canonicalize from 'canonicalize';
 import { NotFoundError, PreconditionFailedError, type ProblemError } from './errors.js';
 import type { HttpResponse } from './http-client.js';
 import type { OutboxEntry, OutboxOperation, OutboxOperationType } from './outbox-types.js';
-import { expensePath, settlementPath } from './request-of.js';
-import type { Expense, ExpensePatch, Problem, Settlement, SettlementRequest } from './types.js';
+import { expensePath, recurringPath, settlementPath } from './request-of.js';
+import type {
+  Expense,
+  ExpensePatch,
+  Problem,
+  RecurringExpense,
+  RecurringExpensePatch,
+  RecurringExpenseRequest,
+  Settlement,
+  SettlementRequest,
+} from './types.js';
+
+/** What a resolution may find already there. */
+type Current = Expense | Settlement | RecurringExpense;
 
 /** What to do with a stale entry, decided from the server's current state. */
 export type StaleDecision =
   /** The state already shows the write: settle it without sending. */
-  | { action: 'found'; current: Expense | Settlement | undefined; summary: string }
+  | { action: 'found'; current: Current | undefined; summary: string }
   /** The write can no longer be made as meant: reject it without sending. */
   | { action: 'conflict'; error: ProblemError; summary: string }
   /** The write has not happened: send it again with a new key (and this `If-Match`). */
@@ -20,6 +32,8 @@ export type StaleReads = {
   read<T>(path: string): Promise<HttpResponse<T> | undefined>;
   /** A settlement of the entry's group this user made since the entry, equal to `body`, not yet claimed. */
   claimSettlement(entry: OutboxEntry, body: SettlementRequest): Promise<Settlement | undefined>;
+  /** A recurring expense of the entry's group this user made since the entry, equal to `body`, not yet claimed. */
+  claimRecurring(entry: OutboxEntry, body: RecurringExpenseRequest): Promise<RecurringExpense | undefined>;
 };
 
 type OperationOf<T extends OutboxOperationType> = Extract<OutboxOperation, { type: T }>;
@@ -29,7 +43,7 @@ type Handler<O extends OutboxOperation> = (
   reads: StaleReads,
 ) => Promise<StaleDecision>;
 
-const found = (current: Expense | Settlement | undefined, summary: string): StaleDecision => ({
+const found = (current: Current | undefined, summary: string): StaleDecision => ({
   action: 'found',
   current,
   summary,
@@ -106,6 +120,21 @@ const resolveEdit: Handler<OperationOf<'expense.replace' | 'expense.patch'>> = a
   );
 };
 
+/** Whether the recurring expense already shows every field of a patch (key order aside). */
+function showsRecurringEdit(current: RecurringExpense, edit: RecurringExpensePatch): boolean {
+  const same = (a: unknown, b: unknown) => canonicalize(a) === canonicalize(b);
+  const template = current.expense as unknown as Record<string, unknown>;
+  const schedule = current.schedule as unknown as Record<string, unknown>;
+  return (
+    Object.entries(edit.expense ?? {}).every(([field, value]) =>
+      same(template[field] ?? null, value ?? null),
+    ) &&
+    Object.entries(edit.schedule ?? {}).every(([field, value]) =>
+      same(schedule[field] ?? null, value ?? null),
+    )
+  );
+}
+
 /** One handler per operation type: how to tell from the current state whether the write happened. */
 const HANDLERS: { [T in OutboxOperationType]: Handler<OperationOf<T>> } = {
   // The expense id was made on the device, so its existence is proof of the create.
@@ -138,6 +167,54 @@ const HANDLERS: { [T in OutboxOperationType]: Handler<OperationOf<T>> } = {
     return resend(undefined, `settlement ${op.settlementId} is still there: deleted now`);
   },
   // The server chose the id, so the create can only be recognised by its content.
+  'recurring.create': async (op, entry, reads) => {
+    const match = await reads.claimRecurring(entry, op.body);
+    if (match) {
+      return found(
+        match,
+        `recurring expense ${match.id} made by this user matches: the create had been applied`,
+      );
+    }
+    return resend(
+      undefined,
+      'no matching recurring expense by this user since the write was made: sent again',
+    );
+  },
+  'recurring.patch': async (op, _entry, reads) => {
+    const current = await reads.read<RecurringExpense>(recurringPath(op.recurringId));
+    if (!current) {
+      return gone(
+        `recurring expense ${op.recurringId} is gone (deleted, or no longer visible): the edit was not sent again`,
+      );
+    }
+    if (showsRecurringEdit(current.data, op.body)) {
+      return found(current.data, `recurring expense ${op.recurringId} already shows the edit`);
+    }
+    if (op.ifMatch && op.ifMatch !== current.etag) {
+      return changed(
+        `recurring expense ${op.recurringId} changed since the edit was made (now ${current.etag}, the edit expected ${op.ifMatch}): not sent again`,
+      );
+    }
+    const ifMatch = op.ifMatch ?? current.etag;
+    return resend(
+      ifMatch,
+      `recurring expense ${op.recurringId} does not show the edit: sent again with If-Match ${ifMatch}`,
+    );
+  },
+  'recurring.delete': async (op, _entry, reads) => {
+    const current = await reads.read<RecurringExpense>(recurringPath(op.recurringId));
+    if (!current) return found(undefined, `recurring expense ${op.recurringId} is already deleted (or gone)`);
+    if (op.ifMatch && op.ifMatch !== current.etag) {
+      return changed(
+        `recurring expense ${op.recurringId} changed since the delete was made (now ${current.etag}, the delete expected ${op.ifMatch}): not deleted`,
+      );
+    }
+    const ifMatch = op.ifMatch ?? current.etag;
+    return resend(
+      ifMatch,
+      `recurring expense ${op.recurringId} is still there: stopped now with If-Match ${ifMatch}`,
+    );
+  },
   'settlement.create': async (op, entry, reads) => {
     const match = await reads.claimSettlement(entry, op.body);
     if (match) {

@@ -8,6 +8,7 @@ import { InvitesApi } from './invites-api.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 import { RealtimeClient } from './realtime.js';
 import type { RealtimeOptions } from './realtime-types.js';
+import { RecurringApi } from './recurring-api.js';
 import { SettlementsApi } from './settlements-api.js';
 import type { Session } from './types.js';
 
@@ -47,6 +48,8 @@ export class TallyClient {
   readonly invites: InvitesApi;
   readonly expenses: ExpensesApi;
   readonly settlements: SettlementsApi;
+  /** Recurring expenses (API.md §6a): schedules the server turns into expenses. */
+  readonly recurring: RecurringApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -85,6 +88,7 @@ export class TallyClient {
     this.invites = new InvitesApi(http);
     this.expenses = new ExpensesApi(http);
     this.settlements = new SettlementsApi(http);
+    this.recurring = new RecurringApi(http);
     this.outbox = new Outbox(
       {
         http,

@@ -181,3 +181,31 @@ export type EventsOptions = NonNullable<operations['listEvents']['parameters']['
 
 export type ServerMessage = Schemas['ServerMessage'];
 export type ClientMessage = Schemas['ClientMessage'];
+
+// ---- recurring expenses (API.md §6a) -------------------------------------------------------------
+
+/** What each occurrence copies: the body of `POST /v1/expenses` without `groupId` and `occurredAt`. */
+export interface RecurringExpenseTemplate
+  extends Omit<Schemas['RecurringExpenseRequest']['expense'], 'split'> {
+  split: Split;
+}
+
+/** `every`, `startsOn` and `until` (local dates `YYYY-MM-DD`), `timeZone` (IANA). */
+export type RecurringSchedule = Schemas['RecurringExpenseRequest']['schedule'];
+
+/** Body of `POST /v1/groups/{groupId}/recurring`. */
+export interface RecurringExpenseRequest {
+  expense: RecurringExpenseTemplate;
+  schedule: RecurringSchedule;
+}
+
+/** Body of `PATCH /v1/recurring/{recurringId}`: some template fields, some schedule fields. */
+export interface RecurringExpensePatch {
+  expense?: Partial<RecurringExpenseTemplate>;
+  schedule?: Partial<RecurringSchedule>;
+}
+
+export interface RecurringExpense extends Omit<Schemas['RecurringExpense'], 'expense'> {
+  /** As it was sent. */
+  expense: RecurringExpenseTemplate;
+}

@@ -3,6 +3,7 @@ import * as initial from './migrations/001-initial';
 import * as oneStatementWrites from './migrations/002-one-statement-writes';
 import * as boundedTables from './migrations/003-bounded-tables';
 import * as pendingMembers from './migrations/004-pending-members';
+import * as recurring from './migrations/005-recurring';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -12,6 +13,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['002-one-statement-writes', oneStatementWrites],
   ['003-bounded-tables', boundedTables],
   ['004-pending-members', pendingMembers],
+  ['005-recurring', recurring],
 ];
 
 /**

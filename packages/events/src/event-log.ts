@@ -11,7 +11,11 @@ export type EventType =
   | 'expense.updated'
   | 'expense.deleted'
   | 'settlement.created'
-  | 'settlement.deleted';
+  | 'settlement.deleted'
+  | 'recurring.created'
+  | 'recurring.updated'
+  | 'recurring.deleted'
+  | 'recurring.skipped';
 
 /** One entry of a group's durable, ordered log (API.md §8). */
 export type GroupEvent = {

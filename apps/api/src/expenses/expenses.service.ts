@@ -52,7 +52,12 @@ export type Expense = {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /** The recurring expense (API.md §6a) this expense is an occurrence of; null for any other. */
+  recurringId: string | null;
 };
+
+/** Where an occurrence of a recurring expense comes from: its schedule and its local date. */
+export type OccurrenceOrigin = { recurringId: string; occurrenceDate: string };
 
 type ExpenseRow = {
   id: string;
@@ -70,6 +75,7 @@ type ExpenseRow = {
   updated_at: Date | string;
   version: number;
   deleted_at: Date | string | null;
+  recurring_id?: string | null;
 };
 
 export const toExpense = (row: ExpenseRow): Expense => ({
@@ -87,6 +93,7 @@ export const toExpense = (row: ExpenseRow): Expense => ({
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
   version: row.version,
+  recurringId: row.recurring_id ?? null,
 });
 
 /** An expense a write left, and whether the write created it (a PUT may create or replace). */
@@ -186,13 +193,14 @@ const touchedParties = (deltas: readonly BalanceDelta[], first: Party[], fallbac
 
 /** The expense rows' writes, as parts of a change's one statement (`GroupChange.write`). */
 const EXPENSE_WRITES = {
-  insert: (id: string, p: Prepared, userId: string, now: Date) =>
+  insert: (id: string, p: Prepared, userId: string, now: Date, origin: OccurrenceOrigin | undefined) =>
     sql`insert into expenses (id, group_id, description, category, amount, currency, paid_by, split, shares,
-                              occurred_at, created_by, created_at, updated_at, version)
+                              occurred_at, created_by, created_at, updated_at, version, recurring_id, occurrence_date)
         select ${id}::text, guard.id, ${p.description}::text, ${p.category}::text, ${p.amount}::bigint,
                ${p.currency}::text, ${JSON.stringify(p.paidBy)}::jsonb, ${JSON.stringify(p.split)}::jsonb,
                ${JSON.stringify(p.shares)}::jsonb, ${p.occurredAt}::timestamptz, ${userId}::text,
-               ${now}::timestamptz, ${now}::timestamptz, 1 from guard`,
+               ${now}::timestamptz, ${now}::timestamptz, 1, ${origin?.recurringId ?? null}::text,
+               ${origin?.occurrenceDate ?? null}::text from guard`,
   replace: (id: string, p: Prepared, now: Date, version: number) =>
     sql`update expenses set description = ${p.description}::text, category = ${p.category}::text,
                             amount = ${p.amount}::bigint, currency = ${p.currency}::text,
@@ -239,12 +247,13 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     userId: string,
     id: string,
     input: ExpenseInput,
+    origin?: OccurrenceOrigin,
   ): WriteResult<ExpenseWritten> {
     const { group } = change;
     const now = new Date();
     const prepared = prepare(input, group, now.toISOString());
     change.assertMembers(partiesOf({ paidBy: input.paidBy, split: prepared.split }));
-    change.write(EXPENSE_WRITES.insert(id, prepared, userId, now));
+    change.write(EXPENSE_WRITES.insert(id, prepared, userId, now, origin));
     const expense: Expense = {
       id,
       groupId: group.id,
@@ -253,9 +262,21 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
       version: 1,
+      recurringId: origin?.recurringId ?? null,
     };
     change.countRecord(expense.currency, 1);
-    const event = recordChange(change, userId, 'expense.created', expense, expenseBalanceEffect(expense));
+    // An occurrence's event says which schedule and which of its dates it is (API.md §6a).
+    const extra = origin
+      ? { recurring: { id: origin.recurringId, occurrenceDate: origin.occurrenceDate } }
+      : {};
+    const event = recordChange(
+      change,
+      userId,
+      'expense.created',
+      expense,
+      expenseBalanceEffect(expense),
+      extra,
+    );
     return { value: { expense, created: true }, events: [event] };
   }
 
@@ -303,6 +324,22 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
   }
 
   return {
+    /**
+     * An occurrence of a recurring expense (API.md §6a), staged on `change` like any created
+     * expense (the same rows, balances and `expense.created` event), with its schedule and date.
+     * `createdBy` is the schedule's author; the caller decided the split among current members.
+     */
+    createOccurrence(
+      change: GroupChange,
+      createdBy: string,
+      id: string,
+      input: ExpenseInput,
+      origin: OccurrenceOrigin,
+    ): WriteResult<Expense> {
+      const { value, events } = insert(change, createdBy, id, input, origin);
+      return { value: value.expense, events };
+    },
+
     async create(ctx: WriteContext, userId: string, input: ExpenseInput): Promise<WriteResult<Expense>> {
       const { value, events } = insert(await ctx.open(input.groupId, userId), userId, newId('exp'), input);
       return { value: value.expense, events };

@@ -77,15 +77,16 @@ export class GroupChange {
 
   /**
    * A change to an existing group, by a caller who must be one of its members: 404 for a group
-   * that does not exist and for a caller who is not a member alike.
+   * that does not exist and for a caller who is not a member alike. `userId` null: a change the
+   * server makes on its own (a recurring expense's occurrence), for no caller.
    */
   static of(
     state: GroupState | undefined,
-    userId: string,
+    userId: string | null,
     hidden: () => AppError,
     newId: NewId,
   ): GroupChange {
-    if (!state?.snapshot.memberIds.includes(userId)) throw hidden();
+    if (!state || (userId !== null && !state.snapshot.memberIds.includes(userId))) throw hidden();
     return new GroupChange(state, 'bump', newId);
   }
 

@@ -25,7 +25,7 @@ export class StaleState extends Error {
 }
 
 /** The records a write may change, each read with its group's state in one statement. */
-export type RecordTable = 'expenses' | 'settlements';
+export type RecordTable = 'expenses' | 'settlements' | 'recurring_expenses';
 
 /**
  * What a write's work gets: the group it changes (at most one per write), as a `GroupChange` on
@@ -45,12 +45,13 @@ export type WriteContext = {
   /**
    * The record `id` of `table` with a change to its group, read in ONE statement so that the row
    * and the group's state are consistent. Undefined for an unknown id; `hidden()` when the caller is
-   * not a member of the record's group (it must answer exactly as for an unknown id).
+   * not a member of the record's group (it must answer exactly as for an unknown id). `userId` null:
+   * the server's own change (the recurring-expense scheduler), made for no caller.
    */
   openRecord<R>(
     table: RecordTable,
     id: string,
-    userId: string,
+    userId: string | null,
     hidden: () => AppError,
   ): Promise<{ row: R; change: GroupChange } | undefined>;
   /** A change that creates `group`, with `creatorId` its first member. */
@@ -87,7 +88,11 @@ const recordWithGroup = (table: RecordTable) => ({
   text: `select to_jsonb(r) as record, s.* from ${table} r
            cross join lateral (${groupSnapshotSql('r.group_id')}) s where r.id = $1`,
 });
-const RECORD_READS = { expenses: recordWithGroup('expenses'), settlements: recordWithGroup('settlements') };
+const RECORD_READS = {
+  expenses: recordWithGroup('expenses'),
+  settlements: recordWithGroup('settlements'),
+  recurring_expenses: recordWithGroup('recurring_expenses'),
+};
 const GROUP_READ = { name: 'write_open_group', text: groupSnapshotSql('$1') };
 
 /**
@@ -133,12 +138,12 @@ function createStateCache(capacity: number) {
 }
 
 /** Statement names by text: one prepared statement per shape of change, per runner. */
-function createStatementNames() {
+function createStatementNames(prefix: string) {
   const names = new Map<string, string>();
   return (text: string): string => {
     let name = names.get(text);
     if (name === undefined) {
-      name = `tally_write_${names.size + 1}`;
+      name = `${prefix}_${names.size + 1}`;
       names.set(text, name);
     }
     return name;
@@ -189,12 +194,17 @@ export function createWriteRunner(deps: {
   knex: Knex;
   groupGate?: GroupGate;
   onIgnoredError?: OnIgnoredError;
+  /**
+   * The prefix of its statements' names: a statement name is per connection, so runners sharing a
+   * pool need different ones. @default 'tally_write'
+   */
+  statementPrefix?: string;
 }) {
   const runRead = createRunRead(deps.knex);
   const gate =
     deps.groupGate ?? createGroupGate({ maxWaiting: Number.MAX_SAFE_INTEGER, waitTimeoutMs: 30_000 });
   const cache = createStateCache(CACHED_GROUPS);
-  const nameOf = createStatementNames();
+  const nameOf = createStatementNames(deps.statementPrefix ?? 'tally_write');
   const ignored = deps.onIgnoredError ?? (() => {});
 
   /** Reads on the write's locked transaction once it has one, else on any pooled connection. */
@@ -238,7 +248,7 @@ export function createWriteRunner(deps: {
         state.change = GroupChange.joining(group, () => notFound('Group'), deps.newId);
         return state.change;
       },
-      async openRecord<R>(table: RecordTable, id: string, userId: string, hidden: () => AppError) {
+      async openRecord<R>(table: RecordTable, id: string, userId: string | null, hidden: () => AppError) {
         const [row] = await readFor(state)<GroupSnapshotRow & { record: R }>(RECORD_READS[table], [id]);
         if (!row) return undefined;
         const group = toGroupState(row);

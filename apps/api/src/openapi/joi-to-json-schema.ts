@@ -1,6 +1,6 @@
 import type Joi from 'joi';
 import parse from 'joi-to-json';
-import { currency } from '../schemas';
+import { currency, localDate, timeZone } from '../schemas';
 
 /**
  * joi → JSON Schema 2020-12 (the dialect of OpenAPI 3.1) through the maintained converter
@@ -115,6 +115,12 @@ const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
     customMethodOf(currency),
     ({ rules: _rules, ...d }) => ({ ...d, flags: { ...d.flags, only: true }, allow: [...CURRENCY_CODES] }),
   ],
+  // A recurring schedule's dates (API.md §6a): the pattern stays; that it is a real calendar date
+  // from 2000 on is the server's check (422), said in the description.
+  [customMethodOf(localDate), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  // An IANA time zone: any name the server's Intl knows (aliases too), which no list here could
+  // state exactly; a string, checked by the server (422).
+  [customMethodOf(timeZone), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
 ]);
 /** String rules that already keep a string from being empty (or say what it must look like). */
 const NON_EMPTY_RULES = new Set(['min', 'length', 'pattern', 'email', 'isoDate', 'uri', 'guid']);

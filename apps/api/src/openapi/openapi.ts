@@ -72,6 +72,7 @@ const TAGS = [
   { name: 'Invites', description: 'Invite links: joining a group, and taking over a pending member' },
   { name: 'Expenses', description: 'Who paid, how it is split' },
   { name: 'Settlements', description: 'One member paying another back' },
+  { name: 'Recurring expenses', description: 'Expenses the server creates on a schedule' },
   { name: 'Balances', description: 'Who owes whom' },
   { name: 'Events', description: 'The durable, ordered log of every change to a group' },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },

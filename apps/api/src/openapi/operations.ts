@@ -6,12 +6,14 @@ import {
   createExpenseBody,
   createGroupBody,
   createInviteBody,
+  createRecurringBody,
   createSettlementBody,
   eventsQuery,
   listQuery,
   loginBody,
   patchExpenseBody,
   patchGroupBody,
+  patchRecurringBody,
   refreshBody,
   registerBody,
 } from '../schemas';
@@ -77,7 +79,13 @@ export const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
   memberId: 'User id (`usr_…`) of a pending member',
   inviteId: 'Invite id (`inv_…`)',
   code: 'An invite code (43 characters, base64url)',
+  recurringId: 'Recurring expense id (`rec_…`)',
 };
+
+const RECURRING_NOTE =
+  'Each occurrence becomes an ordinary expense (with `recurringId`, `occurredAt` the start of the ' +
+  'occurrence’s local date in `schedule.timeZone`, and an `expense.created` event), created exactly once ' +
+  'by the servers, in order, also for the dates missed while they were down. See API.md §6a.';
 
 const LIST_NOTE =
   'Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. ' +
@@ -632,6 +640,112 @@ export const OPERATIONS: Operation[] = [
     idempotency: 'required',
     success: [{ status: 204, description: 'Deleted' }],
     errors: ['not_found', 'not_a_member'],
+  },
+
+  // ---- recurring expenses (API.md §6a) ---------------------------------------------------------
+  {
+    method: 'post',
+    path: '/v1/groups/{groupId}/recurring',
+    operationId: 'createRecurringExpense',
+    tag: 'Recurring expenses',
+    summary: 'Schedule a recurring expense',
+    description:
+      '`expense` is the body of `POST /v1/expenses` without `groupId` and `occurredAt`; `schedule.every` is ' +
+      '`week`, `2 weeks`, `month` (the same day of the month, or the month’s last day when it is shorter) or ' +
+      '`year`; `until` (inclusive) must not be before `startsOn` (`422 validation_failed`); `timeZone` is an ' +
+      'IANA name. A `startsOn` in the past is allowed: the occurrences since are created by the scheduler. ' +
+      `Appends \`recurring.created\`. ${RECURRING_NOTE} ${NOT_MEMBER_NOTE}`,
+    rateLimited: true,
+    jsonBody: true,
+    body: createRecurringBody,
+    idempotency: 'required',
+    success: [
+      {
+        status: 201,
+        description: 'The recurring expense',
+        schema: 'RecurringExpense',
+        headers: ['ETag', 'Location'],
+      },
+    ],
+    errors: ['not_found', 'not_a_member', 'split_mismatch'],
+  },
+  {
+    method: 'get',
+    path: '/v1/groups/{groupId}/recurring',
+    operationId: 'listRecurringExpenses',
+    tag: 'Recurring expenses',
+    summary: "A group's recurring expenses",
+    description: `Newest first; deleted ones are not listed. ${LIST_NOTE}`,
+    rateLimited: true,
+    query: listQuery,
+    success: [
+      {
+        status: 200,
+        description: 'One page of recurring expenses',
+        schema: 'RecurringExpensePage',
+        headers: ['Cache-Control'],
+      },
+    ],
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/recurring/{recurringId}',
+    operationId: 'getRecurringExpense',
+    tag: 'Recurring expenses',
+    summary: 'A recurring expense',
+    description: 'Deleted, or in a group the caller is not a member of: `404`.',
+    rateLimited: true,
+    success: [
+      {
+        status: 200,
+        description: 'The recurring expense',
+        schema: 'RecurringExpense',
+        headers: ['ETag', 'Cache-Control'],
+      },
+    ],
+    errors: ['not_found'],
+  },
+  {
+    method: 'patch',
+    path: '/v1/recurring/{recurringId}',
+    operationId: 'patchRecurringExpense',
+    tag: 'Recurring expenses',
+    summary: 'Change the template or the schedule, from the next occurrence on',
+    description:
+      'Any non-empty subset of `expense` fields and of `schedule` fields; the result is validated as a whole. ' +
+      'Occurrences already created stay as they are. A changed schedule continues with its first occurrence ' +
+      'after the last one created (from `startsOn` when none was). Honours `If-Match`. Appends ' +
+      `\`recurring.updated\`. ${NOT_MEMBER_NOTE}`,
+    rateLimited: true,
+    jsonBody: true,
+    body: patchRecurringBody,
+    idempotency: 'required',
+    ifMatch: true,
+    success: [
+      {
+        status: 200,
+        description: 'The recurring expense after the change',
+        schema: 'RecurringExpense',
+        headers: ['ETag'],
+      },
+    ],
+    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/recurring/{recurringId}',
+    operationId: 'deleteRecurringExpense',
+    tag: 'Recurring expenses',
+    summary: 'Stop a recurring expense',
+    description:
+      'No occurrence is created after it; those created stay. Deleting it again is `204`. Honours `If-Match`. ' +
+      'Appends `recurring.deleted`.',
+    rateLimited: true,
+    idempotency: 'required',
+    ifMatch: true,
+    success: [{ status: 204, description: 'Stopped' }],
+    errors: ['not_found', 'precondition_failed'],
   },
 
   // ---- realtime --------------------------------------------------------------------------------

@@ -33,6 +33,12 @@ const signedAmount: JsonSchema = {
   description: 'Minor units; positive: the group owes this member, negative: the member owes the group',
 };
 const currency: JsonSchema = ref('Currency');
+const localDate: JsonSchema = {
+  type: 'string',
+  format: 'date',
+  description: 'A local calendar date, YYYY-MM-DD',
+  examples: ['2027-01-31'],
+};
 const version: JsonSchema = {
   type: 'integer',
   minimum: 1,
@@ -130,6 +136,11 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
           expense: ref('Expense'),
           balances,
           restored: { const: true, description: 'Present when a deleted expense was restored' },
+          recurring: object(
+            { id: id('rec', 'Recurring expense'), occurrenceDate: localDate },
+            ['id', 'occurrenceDate'],
+            'Present when the expense is an occurrence of a recurring expense (API.md §6a)',
+          ),
         },
         ['expense', 'balances'],
       ),
@@ -153,6 +164,35 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
         'deletedAt',
         'balances',
       ]),
+    },
+    'recurring.created': {
+      name: 'RecurringCreatedEvent',
+      data: object({ recurring: ref('RecurringExpense') }, ['recurring']),
+    },
+    'recurring.updated': {
+      name: 'RecurringUpdatedEvent',
+      data: object({ recurring: ref('RecurringExpense') }, ['recurring']),
+    },
+    'recurring.deleted': {
+      name: 'RecurringDeletedEvent',
+      data: object({ recurringId: id('rec', 'Recurring expense'), deletedAt }, ['recurringId', 'deletedAt']),
+    },
+    'recurring.skipped': {
+      name: 'RecurringSkippedEvent',
+      data: object(
+        {
+          recurringId: id('rec', 'Recurring expense'),
+          occurrenceDate: localDate,
+          reason: {
+            type: 'string',
+            description:
+              '`payer_removed`, `participant_removed` (an `exact` or `percent` split naming a removed member) or ' +
+              '`no_participants` (nobody of an `equal` or `shares` split is left); other rule codes may be added',
+            examples: ['payer_removed'],
+          },
+        },
+        ['recurringId', 'occurrenceDate', 'reason'],
+      ),
     },
   };
 })();
@@ -497,6 +537,11 @@ export const responseSchemas: Record<string, JsonSchema> = {
       createdAt: timestamp,
       updatedAt: timestamp,
       version,
+      recurringId: {
+        type: ['string', 'null'],
+        description:
+          'The recurring expense (`rec_…`) this expense is an occurrence of (API.md §6a); null for any other',
+      },
     },
     required: [
       'id',
@@ -513,6 +558,7 @@ export const responseSchemas: Record<string, JsonSchema> = {
       'createdAt',
       'updatedAt',
       'version',
+      'recurringId',
     ],
     additionalProperties: false,
   },
@@ -666,3 +712,60 @@ export function pageOf(itemSchema: string): JsonSchema {
 }
 
 for (const item of ['Group', 'Expense', 'Settlement', 'Event']) responseSchemas[`${item}Page`] = pageOf(item);
+
+// ---- recurring expenses (API.md §6a) --------------------------------------------------------------
+responseSchemas['RecurringExpense'] = object(
+  {
+    id: id('rec', 'Recurring expense'),
+    groupId: id('grp', 'Group'),
+    expense: object(
+      {
+        description: { type: 'string' },
+        category: { type: ['string', 'null'], maxLength: 64 },
+        amount,
+        currency: { ...currency, description: 'When absent, each occurrence takes the group’s currency' },
+        paidBy: {
+          description: 'A member id, or payers whose amounts add up to `amount`, as sent',
+          oneOf: [{ type: 'string' }, { type: 'array', items: ref('Payer'), minItems: 1 }],
+        },
+        split: { ...ref('Split'), description: 'As it was sent' },
+      },
+      ['description', 'amount', 'paidBy', 'split'],
+      'What each occurrence copies: the body of `POST /v1/expenses` without `groupId` and `occurredAt`',
+    ),
+    schedule: object(
+      {
+        every: { type: 'string', enum: ['week', '2 weeks', 'month', 'year'] },
+        startsOn: { ...localDate, description: 'The first occurrence' },
+        until: {
+          type: ['string', 'null'],
+          format: 'date',
+          description: 'The last possible occurrence, inclusive',
+        },
+        timeZone: { type: 'string', description: 'IANA time zone name', examples: ['Europe/Berlin'] },
+      },
+      ['every', 'startsOn', 'until', 'timeZone'],
+    ),
+    nextOccurrence: {
+      type: ['string', 'null'],
+      format: 'date',
+      description: 'The local date of the next occurrence to create; null once the schedule is over',
+    },
+    createdBy: id('usr', 'User'),
+    version,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  },
+  [
+    'id',
+    'groupId',
+    'expense',
+    'schedule',
+    'nextOccurrence',
+    'createdBy',
+    'version',
+    'createdAt',
+    'updatedAt',
+  ],
+);
+responseSchemas['RecurringExpensePage'] = pageOf('RecurringExpense');

@@ -120,6 +120,7 @@ async function openGroup(groupId) {
   $('activity').replaceChildren();
   renderMembers();
   renderBalances();
+  await listRecurring(groupId);
   // Live from the balances just read: every event after them, once, in order.
   open.unsubscribe = realtime.subscribe(groupId, {
     afterSeq: balances.asOfSeq,
@@ -132,6 +133,7 @@ async function openGroup(groupId) {
       ) {
         handle(() => refreshMembers(groupId))();
       }
+      if (event.type.startsWith('recurring.')) handle(() => listRecurring(groupId))();
     },
     onBalances: (update) => {
       if (open?.group.id !== update.groupId) return;
@@ -163,19 +165,53 @@ function activityOf(event) {
       return `${who} added ${data.member.name}${data.member.status === 'pending' ? ' (not on Tally yet)' : ''}`;
     case 'member.claimed':
       return `${data.member.name} took over the place of a member added by name`;
+    case 'recurring.created':
+      return `${who} scheduled “${data.recurring.expense.description}” every ${data.recurring.schedule.every}`;
+    case 'recurring.skipped':
+      return `The ${data.occurrenceDate} occurrence of a recurring expense was skipped: ${data.reason}`;
     default:
       return `${who}: ${event.type}`;
   }
 }
 
 function renderMembers() {
-  $('paid-by').replaceChildren(
-    ...open.group.members.map((m) => {
-      const option = element('option', m.status === 'pending' ? `${m.name} (not on Tally yet)` : m.name, {
-        value: m.userId,
-      });
-      option.selected = m.userId === me.id;
-      return option;
+  for (const select of [$('paid-by'), $('recurring-paid-by')]) {
+    select.replaceChildren(
+      ...open.group.members.map((m) => {
+        const option = element('option', m.status === 'pending' ? `${m.name} (not on Tally yet)` : m.name, {
+          value: m.userId,
+        });
+        option.selected = m.userId === me.id;
+        return option;
+      }),
+    );
+  }
+}
+
+/** The open group's recurring expenses (API.md §6a), each with a button that stops it. */
+async function listRecurring(groupId) {
+  const page = await tally.recurring.list(groupId, { limit: 100 });
+  if (open?.group.id !== groupId) return;
+  $('recurring-list').replaceChildren(
+    ...page.data.map((r) => {
+      const next = r.nextOccurrence ? `next ${r.nextOccurrence}` : 'over';
+      const item = element(
+        'li',
+        `“${r.expense.description}”, ${formatMoney(r.expense.amount, r.expense.currency ?? open.group.currency)} ` +
+          `every ${r.schedule.every} from ${r.schedule.startsOn} (${r.schedule.timeZone}), ${next} `,
+      );
+      item.dataset.recurringId = r.id;
+      const stop = element('button', 'Stop', { type: 'button' });
+      stop.addEventListener(
+        'click',
+        handle(async () => {
+          await tally.recurring.delete(r.id);
+          await listRecurring(groupId);
+          say(`Stopped “${r.expense.description}”; its past expenses stay.`);
+        }),
+      );
+      item.append(stop);
+      return item;
     }),
   );
 }
@@ -252,6 +288,34 @@ $('member-form').addEventListener(
     const member = await tally.groups.addMember(open.group.id, { email: String(form.get('email')) });
     event.target.reset();
     say(`${member.name} is a member.`);
+  }),
+);
+
+$('recurring-time-zone').value = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+$('recurring-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const { group } = open;
+    const recurring = await tally.recurring.create(group.id, {
+      expense: {
+        description: String(form.get('description')),
+        amount: toMinor(String(form.get('amount')), group.currency),
+        paidBy: String(form.get('paidBy')),
+        split: { type: 'equal', between: group.members.map((m) => m.userId) },
+      },
+      schedule: {
+        every: String(form.get('every')),
+        startsOn: String(form.get('startsOn')),
+        timeZone: String(form.get('timeZone')),
+      },
+    });
+    event.target.reset();
+    $('recurring-time-zone').value = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    renderMembers();
+    await listRecurring(group.id);
+    say(`Scheduled “${recurring.expense.description}”: the next one is on ${recurring.nextOccurrence}.`);
   }),
 );
 

@@ -490,6 +490,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/groups/{groupId}/recurring': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A group's recurring expenses
+     * @description Newest first; deleted ones are not listed. Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
+     */
+    get: operations['listRecurringExpenses'];
+    put?: never;
+    /**
+     * Schedule a recurring expense
+     * @description `expense` is the body of `POST /v1/expenses` without `groupId` and `occurredAt`; `schedule.every` is `week`, `2 weeks`, `month` (the same day of the month, or the month’s last day when it is shorter) or `year`; `until` (inclusive) must not be before `startsOn` (`422 validation_failed`); `timeZone` is an IANA name. A `startsOn` in the past is allowed: the occurrences since are created by the scheduler. Appends `recurring.created`. Each occurrence becomes an ordinary expense (with `recurringId`, `occurredAt` the start of the occurrence’s local date in `schedule.timeZone`, and an `expense.created` event), created exactly once by the servers, in order, also for the dates missed while they were down. See API.md §6a. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     */
+    post: operations['createRecurringExpense'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/recurring/{recurringId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A recurring expense
+     * @description Deleted, or in a group the caller is not a member of: `404`.
+     */
+    get: operations['getRecurringExpense'];
+    put?: never;
+    post?: never;
+    /**
+     * Stop a recurring expense
+     * @description No occurrence is created after it; those created stay. Deleting it again is `204`. Honours `If-Match`. Appends `recurring.deleted`.
+     */
+    delete: operations['deleteRecurringExpense'];
+    options?: never;
+    head?: never;
+    /**
+     * Change the template or the schedule, from the next occurrence on
+     * @description Any non-empty subset of `expense` fields and of `schedule` fields; the result is validated as a whole. Occurrences already created stay as they are. A changed schedule continues with its first occurrence after the last one created (from `startsOn` when none was). Honours `If-Match`. Appends `recurring.updated`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     */
+    patch: operations['patchRecurringExpense'];
+    trace?: never;
+  };
   '/v1/ws': {
     parameters: {
       query?: never;
@@ -846,6 +898,150 @@ export interface components {
       currency?: components['schemas']['Currency'];
       note?: string;
     };
+    RecurringExpenseRequest: {
+      expense: {
+        /** @description Surrounding whitespace is trimmed; then 1–200 characters. */
+        description: string;
+        category?: string | null;
+        /**
+         * @description Integer count of minor units (paise, cents, yen)
+         * @example 100000
+         */
+        amount: number;
+        currency?: components['schemas']['Currency'];
+        paidBy:
+          | string
+          | {
+              userId: string;
+              /**
+               * @description Integer count of minor units (paise, cents, yen)
+               * @example 100000
+               */
+              amount: number;
+            }[];
+        split:
+          | {
+              /** @constant */
+              type: 'equal';
+              between: string[];
+            }
+          | {
+              /** @constant */
+              type: 'exact';
+              between: {
+                userId: string;
+                amount: number;
+              }[];
+            }
+          | {
+              /** @constant */
+              type: 'percent';
+              between: {
+                userId: string;
+                percent: number;
+              }[];
+            }
+          | {
+              /** @constant */
+              type: 'shares';
+              between: {
+                userId: string;
+                shares: number;
+              }[];
+            };
+      };
+      schedule: {
+        /** @enum {string} */
+        every: 'week' | '2 weeks' | 'month' | 'year';
+        /**
+         * @description A local calendar date, YYYY-MM-DD
+         * @example 2027-01-31
+         */
+        startsOn: string;
+        /**
+         * @description A local calendar date, YYYY-MM-DD
+         * @example 2027-01-31
+         */
+        until?: string | null;
+        /**
+         * @description IANA time zone name
+         * @example Europe/Berlin
+         */
+        timeZone: string;
+      };
+    };
+    PatchRecurringExpenseRequest: {
+      expense?: {
+        /** @description Surrounding whitespace is trimmed; then 1–200 characters. */
+        description?: string;
+        category?: string | null;
+        /**
+         * @description Integer count of minor units (paise, cents, yen)
+         * @example 100000
+         */
+        amount?: number;
+        currency?: components['schemas']['Currency'];
+        paidBy?:
+          | string
+          | {
+              userId: string;
+              /**
+               * @description Integer count of minor units (paise, cents, yen)
+               * @example 100000
+               */
+              amount: number;
+            }[];
+        split?:
+          | {
+              /** @constant */
+              type: 'equal';
+              between: string[];
+            }
+          | {
+              /** @constant */
+              type: 'exact';
+              between: {
+                userId: string;
+                amount: number;
+              }[];
+            }
+          | {
+              /** @constant */
+              type: 'percent';
+              between: {
+                userId: string;
+                percent: number;
+              }[];
+            }
+          | {
+              /** @constant */
+              type: 'shares';
+              between: {
+                userId: string;
+                shares: number;
+              }[];
+            };
+      };
+      schedule?: {
+        /** @enum {string} */
+        every?: 'week' | '2 weeks' | 'month' | 'year';
+        /**
+         * @description A local calendar date, YYYY-MM-DD
+         * @example 2027-01-31
+         */
+        startsOn?: string;
+        /**
+         * @description A local calendar date, YYYY-MM-DD
+         * @example 2027-01-31
+         */
+        until?: string | null;
+        /**
+         * @description IANA time zone name
+         * @example Europe/Berlin
+         */
+        timeZone?: string;
+      };
+    };
     /**
      * @description ISO 4217 currency code: one of the codes the server accepts (those its runtime knows, `Intl.supportedValuesOf("currency")`); anything else is `422 validation_failed`
      * @example INR
@@ -1131,6 +1327,8 @@ export interface components {
       updatedAt: string;
       /** @description Incremented by every change; the ETag is `"v<version>"` */
       version: number;
+      /** @description The recurring expense (`rec_…`) this expense is an occurrence of (API.md §6a); null for any other */
+      recurringId: string | null;
     };
     Settlement: {
       /**
@@ -1230,7 +1428,11 @@ export interface components {
       | components['schemas']['ExpenseUpdatedEvent']
       | components['schemas']['ExpenseDeletedEvent']
       | components['schemas']['SettlementCreatedEvent']
-      | components['schemas']['SettlementDeletedEvent'];
+      | components['schemas']['SettlementDeletedEvent']
+      | components['schemas']['RecurringCreatedEvent']
+      | components['schemas']['RecurringUpdatedEvent']
+      | components['schemas']['RecurringDeletedEvent']
+      | components['schemas']['RecurringSkippedEvent'];
     GroupUpdatedEvent: {
       /**
        * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
@@ -1466,6 +1668,20 @@ export interface components {
          * @constant
          */
         restored?: true;
+        /** @description Present when the expense is an occurrence of a recurring expense (API.md §6a) */
+        recurring?: {
+          /**
+           * @description Recurring expense id: `rec_` followed by a ULID. Opaque: do not parse it.
+           * @example rec_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+           */
+          id: string;
+          /**
+           * Format: date
+           * @description A local calendar date, YYYY-MM-DD
+           * @example 2027-01-31
+           */
+          occurrenceDate: string;
+        };
       };
     };
     ExpenseUpdatedEvent: {
@@ -1606,6 +1822,151 @@ export interface components {
         deletedAt: string;
         /** @description The group’s balances after the change (the `currencies` of `Balances`) */
         balances: components['schemas']['CurrencyBalances'][];
+      };
+    };
+    RecurringCreatedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'recurring.created';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        recurring: components['schemas']['RecurringExpense'];
+      };
+    };
+    RecurringUpdatedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'recurring.updated';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        recurring: components['schemas']['RecurringExpense'];
+      };
+    };
+    RecurringDeletedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'recurring.deleted';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        /**
+         * @description Recurring expense id: `rec_` followed by a ULID. Opaque: do not parse it.
+         * @example rec_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+         */
+        recurringId: string;
+        /**
+         * Format: date-time
+         * @description When it was deleted
+         * @example 2026-11-25T10:00:00.000Z
+         */
+        deletedAt: string;
+      };
+    };
+    RecurringSkippedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'recurring.skipped';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        /**
+         * @description Recurring expense id: `rec_` followed by a ULID. Opaque: do not parse it.
+         * @example rec_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+         */
+        recurringId: string;
+        /**
+         * Format: date
+         * @description A local calendar date, YYYY-MM-DD
+         * @example 2027-01-31
+         */
+        occurrenceDate: string;
+        /**
+         * @description `payer_removed`, `participant_removed` (an `exact` or `percent` split naming a removed member) or `no_participants` (nobody of an `equal` or `shares` split is left); other rule codes may be added
+         * @example payer_removed
+         */
+        reason: string;
       };
     };
     /** @description Every message the server sends on the WebSocket */
@@ -1825,6 +2186,83 @@ export interface components {
     };
     EventPage: {
       data: components['schemas']['Event'][];
+      /** @description Pass as `?cursor=` for the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    RecurringExpense: {
+      /**
+       * @description Recurring expense id: `rec_` followed by a ULID. Opaque: do not parse it.
+       * @example rec_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /** @description What each occurrence copies: the body of `POST /v1/expenses` without `groupId` and `occurredAt` */
+      expense: {
+        description: string;
+        category?: string | null;
+        /**
+         * @description Integer count of minor units (paise, cents, yen)
+         * @example 100000
+         */
+        amount: number;
+        /** @description When absent, each occurrence takes the group’s currency */
+        currency?: components['schemas']['Currency'];
+        /** @description A member id, or payers whose amounts add up to `amount`, as sent */
+        paidBy: string | components['schemas']['Payer'][];
+        /** @description As it was sent */
+        split: components['schemas']['Split'];
+      };
+      schedule: {
+        /** @enum {string} */
+        every: 'week' | '2 weeks' | 'month' | 'year';
+        /**
+         * Format: date
+         * @description The first occurrence
+         * @example 2027-01-31
+         */
+        startsOn: string;
+        /**
+         * Format: date
+         * @description The last possible occurrence, inclusive
+         */
+        until: string | null;
+        /**
+         * @description IANA time zone name
+         * @example Europe/Berlin
+         */
+        timeZone: string;
+      };
+      /**
+       * Format: date
+       * @description The local date of the next occurrence to create; null once the schedule is over
+       */
+      nextOccurrence: string | null;
+      /**
+       * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      createdBy: string;
+      /** @description Incremented by every change; the ETag is `"v<version>"` */
+      version: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    RecurringExpensePage: {
+      data: components['schemas']['RecurringExpense'][];
       /** @description Pass as `?cursor=` for the next page; null on the last page */
       nextCursor: string | null;
     };
@@ -6072,6 +6510,747 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'not_a_member';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  listRecurringExpenses: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of recurring expenses */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RecurringExpensePage'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  createRecurringExpense: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RecurringExpenseRequest'];
+      };
+    };
+    responses: {
+      /** @description The recurring expense */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RecurringExpense'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed`, `not_a_member`, `split_mismatch` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  getRecurringExpense: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Recurring expense id (`rec_…`) */
+        recurringId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The recurring expense */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RecurringExpense'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  deleteRecurringExpense: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+        /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description Recurring expense id (`rec_…`) */
+        recurringId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Stopped */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `precondition_failed` */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'precondition_failed';
+            /** @constant */
+            status?: 412;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  patchRecurringExpense: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+        /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description Recurring expense id (`rec_…`) */
+        recurringId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PatchRecurringExpenseRequest'];
+      };
+    };
+    responses: {
+      /** @description The recurring expense after the change */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RecurringExpense'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `precondition_failed` */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'precondition_failed';
+            /** @constant */
+            status?: 412;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed`, `not_a_member`, `split_mismatch` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch';
             /** @constant */
             status?: 422;
           };

@@ -1,0 +1,487 @@
+import { createAnnouncer, createRecurringScheduler, type RecurringScheduler } from '@tally/api';
+import { createInProcessBus, publicationOf } from '@tally/events';
+import { registerUser } from '../cross-process/http';
+import { type ServerProcess, spawnServer } from '../support/server-process';
+import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { until } from '../support/until';
+import { balancesOf, expectProblem, expectValidationFailed, netsIn, RFC3339_UTC } from './component-helpers';
+
+describe('recurring expenses (API.md §6a)', () => {
+  let t: TestServer;
+  let ada: TestUser;
+  let bob: TestUser;
+  let cy: TestUser;
+  let outsider: TestUser;
+  /** The scheduler's clock, moved by each test. */
+  let clock = new Date();
+  let scheduler: RecurringScheduler;
+
+  beforeAll(async () => {
+    // The server's own scheduler stays off: the tests run rounds on a clock of their own.
+    t = await startTestServer({ env: { RECURRING_POLL_MS: '0' } });
+    const bus = createInProcessBus();
+    scheduler = createRecurringScheduler({
+      knex: t.server.knex,
+      announcer: createAnnouncer({
+        bus,
+        publicationOf,
+        markPublished: () => {},
+        onPublishFailed: () => {},
+      }),
+      pollMs: 0,
+      now: () => clock,
+      onIgnoredError: (reason, error) => {
+        throw new Error(`scheduler ignored ${reason}: ${String(error)}`);
+      },
+    });
+    ada = await t.register('Ada');
+    bob = await t.register('Bob');
+    cy = await t.register('Cy');
+    outsider = await t.register('Outsider');
+  });
+  afterAll(async () => {
+    await scheduler.stop();
+    await t.stop();
+  });
+
+  const template = (payer: TestUser, between: TestUser[], extra: Record<string, unknown> = {}) => ({
+    description: 'Rent',
+    amount: 90000,
+    paidBy: payer.id,
+    split: { type: 'equal', between: between.map((u) => u.id) },
+    ...extra,
+  });
+  const schedule = (extra: Record<string, unknown> = {}) => ({
+    every: 'week',
+    startsOn: '2027-03-07',
+    timeZone: 'Europe/Berlin',
+    ...extra,
+  });
+  const postRecurring = (user: TestUser, groupId: string, body: unknown, key: string | null = newKey()) => {
+    const req = t.request.post(`/v1/groups/${groupId}/recurring`).set(user.auth);
+    return (key ? req.set('Idempotency-Key', key) : req).send(body as object);
+  };
+  const expensesOf = async (user: TestUser, groupId: string) => {
+    const res = await t.request.get(`/v1/groups/${groupId}/expenses?limit=100`).set(user.auth);
+    expect(res.status).toBe(200);
+    return res.body.data as Array<Record<string, unknown>>;
+  };
+  const eventsOf = async (user: TestUser, groupId: string) => {
+    const res = await t.request.get(`/v1/groups/${groupId}/events?limit=100`).set(user.auth);
+    expect(res.status).toBe(200);
+    return res.body.data as Array<{ type: string; actorId: string; data: Record<string, unknown> }>;
+  };
+
+  describe('POST /v1/groups/{groupId}/recurring', () => {
+    it('creates a schedule: 201 with the documented fields, ETag, Location and a recurring.created event', async () => {
+      const groupId = await t.createGroup(ada, [bob]);
+      const res = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada, bob]),
+        schedule: schedule({ until: '2027-12-31' }),
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id: expect.stringMatching(/^rec_[0-9A-HJKMNP-TV-Z]{26}$/),
+        groupId,
+        expense: template(ada, [ada, bob]),
+        schedule: { every: 'week', startsOn: '2027-03-07', until: '2027-12-31', timeZone: 'Europe/Berlin' },
+        nextOccurrence: '2027-03-07',
+        createdBy: ada.id,
+        version: 1,
+        createdAt: expect.stringMatching(RFC3339_UTC),
+        updatedAt: expect.stringMatching(RFC3339_UTC),
+      });
+      expect(res.headers.etag).toBe('"v1"');
+      expect(res.headers.location).toBe(`/v1/recurring/${res.body.id}`);
+      const events = await eventsOf(bob, groupId);
+      expect(events.map((e) => e.type)).toContain('recurring.created');
+      expect(events.find((e) => e.type === 'recurring.created')?.data).toEqual({ recurring: res.body });
+    });
+
+    it('requires an Idempotency-Key and replays the first answer for a retry', async () => {
+      const groupId = await t.createGroup(ada);
+      const body = { expense: template(ada, [ada]), schedule: schedule() };
+      expectProblem(await postRecurring(ada, groupId, body, null), 400, 'idempotency_key_missing');
+      const key = newKey();
+      const first = await postRecurring(ada, groupId, body, key);
+      const again = await postRecurring(ada, groupId, body, key);
+      expect(first.status).toBe(201);
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      const list = await t.request.get(`/v1/groups/${groupId}/recurring`).set(ada.auth);
+      expect(list.body.data).toHaveLength(1);
+    });
+
+    it('refuses an unknown time zone, until before startsOn, a bad every and a bad date with 422', async () => {
+      const groupId = await t.createGroup(ada);
+      const expense = template(ada, [ada]);
+      expectValidationFailed(
+        await postRecurring(ada, groupId, { expense, schedule: schedule({ timeZone: 'Mars/Olympus' }) }),
+        'schedule.timeZone',
+      );
+      expectValidationFailed(
+        await postRecurring(ada, groupId, {
+          expense,
+          schedule: schedule({ startsOn: '2027-03-07', until: '2027-03-06' }),
+        }),
+        'schedule.until',
+      );
+      expectValidationFailed(
+        await postRecurring(ada, groupId, { expense, schedule: schedule({ every: 'fortnight' }) }),
+        'schedule.every',
+      );
+      expectValidationFailed(
+        await postRecurring(ada, groupId, { expense, schedule: schedule({ startsOn: '2027-02-30' }) }),
+        'schedule.startsOn',
+      );
+      expectValidationFailed(
+        await postRecurring(ada, groupId, {
+          expense: { ...expense, occurredAt: '2027-01-01T00:00:00Z' },
+          schedule: schedule(),
+        }),
+        'expense.occurredAt',
+      );
+      const mismatch = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada], { split: { type: 'exact', between: [{ userId: ada.id, amount: 1 }] } }),
+        schedule: schedule(),
+      });
+      expectProblem(mismatch, 422, 'split_mismatch');
+      for (const e of mismatch.body.errors ?? []) expect(e.path).toMatch(/^expense\./);
+      const list = await t.request.get(`/v1/groups/${groupId}/recurring`).set(ada.auth);
+      expect(list.body.data).toEqual([]);
+    });
+
+    it('answers 404 to a non-member and 422 not_a_member for a template naming one', async () => {
+      const groupId = await t.createGroup(ada, [bob]);
+      const body = { expense: template(ada, [ada]), schedule: schedule() };
+      expectProblem(await postRecurring(outsider, groupId, body), 404, 'not_found');
+      const res = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada, outsider]),
+        schedule: schedule(),
+      });
+      expectProblem(res, 422, 'not_a_member');
+      expect(res.body.errors).toEqual([{ path: 'expense.split.between[1]', message: expect.any(String) }]);
+    });
+  });
+
+  describe('GET, list, PATCH and DELETE', () => {
+    it('gets one (404 for a non-member) and lists a group’s schedules newest first, paginated', async () => {
+      const groupId = await t.createGroup(ada, [bob]);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await postRecurring(ada, groupId, {
+          expense: template(ada, [ada]),
+          schedule: schedule(),
+        });
+        ids.push(res.body.id);
+      }
+      const one = await t.request.get(`/v1/recurring/${ids[0]}`).set(bob.auth);
+      expect(one.status).toBe(200);
+      expect(one.body.id).toBe(ids[0]);
+      expect(one.headers.etag).toBe('"v1"');
+      expectProblem(await t.request.get(`/v1/recurring/${ids[0]}`).set(outsider.auth), 404, 'not_found');
+      expectProblem(await t.request.get('/v1/recurring/rec_unknown').set(ada.auth), 404, 'not_found');
+      expectProblem(
+        await t.request.get(`/v1/groups/${groupId}/recurring`).set(outsider.auth),
+        404,
+        'not_found',
+      );
+      const page1 = await t.request.get(`/v1/groups/${groupId}/recurring?limit=2`).set(ada.auth);
+      expect(page1.body.data.map((r: { id: string }) => r.id)).toEqual([ids[2], ids[1]]);
+      expect(page1.body.nextCursor).toEqual(expect.any(String));
+      const page2 = await t.request
+        .get(`/v1/groups/${groupId}/recurring?limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`)
+        .set(ada.auth);
+      expect(page2.body).toEqual({ data: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
+    });
+
+    it('patches the template and the schedule with If-Match; a stale version is 412', async () => {
+      const groupId = await t.createGroup(ada, [bob]);
+      const created = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada, bob]),
+        schedule: schedule(),
+      });
+      const url = `/v1/recurring/${created.body.id}`;
+      const patched = await t.request
+        .patch(url)
+        .set(bob.auth)
+        .set('Idempotency-Key', newKey())
+        .set('If-Match', '"v1"')
+        .send({ expense: { amount: 1200 }, schedule: { every: 'month', until: '2027-06-30' } });
+      expect(patched.status).toBe(200);
+      expect(patched.body).toEqual(
+        expect.objectContaining({
+          expense: template(ada, [ada, bob], { amount: 1200 }),
+          schedule: {
+            every: 'month',
+            startsOn: '2027-03-07',
+            until: '2027-06-30',
+            timeZone: 'Europe/Berlin',
+          },
+          nextOccurrence: '2027-03-07',
+          version: 2,
+        }),
+      );
+      expect(patched.headers.etag).toBe('"v2"');
+      const stale = await t.request
+        .patch(url)
+        .set(bob.auth)
+        .set('Idempotency-Key', newKey())
+        .set('If-Match', '"v1"')
+        .send({ expense: { amount: 5 } });
+      expectProblem(stale, 412, 'precondition_failed');
+      const backwards = await t.request
+        .patch(url)
+        .set(bob.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ schedule: { until: '2027-01-01' } });
+      expectValidationFailed(backwards, 'schedule.until');
+      expectValidationFailed(
+        await t.request.patch(url).set(bob.auth).set('Idempotency-Key', newKey()).send({}),
+        'body',
+      );
+      const events = await eventsOf(ada, groupId);
+      expect(events.filter((e) => e.type === 'recurring.updated')).toHaveLength(1);
+    });
+
+    it('continues a changed schedule after the last occurrence created', async () => {
+      const groupId = await t.createGroup(ada);
+      const created = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada]),
+        schedule: schedule({ startsOn: '2027-01-31', every: 'month', timeZone: 'UTC' }),
+      });
+      clock = new Date('2027-03-01T00:00:00Z');
+      await scheduler.runOnce();
+      expect((await expensesOf(ada, groupId)).map((e) => e.occurredAt)).toEqual([
+        '2027-02-28T00:00:00.000Z',
+        '2027-01-31T00:00:00.000Z',
+      ]);
+      const patched = await t.request
+        .patch(`/v1/recurring/${created.body.id}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ schedule: { every: 'week', startsOn: '2027-02-01' } });
+      expect(patched.status).toBe(200);
+      // Weekly from Mon Feb 1: the first after Feb 28 is Mar 1.
+      expect(patched.body.nextOccurrence).toBe('2027-03-01');
+    });
+
+    it('deletes (stops) a schedule: its past occurrences stay, no new ones come, a repeat is 204', async () => {
+      const groupId = await t.createGroup(ada);
+      const created = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada]),
+        schedule: schedule({ startsOn: '2027-05-03', timeZone: 'UTC' }),
+      });
+      clock = new Date('2027-05-10T00:00:00Z');
+      await scheduler.runOnce();
+      expect(await expensesOf(ada, groupId)).toHaveLength(2);
+      const url = `/v1/recurring/${created.body.id}`;
+      expectProblem(
+        await t.request.delete(url).set(ada.auth).set('Idempotency-Key', newKey()).set('If-Match', '"v9"'),
+        412,
+        'precondition_failed',
+      );
+      expectProblem(await t.request.delete(url).set(ada.auth), 400, 'idempotency_key_missing');
+      expect((await t.request.delete(url).set(ada.auth).set('Idempotency-Key', newKey())).status).toBe(204);
+      expect((await t.request.delete(url).set(ada.auth).set('Idempotency-Key', newKey())).status).toBe(204);
+      expectProblem(await t.request.get(url).set(ada.auth), 404, 'not_found');
+      clock = new Date('2027-08-01T00:00:00Z');
+      await scheduler.runOnce();
+      expect(await expensesOf(ada, groupId)).toHaveLength(2);
+      const events = await eventsOf(ada, groupId);
+      expect(events.filter((e) => e.type === 'recurring.deleted')).toHaveLength(1);
+    });
+  });
+
+  describe('the scheduler', () => {
+    it('creates each due occurrence once, in order, as an ordinary expense with its event and balances', async () => {
+      const groupId = await t.createGroup(ada, [bob]);
+      const created = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada, bob], { amount: 1000 }),
+        schedule: schedule({ startsOn: '2027-03-14', every: 'week', timeZone: 'America/New_York' }),
+      });
+      const id = created.body.id as string;
+      // Mar 14 (DST starts that day in New York), 21, 28, Apr 4; Apr 11 is not due yet.
+      clock = new Date('2027-04-10T12:00:00Z');
+      await scheduler.runOnce();
+      await scheduler.runOnce();
+      const expenses = await expensesOf(ada, groupId);
+      expect(expenses.map((e) => e.occurredAt).reverse()).toEqual([
+        '2027-03-14T05:00:00.000Z',
+        '2027-03-21T04:00:00.000Z',
+        '2027-03-28T04:00:00.000Z',
+        '2027-04-04T04:00:00.000Z',
+      ]);
+      for (const e of expenses) {
+        expect(e).toEqual(
+          expect.objectContaining({ recurringId: id, description: 'Rent', amount: 1000, createdBy: ada.id }),
+        );
+      }
+      const one = await t.request.get(`/v1/expenses/${expenses[0]?.id}`).set(bob.auth);
+      expect(one.body.recurringId).toBe(id);
+      const occurrences = (await eventsOf(ada, groupId)).filter((e) => e.type === 'expense.created');
+      expect(occurrences.map((e) => (e.data.recurring as { occurrenceDate: string }).occurrenceDate)).toEqual(
+        ['2027-03-14', '2027-03-21', '2027-03-28', '2027-04-04'],
+      );
+      expect(occurrences[0]?.actorId).toBe(ada.id);
+      expect(netsIn((await balancesOf(t, bob, groupId)).currencies, 'INR')).toEqual({
+        [ada.id]: 2000,
+        [bob.id]: -2000,
+      });
+      const after = await t.request.get(`/v1/recurring/${id}`).set(ada.auth);
+      expect(after.body.nextOccurrence).toBe('2027-04-11');
+      // An ordinary expense without a schedule says so.
+      const plain = await t.request
+        .post('/v1/expenses')
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({
+          groupId,
+          description: 'Tea',
+          amount: 100,
+          paidBy: ada.id,
+          split: { type: 'equal', between: [ada.id] },
+        });
+      expect(plain.body.recurringId).toBeNull();
+    });
+
+    it('takes an occurrence already in the database as created: no crash, no second copy, the pointer moves on', async () => {
+      const groupId = await t.createGroup(ada);
+      const created = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada], { amount: 700 }),
+        schedule: schedule({ startsOn: '2027-09-06', timeZone: 'UTC' }),
+      });
+      const id = created.body.id as string;
+      // A copy of the first occurrence under another id (what only a bug elsewhere could leave).
+      const plain = await t.request
+        .post('/v1/expenses')
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({
+          groupId,
+          description: 'Rent',
+          amount: 700,
+          paidBy: ada.id,
+          split: { type: 'equal', between: [ada.id] },
+        });
+      await t.server
+        .knex('expenses')
+        .where({ id: plain.body.id })
+        .update({ recurring_id: id, occurrence_date: '2027-09-06' });
+      clock = new Date('2027-09-14T00:00:00Z');
+      await scheduler.runOnce();
+      const rows = await t.server.knex('expenses').where({ recurring_id: id }).orderBy('occurrence_date');
+      expect(rows.map((r: { occurrence_date: string }) => r.occurrence_date)).toEqual([
+        '2027-09-06',
+        '2027-09-13',
+      ]);
+      const after = await t.request.get(`/v1/recurring/${id}`).set(ada.auth);
+      expect(after.body.nextOccurrence).toBe('2027-09-20');
+    });
+
+    it('ends at until: nextOccurrence null once the last one is created', async () => {
+      const groupId = await t.createGroup(ada);
+      const created = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada]),
+        schedule: schedule({ startsOn: '2027-01-31', every: 'month', until: '2027-04-30', timeZone: 'UTC' }),
+      });
+      clock = new Date('2028-01-01T00:00:00Z');
+      await scheduler.runOnce();
+      expect(
+        (await expensesOf(ada, groupId)).map((e) => String(e.occurredAt).slice(0, 10)).reverse(),
+      ).toEqual(['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30']);
+      const after = await t.request.get(`/v1/recurring/${created.body.id}`).set(ada.auth);
+      expect(after.body.nextOccurrence).toBeNull();
+    });
+
+    it('drops removed members from equal splits and skips exact splits naming them, with recurring.skipped', async () => {
+      const groupId = await t.createGroup(ada, [bob, cy]);
+      await postRecurring(ada, groupId, {
+        expense: template(ada, [ada, bob, cy], { amount: 900 }),
+        schedule: schedule({ startsOn: '2027-06-07', timeZone: 'UTC' }),
+      });
+      const exact = await postRecurring(ada, groupId, {
+        expense: template(ada, [], {
+          amount: 900,
+          split: {
+            type: 'exact',
+            between: [
+              { userId: ada.id, amount: 300 },
+              { userId: cy.id, amount: 600 },
+            ],
+          },
+        }),
+        schedule: schedule({ startsOn: '2027-06-07', timeZone: 'UTC' }),
+      });
+      const removed = await t.request
+        .delete(`/v1/groups/${groupId}/members/${cy.id}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey());
+      expect(removed.status).toBe(204);
+      clock = new Date('2027-06-08T00:00:00Z');
+      await scheduler.runOnce();
+      const expenses = await expensesOf(ada, groupId);
+      expect(expenses).toHaveLength(1);
+      expect(expenses[0]?.split).toEqual({ type: 'equal', between: [ada.id, bob.id] });
+      const skipped = (await eventsOf(ada, groupId)).filter((e) => e.type === 'recurring.skipped');
+      expect(skipped.map((e) => e.data)).toEqual([
+        { recurringId: exact.body.id, occurrenceDate: '2027-06-07', reason: 'participant_removed' },
+      ]);
+      const next = await t.request.get(`/v1/recurring/${exact.body.id}`).set(ada.auth);
+      expect(next.body.nextOccurrence).toBe('2027-06-14');
+    });
+  });
+});
+
+/**
+ * PGlite loads Node built-ins with dynamic `import()`, which jest's sandbox refuses without
+ * `--experimental-vm-modules` (see embedded-smoke.test.ts): a real server process on PGlite, as
+ * `npm start` runs it, with its own scheduler.
+ */
+describe('recurring expenses on embedded PGlite (npm start)', () => {
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await spawnServer({ RECURRING_POLL_MS: '100' });
+  });
+  afterAll(async () => {
+    await server?.kill('SIGTERM');
+  });
+
+  it('migrates, schedules and creates the due occurrences on the one connection, without claims', async () => {
+    const ada = await registerUser(server.url, 'Ada');
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { ...ada.headers, 'Content-Type': 'application/json', 'Idempotency-Key': newKey() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const group = await call('POST', '/v1/groups', { name: 'Flat' });
+    const groupId = group.body.id as string;
+    // Months in the past: all three occurrences are due at once.
+    const created = await call('POST', `/v1/groups/${groupId}/recurring`, {
+      expense: {
+        description: 'Rent',
+        amount: 500,
+        paidBy: ada.id,
+        split: { type: 'equal', between: [ada.id] },
+      },
+      schedule: { every: 'month', startsOn: '2026-01-31', until: '2026-03-31', timeZone: 'America/New_York' },
+    });
+    expect(created.status).toBe(201);
+    const occurredAt = async () => {
+      const res = await call('GET', `/v1/groups/${groupId}/expenses`);
+      return (res.body.data as { occurredAt: string }[]).map((e) => e.occurredAt).reverse();
+    };
+    await until(async () => (await occurredAt()).length === 3, { what: 'three occurrences on PGlite' });
+    expect(await occurredAt()).toEqual([
+      '2026-01-31T05:00:00.000Z',
+      '2026-02-28T05:00:00.000Z',
+      '2026-03-31T04:00:00.000Z',
+    ]);
+    const after = await call('GET', `/v1/recurring/${created.body.id}`);
+    expect(after.body.nextOccurrence).toBeNull();
+  });
+});
