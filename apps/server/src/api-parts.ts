@@ -1,4 +1,10 @@
-import { createAnnouncer, createGroupGate, createLoadShedder, createRateLimits } from '@tally/api';
+import {
+  createAnnouncer,
+  createEcbRatesProvider,
+  createGroupGate,
+  createLoadShedder,
+  createRateLimits,
+} from '@tally/api';
 import { createPartitionMaintainer } from '@tally/db';
 import { createRelay, type EventBus, publicationOf, shardedPublicationOf } from '@tally/events';
 import type { IgnoredErrors } from '@tally/http-kit';
@@ -107,6 +113,18 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     registry,
   });
 
+  // Outside exchange rates for converted balances: fetched on first use, never at boot (a process
+  // must start while the ECB is unreachable).
+  const ratesProvider =
+    config.fxProvider === 'ecb'
+      ? createEcbRatesProvider({
+          url: config.fxEcbUrl,
+          cacheSeconds: config.fxCacheSeconds,
+          timeoutMs: config.fxFetchTimeoutMs,
+          onError: (error) => ignoredErrors('fx_rates_fetch', error, { url: config.fxEcbUrl }),
+        })
+      : undefined;
+
   return {
     /** Resolves once the partitions writes need exist (before the first request). */
     partitionsReady,
@@ -115,6 +133,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     rateLimits,
     loadShedder,
     groupGate,
+    ratesProvider,
     async stop() {
       loadShedder.stop();
       await partitions.stop();

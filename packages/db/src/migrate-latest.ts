@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initial from './migrations/001-initial';
 import * as oneStatementWrites from './migrations/002-one-statement-writes';
 import * as boundedTables from './migrations/003-bounded-tables';
+import * as groupRates from './migrations/006-group-rates';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -10,6 +11,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['001-initial', initial],
   ['002-one-statement-writes', oneStatementWrites],
   ['003-bounded-tables', boundedTables],
+  ['006-group-rates', groupRates],
 ];
 
 /**

@@ -8,7 +8,8 @@ export type EventType =
   | 'expense.updated'
   | 'expense.deleted'
   | 'settlement.created'
-  | 'settlement.deleted';
+  | 'settlement.deleted'
+  | 'rates.updated';
 
 /** One entry of a group's durable, ordered log (API.md §8). */
 export type GroupEvent = {

@@ -60,6 +60,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   validation_failed: 422,
   not_a_member: 422,
   split_mismatch: 422,
+  rate_unavailable: 422,
   rate_limited: 429,
   unavailable: 503,
   resync_required: 410,

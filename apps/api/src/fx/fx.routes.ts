@@ -1,0 +1,81 @@
+import { notFound } from '@tally/http-kit';
+import type { IdempotencyLayer } from '@tally/idempotency';
+import { type Request, Router } from 'express';
+import type { Knex } from 'knex';
+import { userIdOf } from '../auth/authenticate';
+import type { GroupsService } from '../groups/groups.service';
+import { ok, sendReply } from '../http/reply';
+import { validate } from '../http/validate';
+import { createWriteRoutes, type WriteRouteInfo } from '../http/write-route';
+import type { Announcer } from '../ledger/announcer';
+import type { WriteRunner } from '../ledger/write-runner';
+import { balancesQuery, putRatesBody } from '../schemas';
+import { convertedBalances } from './converted-balances';
+import { checkRatesInput, createGroupRates, type RatesInput } from './group-rates';
+import type { RatesProvider } from './rates-provider';
+
+export type FxDeps = {
+  knex: Knex;
+  writes: WriteRunner;
+  announcer: Announcer;
+  groups: GroupsService;
+  idempotency?: IdempotencyLayer | undefined;
+  /** The outside source of rates (`FX_PROVIDER`); absent: only the groups' own rates. */
+  provider?: RatesProvider | undefined;
+};
+
+const groupIdOf = (req: Request): string => {
+  const value = req.params['groupId'];
+  // As ledger.routes.ts: a NUL can never be part of an id (and PostgreSQL text cannot hold it).
+  if (typeof value !== 'string' || value.includes('\u0000')) throw notFound();
+  return value;
+};
+
+/**
+ * Currency conversion (API.md §6, "Settling in one currency"): a group's own exchange rates, and
+ * its balances converted into one currency. Mounted ahead of the ledger's routes: it answers
+ * `GET …/balances` when the query asks for a conversion (`in`) and passes any other balances read
+ * on, unchanged, to the ledger.
+ */
+export function fxRoutes(deps: FxDeps): { router: Router; writeRoutes: readonly WriteRouteInfo[] } {
+  const router = Router();
+  const rates = createGroupRates({ knex: deps.knex });
+  const writes = createWriteRoutes({
+    router,
+    mountPath: '/v1',
+    writes: deps.writes,
+    announcer: deps.announcer,
+    idempotency: deps.idempotency,
+  });
+
+  // Not a money write (it moves no balance) and a PUT is idempotent by itself: the key is optional,
+  // and replays like any keyed write when given.
+  writes.put('/groups/:groupId/rates', {
+    key: 'optional',
+    parse: (req) => {
+      const input = validate<RatesInput>(putRatesBody, req.body);
+      checkRatesInput(input);
+      return { groupId: groupIdOf(req), input };
+    },
+    work: (ctx, userId, { groupId, input }) => rates.put(ctx, userId, groupId, input),
+    reply: (value) => ok(value),
+  });
+  router.get('/groups/:groupId/rates', async (req, res) => {
+    sendReply(res, ok(await rates.get(userIdOf(res), groupIdOf(req))));
+  });
+  router.get('/groups/:groupId/balances', async (req, res, next) => {
+    if (req.query['in'] === undefined) {
+      next();
+      return;
+    }
+    const query = validate<{ in: string }>(balancesQuery, req.query, 'query');
+    const userId = userIdOf(res);
+    const groupId = groupIdOf(req);
+    const balances = await deps.groups.balances(userId, groupId);
+    const groupRates = await rates.get(userId, groupId);
+    const converted = await convertedBalances(balances.currencies, query.in, groupRates, deps.provider);
+    sendReply(res, ok({ ...balances, converted }));
+  });
+
+  return { router, writeRoutes: writes.routes() };
+}
