@@ -33,9 +33,9 @@ const groupIdOf = (req: Request): string => {
 
 /**
  * Currency conversion (API.md §6, "Settling in one currency"): a group's own exchange rates, and
- * its balances converted into one currency. Mounted ahead of the ledger's routes: it answers
- * `GET …/balances` when the query asks for a conversion (`in`) and passes any other balances read
- * on, unchanged, to the ledger.
+ * its balances converted into one currency. Mounted ahead of the ledger's routes: it checks the
+ * query of `GET …/balances`, answers it when it asks for a conversion (`in`), and passes any other
+ * balances read on, unchanged, to the ledger.
  */
 export function fxRoutes(deps: FxDeps): { router: Router; writeRoutes: readonly WriteRouteInfo[] } {
   const router = Router();
@@ -64,11 +64,13 @@ export function fxRoutes(deps: FxDeps): { router: Router; writeRoutes: readonly 
     sendReply(res, ok(await rates.get(userIdOf(res), groupIdOf(req))));
   });
   router.get('/groups/:groupId/balances', async (req, res, next) => {
-    if (req.query['in'] === undefined) {
+    // Any query is checked (an unknown parameter is 422, as on the lists); without `in` the read
+    // is the ledger's, unchanged.
+    const query = validate<{ in?: string }>(balancesQuery, req.query, 'query');
+    if (query.in === undefined) {
       next();
       return;
     }
-    const query = validate<{ in: string }>(balancesQuery, req.query, 'query');
     const userId = userIdOf(res);
     const groupId = groupIdOf(req);
     const balances = await deps.groups.balances(userId, groupId);
