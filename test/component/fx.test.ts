@@ -3,8 +3,13 @@
  * and with the ECB's reference rates (a real `eurofxref-daily.xml`, served by a local HTTP server),
  * the 422s that name a currency, minor units of JPY and KWD, and the SDK end to end.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
 import { RateUnavailableError, TallyClient, ValidationFailedError } from '../../packages/client/src';
 import { type EcbServer, startEcbServer } from '../support/ecb-server';
+import { spawnServer } from '../support/server-process';
 import { newKey, startTestServer, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
 
 type Converted = {
@@ -449,5 +454,57 @@ describe('converted balances through the SDK', () => {
       rates: [{ currency: 'USD', base: 'EUR', rate: '1.1414', source: 'group', asOf: '2018-12-21' }],
     });
     expect((await bob.groups.balances(group.id)).converted).toBeUndefined();
+  });
+});
+
+describe('group rates on the embedded database (PGlite, as `npm start` runs)', () => {
+  // A real server process: PGlite needs dynamic import(), which jest's sandbox refuses (see
+  // embedded-smoke.test.ts).
+  let dataDir: string;
+  let proc: Awaited<ReturnType<typeof spawnServer>>;
+  let api: ReturnType<typeof request.agent>;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'tally-fx-embedded-'));
+    proc = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    api = request.agent(proc.url);
+  });
+  afterAll(async () => {
+    await proc?.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stores the rates and converts with them', async () => {
+    const register = async (name: string) => {
+      const res = await api
+        .post('/v1/auth/register')
+        .send({ email: uniqueEmail(name), name, password: 'correct horse battery' })
+        .expect(201);
+      return { id: res.body.user.id as string, auth: { Authorization: `Bearer ${res.body.accessToken}` } };
+    };
+    const ada = await register('Ada');
+    const bob = await register('Bob');
+    const group = await api.post('/v1/groups').set(ada.auth).send({ name: 'Trip' }).expect(201);
+    const groupId: string = group.body.id;
+    await api.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ userId: bob.id }).expect(201);
+    await api
+      .post('/v1/expenses')
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({
+        groupId,
+        description: 'Hotel',
+        amount: 10000,
+        currency: 'USD',
+        paidBy: ada.id,
+        split: { type: 'equal', between: [ada.id, bob.id] },
+      })
+      .expect(201);
+    const body = { base: 'EUR', rates: { USD: '1.25' }, asOf: '2026-11-25' };
+    await api.put(`/v1/groups/${groupId}/rates`).set(ada.auth).send(body).expect(200);
+    const rates = await api.get(`/v1/groups/${groupId}/rates`).set(bob.auth).expect(200);
+    expect(rates.body).toMatchObject(body);
+    const res = await api.get(`/v1/groups/${groupId}/balances?in=EUR`).set(bob.auth).expect(200);
+    expect(netsOf(res.body.converted)).toEqual({ [ada.id]: 4000, [bob.id]: -4000 });
   });
 });
