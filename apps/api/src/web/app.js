@@ -110,14 +110,21 @@ function closeGroup() {
 
 async function openGroup(groupId) {
   closeGroup();
-  const [group, balances] = await Promise.all([tally.groups.get(groupId), tally.groups.balances(groupId)]);
+  const [group, balances, rates] = await Promise.all([
+    tally.groups.get(groupId),
+    tally.groups.balances(groupId),
+    tally.groups.rates(groupId),
+  ]);
   open = { group, balances: balances.currencies, unsubscribe: undefined };
+  fillRatesForm(rates);
   $('group').hidden = false;
   $('group').dataset.groupId = groupId;
   $('group-name').textContent = `${group.name} (${group.currency})`;
   $('activity').replaceChildren();
   renderMembers();
   renderBalances();
+  // A group without the rates the chosen currency needs still opens (and follows live).
+  await showConverted().catch((error) => say(describe(error), true));
   // Live from the balances just read: every event after them, once, in order.
   open.unsubscribe = realtime.subscribe(groupId, {
     afterSeq: balances.asOfSeq,
@@ -126,11 +133,13 @@ async function openGroup(groupId) {
       if (event.type === 'member.added' || event.type === 'member.removed') {
         handle(() => refreshMembers(groupId))();
       }
+      if (event.type === 'rates.updated' && settleIn) handle(showConverted)();
     },
     onBalances: (update) => {
       if (open?.group.id !== update.groupId) return;
       open.balances = update.currencies;
       renderBalances();
+      if (settleIn) handle(showConverted)();
     },
     onEnded: () => {
       closeGroup();
@@ -261,5 +270,76 @@ $('expense-form').addEventListener(
     event.target.reset();
     renderMembers();
     say(`Added “${expense.description}”.`);
+  }),
+);
+
+// ---- settling in one currency (API.md §6): the balances converted, and the group's own rates ----
+
+/** The currency the balances are also shown converted into; '' for none. */
+let settleIn = '';
+
+$('settle-in').append(
+  ...Intl.supportedValuesOf('currency').map((code) => element('option', code, { value: code })),
+);
+
+async function showConverted() {
+  const groupId = open?.group.id;
+  const converted =
+    groupId && settleIn ? (await tally.groups.balances(groupId, { in: settleIn })).converted : undefined;
+  if (open?.group.id !== groupId) return;
+  $('converted-table').hidden = !converted;
+  $('converted-currency').textContent = converted?.currency ?? '';
+  $('converted').replaceChildren(
+    ...(converted?.members ?? []).map(({ userId, net }) => {
+      const row = element('tr', undefined, { 'data-user-id': userId, 'data-net': String(net) });
+      row.append(element('td', nameOf(userId)), element('td', formatMoney(net, converted.currency)));
+      return row;
+    }),
+  );
+  $('converted-transfers').replaceChildren(
+    ...(converted?.simplified ?? []).map((t) =>
+      element('li', `${nameOf(t.from)} pays ${nameOf(t.to)} ${formatMoney(t.amount, converted.currency)}`),
+    ),
+  );
+  $('converted-rates').textContent = converted?.rates.length
+    ? `Rates: ${converted.rates.map((r) => `1 ${r.base} = ${r.rate} ${r.currency} (${r.source}, ${r.asOf})`).join('; ')}`
+    : '';
+}
+
+function fillRatesForm(rates) {
+  const form = $('rates-form');
+  form.elements.base.value = rates.base ?? open.group.currency;
+  form.elements.rates.value = Object.entries(rates.rates)
+    .map(([code, rate]) => `${code} ${rate}`)
+    .join('\n');
+  form.elements.asOf.value = rates.asOf ?? new Date().toISOString().slice(0, 10);
+}
+
+$('settle-in').addEventListener(
+  'change',
+  handle(async (event) => {
+    settleIn = event.target.value;
+    await showConverted();
+  }),
+);
+
+$('rates-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    // "USD 1.0823" or "USD=1.0823", one per line; the rate stays a string (never a float).
+    const rates = {};
+    for (const line of String(form.get('rates')).split('\n')) {
+      const [code, rate] = line.trim().split(/[\s=:]+/);
+      if (code) rates[code.toUpperCase()] = rate ?? '';
+    }
+    const saved = await tally.groups.setRates(open.group.id, {
+      base: String(form.get('base')),
+      rates,
+      asOf: String(form.get('asOf')),
+    });
+    fillRatesForm(saved);
+    await showConverted();
+    say('Saved the group’s rates.');
   }),
 );
