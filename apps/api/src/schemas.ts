@@ -213,7 +213,7 @@ export const putRatesBody = Joi.object({
     .max(MAX_GROUP_RATES)
     .required()
     .description(
-      'Units of each currency per one `base`, as decimal strings (`{"USD": "1.0823", "JPY": "160.34"}`): keys are ISO 4217 codes other than `base`, values positive decimals of at most 12 significant digits',
+      'Units of each currency per one `base`, as decimal strings (`{"USD": "1.0823", "JPY": "160.34"}`): keys are ISO 4217 codes other than `base`, values positive decimals of at most 12 significant digits and 20 decimals',
     ),
   asOf: Joi.string()
     .pattern(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/)

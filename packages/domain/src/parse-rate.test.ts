@@ -25,6 +25,7 @@ describe('parseRate', () => {
     ['0.000', 'greater than 0'],
     ['1.234567890123', '12 significant digits'],
     ['1234567890123', '12 significant digits'],
+    ['0.000000000000000000001', '20 decimals'],
   ])('refuses %j', (text, message) => {
     expect(() => parseRate(text)).toThrow(message);
   });

@@ -562,7 +562,8 @@ for (const item of ['Group', 'Expense', 'Settlement', 'Event']) responseSchemas[
 const decimalRate: JsonSchema = {
   type: 'string',
   pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
-  description: 'A positive decimal of at most 12 significant digits, as a string (never a float)',
+  description:
+    'A positive decimal of at most 12 significant digits and 20 decimals, as a string (never a float)',
   examples: ['1.0823'],
 };
 const day: JsonSchema = {

@@ -612,7 +612,7 @@ export interface components {
     } & (unknown | unknown);
     PutRatesRequest: {
       base: components['schemas']['Currency'];
-      /** @description Units of each currency per one `base`, as decimal strings (`{"USD": "1.0823", "JPY": "160.34"}`): keys are ISO 4217 codes other than `base`, values positive decimals of at most 12 significant digits */
+      /** @description Units of each currency per one `base`, as decimal strings (`{"USD": "1.0823", "JPY": "160.34"}`): keys are ISO 4217 codes other than `base`, values positive decimals of at most 12 significant digits and 20 decimals */
       rates: {
         [key: string]: unknown;
       };
@@ -1556,7 +1556,7 @@ export interface components {
       currency: components['schemas']['Currency'];
       base: components['schemas']['Currency'];
       /**
-       * @description A positive decimal of at most 12 significant digits, as a string (never a float)
+       * @description A positive decimal of at most 12 significant digits and 20 decimals, as a string (never a float)
        * @example 1.0823
        */
       rate: string;
