@@ -98,7 +98,6 @@ export function createApp(deps: AppDeps): Express {
     knex: deps.knex,
     writes,
     announcer: deps.announcer,
-    groups: createGroupsService({ knex: deps.knex, newId }),
     idempotency: deps.idempotency,
     provider: deps.ratesProvider,
   });

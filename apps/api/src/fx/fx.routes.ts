@@ -3,7 +3,6 @@ import type { IdempotencyLayer } from '@tally/idempotency';
 import { type Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { userIdOf } from '../auth/authenticate';
-import type { GroupsService } from '../groups/groups.service';
 import { ok, sendReply } from '../http/reply';
 import { validate } from '../http/validate';
 import { createWriteRoutes, type WriteRouteInfo } from '../http/write-route';
@@ -18,7 +17,6 @@ export type FxDeps = {
   knex: Knex;
   writes: WriteRunner;
   announcer: Announcer;
-  groups: GroupsService;
   idempotency?: IdempotencyLayer | undefined;
   /** The outside source of rates (`FX_PROVIDER`); absent: only the groups' own rates. */
   provider?: RatesProvider | undefined;
@@ -39,6 +37,7 @@ const groupIdOf = (req: Request): string => {
  */
 export function fxRoutes(deps: FxDeps): { router: Router; writeRoutes: readonly WriteRouteInfo[] } {
   const router = Router();
+  // Reads the same snapshot as the ledger's balances (ledger/group-snapshot.ts), with the rates.
   const rates = createGroupRates({ knex: deps.knex });
   const writes = createWriteRoutes({
     router,
@@ -73,8 +72,7 @@ export function fxRoutes(deps: FxDeps): { router: Router; writeRoutes: readonly 
     }
     const userId = userIdOf(res);
     const groupId = groupIdOf(req);
-    const balances = await deps.groups.balances(userId, groupId);
-    const groupRates = await rates.get(userId, groupId);
+    const { balances, rates: groupRates } = await rates.balancesWithRates(userId, groupId);
     const converted = await convertedBalances(balances.currencies, query.in, groupRates, deps.provider);
     sendReply(res, ok({ ...balances, converted }));
   });

@@ -3,6 +3,13 @@ import { AppError, type FieldError, notFound, validationFailed } from '@tally/ht
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { jsonColumn } from '../json-column';
+import {
+  balancesOf,
+  type CurrencyBalances,
+  type GroupSnapshotRow,
+  groupSnapshotSql,
+  toGroupSnapshot,
+} from '../ledger/group-snapshot';
 import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead } from '../read-queries';
@@ -36,6 +43,26 @@ const READ_RATES = {
            join group_members m on m.group_id = g.id and m.user_id = $2
            left join group_rates r on r.group_id = g.id
           where g.id = $1`,
+};
+
+/**
+ * The group's balances (its snapshot, as `GET …/balances` reads it) and its rates, in ONE statement:
+ * a conversion is one round trip, like every read. Membership is checked on the snapshot's members.
+ */
+const READ_BALANCES_AND_RATES = {
+  name: 'read_group_balances_and_rates',
+  text: `select s.*, r.base as rates_base, r.rates as rates_rates, r.as_of::text as rates_as_of,
+                r.updated_by as rates_updated_by, r.updated_at as rates_updated_at
+           from (${groupSnapshotSql('$1')}) s
+           left join group_rates r on r.group_id = s.id`,
+};
+
+type BalancesAndRatesRow = GroupSnapshotRow & {
+  rates_base: string | null;
+  rates_rates: Record<string, string> | string | null;
+  rates_as_of: string | null;
+  rates_updated_by: string | null;
+  rates_updated_at: Date | string | null;
 };
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -111,6 +138,30 @@ export function createGroupRates(deps: { knex: Knex }) {
       const [row] = await runRead<RatesRow>(READ_RATES, [groupId, userId]);
       if (!row) throw notFound('Group');
       return toGroupRates(row);
+    },
+
+    /** The balances of API.md §6 and the group's rates, as of one `asOfSeq`: 404 for a non-member. */
+    async balancesWithRates(
+      userId: string,
+      groupId: string,
+    ): Promise<{
+      balances: { groupId: string; asOfSeq: number; currencies: CurrencyBalances[] };
+      rates: GroupRates;
+    }> {
+      const [row] = await runRead<BalancesAndRatesRow>(READ_BALANCES_AND_RATES, [groupId]);
+      const snapshot = row && toGroupSnapshot(row);
+      if (!row || !snapshot?.memberIds.includes(userId)) throw notFound('Group');
+      return {
+        balances: { groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) },
+        rates: toGroupRates({
+          id: groupId,
+          base: row.rates_base,
+          rates: row.rates_rates,
+          as_of: row.rates_as_of,
+          updated_by: row.rates_updated_by,
+          updated_at: row.rates_updated_at,
+        }),
+      };
     },
 
     /**
