@@ -103,7 +103,8 @@ export async function convertedBalances(
     const link = pivot === undefined ? ONE : rateOf(pivot);
     const missing = link === undefined ? fromProvider : fromProvider.filter((code) => !rateOf(code));
     if (missing.length > 0) throw noRate(missing, target);
-    const used_ = (code: string) => {
+    /** Lists a rate the provider gave (its own base needs none: it is 1). */
+    const listProviderRate = (code: string) => {
       const rate = offered.rates.get(code);
       if (rate !== undefined) {
         used.push({ currency: code, base: offered.base, rate, source: offered.source, asOf: offered.asOf });
@@ -112,9 +113,10 @@ export async function convertedBalances(
     // In the pivot's terms: (units of code per provider base) / (units of pivot per provider base).
     for (const code of fromProvider) {
       rates.set(code, divide(rateOf(code) as Rate, link as Rate));
-      used_(code);
+      listProviderRate(code);
     }
-    if (pivot !== undefined) used_(pivot);
+    // The link from the group's base to the provider's is a rate used too.
+    if (pivot !== undefined) listProviderRate(pivot);
   }
 
   let result: ReturnType<typeof convertBalances>;
