@@ -145,6 +145,26 @@ describe('the web client at / in two browser contexts', () => {
     expect(events).toContain('expense.created');
   });
 
+  it('shows the balances in one currency once Ada sets the group’s rates', async () => {
+    const rates = ada.locator('#rates-form');
+    await rates.locator('input[name=base]').fill('EUR');
+    await rates.locator('textarea[name=rates]').fill('INR 80.04');
+    await rates.locator('input[name=asOf]').fill('2018-12-21');
+    await rates.locator('button').click();
+    await ada.locator('#status', { hasText: 'Saved the group’s rates.' }).waitFor();
+
+    await bob.locator('#settle-in').selectOption('EUR');
+    // 600.25 INR at 80.04 INR per euro is 7.4993… EUR: rounded once (largest remainder), 7.50 each way.
+    await bob.locator('#converted tr[data-net="-750"]', { hasText: 'Bob' }).waitFor({ timeout: 15_000 });
+    await expect(bob.locator('#converted tr', { hasText: 'Ada' }).getAttribute('data-net')).resolves.toBe(
+      '750',
+    );
+    await expect(bob.locator('#converted-transfers').textContent()).resolves.toMatch(/Bob pays Ada .*7\.50/);
+    await expect(bob.locator('#converted-rates').textContent()).resolves.toContain(
+      '1 EUR = 80.04 INR (group, 2018-12-21)',
+    );
+  });
+
   it('sends the expense with an Idempotency-Key, from the SDK served by the server itself', async () => {
     const adaRequests = requested.get(ada) ?? [];
     expect(adaRequests).toContain(`GET ${server.url}/web/tally-client.js`);

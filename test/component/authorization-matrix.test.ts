@@ -152,6 +152,26 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/balances`).set(u.auth),
     },
     {
+      name: 'GET /v1/groups/{id}/balances?in=EUR',
+      kind: 'group',
+      send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/balances?in=EUR`).set(u.auth),
+    },
+    {
+      name: 'GET /v1/groups/{id}/rates',
+      kind: 'group',
+      send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/rates`).set(u.auth),
+    },
+    {
+      name: 'PUT /v1/groups/{id}/rates',
+      kind: 'group',
+      send: (i, u) =>
+        keyed(t.request.put(`/v1/groups/${i.groupId}/rates`).set(u.auth)).send({
+          base: 'EUR',
+          rates: { INR: '1' },
+          asOf: '2026-11-25',
+        }),
+    },
+    {
       name: 'GET /v1/groups/{id}/expenses',
       kind: 'group',
       send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/expenses`).set(u.auth),
@@ -226,6 +246,7 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       balances: await k('balances').where({ group_id: groupId }).orderBy(['currency', 'user_id']).select(),
       invites: await k('invites').where({ group_id: groupId }).orderBy('id').select(),
       currencies: await k('group_currencies').where({ group_id: groupId }).orderBy('currency').select(),
+      rates: await k('group_rates').where({ group_id: groupId }).select(),
       // Not `published_at`: the outbox relay marks delivery in the background, whatever the request.
       events: await k('events')
         .where({ group_id: groupId })

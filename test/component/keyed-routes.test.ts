@@ -142,6 +142,11 @@ describe('every keyed route', () => {
       body: { groupId: await t.createGroup(ada, [bob]), fromUserId: bob.id, toUserId: ada.id, amount: 500 },
       status: 201,
     }),
+    'PUT /v1/groups/:groupId/rates': async () => ({
+      path: `/v1/groups/${await t.createGroup(ada)}/rates`,
+      body: { base: 'EUR', rates: { USD: '1.1414' }, asOf: '2018-12-21' },
+      status: 200,
+    }),
     'DELETE /v1/settlements/:settlementId': async () => {
       const groupId = await t.createGroup(ada, [bob]);
       const res = await t.request

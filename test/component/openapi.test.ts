@@ -47,6 +47,7 @@ import {
   patchExpenseBody,
   patchGroupBody,
   patchRecurringBody,
+  putRatesBody,
   refreshBody,
   registerBody,
 } from '../../apps/api/src/schemas';
@@ -189,6 +190,7 @@ const BODIES: Record<string, Joi.Schema> = {
   'POST /v1/invites/{code}/accept': acceptInviteBody,
   'POST /v1/groups/{groupId}/recurring': createRecurringBody,
   'PATCH /v1/recurring/{recurringId}': patchRecurringBody,
+  'PUT /v1/groups/{groupId}/rates': putRatesBody,
 };
 const USR_A = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC';
 const USR_B = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RD';
@@ -258,6 +260,10 @@ const VALID: Record<string, unknown[]> = {
   'POST /v1/settlements': [
     { groupId: 'grp_1', fromUserId: USR_A, toUserId: USR_B, amount: 1 },
     { groupId: 'grp_1', fromUserId: USR_A, toUserId: USR_B, amount: 1, currency: 'JPY', note: '' },
+  ],
+  'PUT /v1/groups/{groupId}/rates': [
+    { base: 'EUR', rates: { USD: '1.1414', JPY: '126.98' }, asOf: '2018-12-21' },
+    { base: 'INR', rates: {}, asOf: '2026-11-25' },
   ],
 };
 VALID['PUT /v1/expenses/{expenseId}'] = VALID['POST /v1/expenses']!;
@@ -349,6 +355,13 @@ const INVALID: Record<string, unknown[]> = {
     },
   ],
   'PATCH /v1/recurring/{recurringId}': [{}, { expense: {} }, { schedule: { every: 'day' } }],
+  'PUT /v1/groups/{groupId}/rates': [
+    { rates: {}, asOf: '2026-11-25' },
+    { base: 'eur', rates: {}, asOf: '2026-11-25' },
+    { base: 'EUR', rates: {}, asOf: '25.11.2026' },
+    { base: 'EUR', rates: [], asOf: '2026-11-25' },
+    { base: 'EUR', rates: {}, asOf: '2026-11-25', extra: 1 },
+  ],
 };
 
 const joiAccepts = (schema: Joi.Schema, body: unknown) =>
@@ -505,6 +518,7 @@ describe('OpenAPI document', () => {
     );
     expect(lists.map((d) => d.key).sort()).toEqual([
       'GET /v1/groups',
+      'GET /v1/groups/{groupId}/balances',
       'GET /v1/groups/{groupId}/events',
       'GET /v1/groups/{groupId}/expenses',
       'GET /v1/groups/{groupId}/recurring',
@@ -520,7 +534,12 @@ describe('OpenAPI document', () => {
         const schema = p['schema'] as JsonSchema;
         const validate = validatorAt('paths', path, method, 'parameters', String(i), 'schema');
         // values the document accepts (integers as numbers: the query string is parsed before validation)
-        const good = schema['type'] === 'integer' ? [schema['minimum'], schema['maximum']] : ['x'];
+        const good =
+          schema['type'] === 'integer'
+            ? [schema['minimum'], schema['maximum']]
+            : Array.isArray(schema['enum'])
+              ? [schema['enum'][0]]
+              : ['x'];
         // values the document rejects, from its own bounds
         const bad =
           schema['type'] === 'integer'
@@ -839,6 +858,11 @@ describe('OpenAPI document', () => {
     expectStatus(await call('post', '/v1/settlements', { user: bob, key: true, body: paidBack }), 201);
     expectStatus(await call('delete', `/v1/groups/${groupId}/members/${bob.id}`, { user: cy }), 409);
     expectStatus(await call('get', `/v1/groups/${groupId}/balances`, { user: cy }), 200);
+    const rates = { base: 'EUR', rates: { INR: '80.0400', USD: '1.1414' }, asOf: '2018-12-21' };
+    expectStatus(await call('put', `/v1/groups/${groupId}/rates`, { user: cy, body: rates }), 200);
+    expectStatus(await call('get', `/v1/groups/${groupId}/rates`, { user: cy }), 200);
+    expectStatus(await call('get', `/v1/groups/${groupId}/balances?in=EUR`, { user: cy }), 200);
+    expectStatus(await call('get', `/v1/groups/${groupId}/balances?in=JPY`, { user: cy }), 422);
     expectStatus(await call('get', `/v1/groups/${groupId}/expenses?limit=1`, { user: cy }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/settlements`, { user: cy }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/expenses?cursor=not-ours`, { user: cy }), 422);
@@ -904,6 +928,7 @@ describe('OpenAPI document', () => {
       'recurring.created',
       'recurring.deleted',
       'recurring.updated',
+      'rates.updated',
       'settlement.created',
       'settlement.deleted',
     ]);

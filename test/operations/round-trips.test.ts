@@ -35,6 +35,8 @@ const CEILING = {
   'GET /v1/expenses/{id} (non-member: 404)': 1,
   'GET /v1/groups/{id}/expenses (bad cursor: 422)': 1,
   'GET /v1/groups/{id}/events (non-member, bad cursor: 404)': 1,
+  'GET /v1/groups/{id}/rates': 1,
+  'GET /v1/groups/{id}/balances?in= (converted)': 1,
 } as const;
 
 /** The requests that must go out as named statements only (the harness shows a name as `[name] …`). */
@@ -211,6 +213,13 @@ describe('PostgreSQL round trips per request', () => {
       'GET /v1/groups/{id}/events (non-member, bad cursor: 404)',
       get(`/v1/groups/${groupId}/events?cursor=bm9wZQ`, eve),
       404,
+    );
+
+    await measure('GET /v1/groups/{id}/rates', get(`/v1/groups/${groupId}/rates`, ada), 200);
+    await measure(
+      'GET /v1/groups/{id}/balances?in= (converted)',
+      get(`/v1/groups/${groupId}/balances?in=INR`, ada),
+      200,
     );
 
     // Every endpoint measured; the ones over their ceiling are listed with the statements they sent.

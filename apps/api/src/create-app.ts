@@ -9,6 +9,8 @@ import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
 import { createExpensesService } from './expenses/expenses.service';
+import { fxRoutes } from './fx/fx.routes';
+import type { RatesProvider } from './fx/rates-provider';
 import { createGroupsService } from './groups/groups.service';
 import { createInvitesService } from './groups/invites.service';
 import { type CorsOrigins, cors } from './http/cors';
@@ -54,6 +56,8 @@ export type AppDeps = {
   refreshReuseGraceSeconds?: number;
   /** Origins whose pages may call `/v1` from a browser (`CORS_ORIGINS`); absent or empty: no CORS. */
   corsOrigins?: CorsOrigins;
+  /** Exchange rates from outside (`FX_PROVIDER`) for converted balances; absent: the groups' own only. */
+  ratesProvider?: RatesProvider;
 };
 
 const privateNoCache: RequestHandler = (req, res, next) => {
@@ -107,8 +111,20 @@ export function createApp(deps: AppDeps): Express {
     recurring: createRecurringService({ knex: deps.knex, newId, expenses }),
     idempotency: deps.idempotency,
   });
+  const fx = fxRoutes({
+    knex: deps.knex,
+    writes,
+    announcer: deps.announcer,
+    idempotency: deps.idempotency,
+    provider: deps.ratesProvider,
+  });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
-  app.locals['writeRoutes'] = [...ledger.writeRoutes, ...members.writeRoutes, ...recurring.writeRoutes];
+  app.locals['writeRoutes'] = [
+    ...ledger.writeRoutes,
+    ...members.writeRoutes,
+    ...recurring.writeRoutes,
+    ...fx.writeRoutes,
+  ];
 
   app.use(requestId);
   app.use(httpMetrics(deps.registry));
@@ -136,6 +152,8 @@ export function createApp(deps: AppDeps): Express {
   v1.use(authenticate(deps.tokens));
   if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
   v1.use(meRoutes({ auth }));
+  // Ahead of the ledger: it answers the balances reads that ask for a conversion (`?in=`).
+  v1.use(fx.router);
   v1.use(ledger.router);
   v1.use(members.router);
   v1.use(recurring.router);

@@ -1,6 +1,8 @@
 export type { GroupEvent } from '@tally/events';
 export { type AccessTokens, createAccessTokens } from '@tally/http-kit';
 export { type AppDeps, createApp } from './create-app';
+export { createEcbRatesProvider, ECB_DAILY_URL } from './fx/ecb-rates-provider';
+export type { ProviderRates, RatesProvider } from './fx/rates-provider';
 export { createLoadShedder } from './http/load-shedding';
 export {
   createProbesApp,

@@ -273,3 +273,32 @@ export const patchRecurringBody = Joi.object({
 })
   .min(1)
   .label('PatchRecurringExpenseRequest');
+// ---- exchange rates (fx/) ------------------------------------------------------------------------
+/** The most rates one group may set: every ISO 4217 code fits. */
+export const MAX_GROUP_RATES = 200;
+
+/**
+ * `PUT /v1/groups/{groupId}/rates`. Each entry of `rates` (an ISO 4217 code the API accepts, not
+ * `base`, to a positive decimal string of at most 12 significant digits) and `asOf` being a real
+ * date are checked after the schema (`fx/group-rates.ts`), with the same `422 validation_failed`.
+ */
+export const putRatesBody = Joi.object({
+  base: currency.required().description('The currency the rates are quoted against'),
+  rates: Joi.object()
+    .unknown(true)
+    .max(MAX_GROUP_RATES)
+    .required()
+    .description(
+      'Units of each currency per one `base`, as decimal strings (`{"USD": "1.0823", "JPY": "160.34"}`): keys are ISO 4217 codes other than `base`, values positive decimals of at most 12 significant digits and 20 decimals',
+    ),
+  asOf: Joi.string()
+    .pattern(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/)
+    .required()
+    .description('The day the rates are of, `YYYY-MM-DD` (a real calendar date)'),
+}).label('PutRatesRequest');
+
+export const balancesQuery = Joi.object({
+  in: currency.description(
+    'Also convert every member’s balance into this currency (`converted` in the answer)',
+  ),
+}).label('BalancesQuery');

@@ -1,5 +1,6 @@
 import {
   createAnnouncer,
+  createEcbRatesProvider,
   createGroupGate,
   createLoadShedder,
   createRateLimits,
@@ -129,6 +130,18 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     registry,
   });
 
+  // Outside exchange rates for converted balances: fetched on first use, never at boot (a process
+  // must start while the ECB is unreachable).
+  const ratesProvider =
+    config.fxProvider === 'ecb'
+      ? createEcbRatesProvider({
+          url: config.fxEcbUrl,
+          cacheSeconds: config.fxCacheSeconds,
+          timeoutMs: config.fxFetchTimeoutMs,
+          onError: (error) => ignoredErrors('fx_rates_fetch', error, { url: config.fxEcbUrl }),
+        })
+      : undefined;
+
   return {
     /** Resolves once the partitions writes need exist (before the first request). */
     partitionsReady,
@@ -137,6 +150,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     rateLimits,
     loadShedder,
     groupGate,
+    ratesProvider,
     async stop() {
       await recurring.stop();
       loadShedder.stop();

@@ -361,6 +361,36 @@ const webSocketVariables = {
     ),
 };
 
+const FX_PROVIDERS = ['none', 'ecb'] as const;
+
+const fxVariables = {
+  FX_PROVIDER: Joi.string<(typeof FX_PROVIDERS)[number]>()
+    .valid(...FX_PROVIDERS)
+    .default('none')
+    .description(
+      'Where converted balances (`GET …/balances?in=`) take the rates a group does not set itself: `none` (only the groups’ own rates) or `ecb` (the European Central Bank’s daily euro reference rates, fetched from `FX_ECB_URL`).',
+    ),
+  FX_ECB_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml')
+    .description('The ECB’s `eurofxref-daily.xml` document (with `FX_PROVIDER=ecb`).'),
+  FX_CACHE_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .default(3600)
+    .description(
+      'How long fetched provider rates are used before they are fetched again (in the background; the old ones are served meanwhile, and kept when a fetch fails).',
+    ),
+  FX_FETCH_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(100)
+    .max(60000)
+    .default(5000)
+    .description(
+      '100–60000: a fetch of the provider’s rates that takes longer is abandoned (and counts as failed).',
+    ),
+};
+
 const testVariables = {
   TALLY_TEST_FAULT_POINT: Joi.string<(typeof FAULT_POINTS)[number] | undefined>()
     .valid(...FAULT_POINTS)
@@ -385,6 +415,7 @@ export const CONFIG_GROUPS = [
   { title: 'Idempotency', variables: idempotencyVariables },
   { title: 'HTTP API', variables: httpVariables },
   { title: 'WebSocket gateway', variables: webSocketVariables },
+  { title: 'Currency conversion', variables: fxVariables },
   { title: 'Tests', variables: testVariables },
 ] as const;
 
@@ -396,6 +427,7 @@ const VARIABLES = {
   ...idempotencyVariables,
   ...httpVariables,
   ...webSocketVariables,
+  ...fxVariables,
   ...testVariables,
 };
 

@@ -103,6 +103,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         rateLimits: api.rateLimits,
         loadShedder: api.loadShedder.middleware,
         groupGate: api.groupGate,
+        ratesProvider: api.ratesProvider,
         isDraining: () => draining,
         isReady: readiness.check,
       })

@@ -140,6 +140,12 @@ export class SplitMismatchError extends ProblemError {
   override name = 'SplitMismatchError';
 }
 
+/** 422 `rate_unavailable`: converted balances need a rate no source has (`errors` names each currency). */
+export class RateUnavailableError extends ProblemError {
+  declare readonly code: 'rate_unavailable';
+  override name = 'RateUnavailableError';
+}
+
 /** 429 `rate_limited`: retried automatically (honouring `Retry-After`) until the attempt cap. */
 export class RateLimitedError extends ProblemError {
   declare readonly code: 'rate_limited';
@@ -202,6 +208,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   validation_failed: ValidationFailedError,
   not_a_member: NotAMemberError,
   split_mismatch: SplitMismatchError,
+  rate_unavailable: RateUnavailableError,
   rate_limited: RateLimitedError,
   unavailable: UnavailableError,
   resync_required: ResyncRequiredError,

@@ -7,9 +7,11 @@ import type {
   EventsOptions,
   Group,
   GroupEvent,
+  GroupRates,
   ListOptions,
   Member,
   Page,
+  PutRatesRequest,
   UpdateGroupRequest,
 } from './types.js';
 
@@ -90,10 +92,43 @@ export class GroupsApi {
     });
   }
 
-  /** `GET /v1/groups/{groupId}/balances`. */
-  async balances(groupId: string, options: CallOptions = {}): Promise<Balances> {
+  /**
+   * `GET /v1/groups/{groupId}/balances`. With `in` (an ISO 4217 code) the answer also carries
+   * `converted`: every member's balance and the transfers in that one currency, with the rates used;
+   * `RateUnavailableError` (422) names a currency no source has a rate for.
+   */
+  async balances(groupId: string, options: CallOptions & { in?: string } = {}): Promise<Balances> {
+    const { in: currency, ...call } = options;
     return (
-      await this.http.request<Balances>({ ...options, method: 'GET', path: `${groupPath(groupId)}/balances` })
+      await this.http.request<Balances>({
+        ...call,
+        method: 'GET',
+        path: `${groupPath(groupId)}/balances`,
+        query: { in: currency },
+      })
+    ).data;
+  }
+
+  /** `GET /v1/groups/{groupId}/rates`: the group's own exchange rates (`base: null` when it set none). */
+  async rates(groupId: string, options: CallOptions = {}): Promise<GroupRates> {
+    return (
+      await this.http.request<GroupRates>({ ...options, method: 'GET', path: `${groupPath(groupId)}/rates` })
+    ).data;
+  }
+
+  /**
+   * `PUT /v1/groups/{groupId}/rates`: replaces the group's exchange rates (`rates[c]` units of `c`
+   * per one `base`, decimal strings). Not a money write, so not queued in the outbox: sent at once
+   * with its own `Idempotency-Key` and retried like `update`.
+   */
+  async setRates(groupId: string, body: PutRatesRequest, options: WriteOptions = {}): Promise<GroupRates> {
+    return (
+      await this.http.request<GroupRates>({
+        ...options,
+        method: 'PUT',
+        path: `${groupPath(groupId)}/rates`,
+        body,
+      })
     ).data;
   }
 

@@ -165,6 +165,13 @@ export type MemberNet = Schemas['MemberNet'];
 export type Transfer = Schemas['Transfer'];
 export type CurrencyBalances = Schemas['CurrencyBalances'];
 export type Balances = Schemas['Balances'];
+/** Balances converted into one currency (`balances(groupId, { in })`), with the rates used. */
+export type ConvertedBalances = Schemas['ConvertedBalances'];
+export type UsedRate = Schemas['UsedRate'];
+/** A group's own exchange rates: `rates[c]` units of currency `c` per one `base`, decimal strings. */
+export type GroupRates = Schemas['GroupRates'];
+/** `setRates`' body; each rate a decimal string such as `"1.0823"` (never a float). */
+export type PutRatesRequest = Omit<Schemas['PutRatesRequest'], 'rates'> & { rates: Record<string, string> };
 
 // ---- events --------------------------------------------------------------------------------------
 

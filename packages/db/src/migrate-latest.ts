@@ -4,6 +4,7 @@ import * as oneStatementWrites from './migrations/002-one-statement-writes';
 import * as boundedTables from './migrations/003-bounded-tables';
 import * as pendingMembers from './migrations/004-pending-members';
 import * as recurring from './migrations/005-recurring';
+import * as groupRates from './migrations/006-group-rates';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -14,6 +15,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['003-bounded-tables', boundedTables],
   ['004-pending-members', pendingMembers],
   ['005-recurring', recurring],
+  ['006-group-rates', groupRates],
 ];
 
 /**

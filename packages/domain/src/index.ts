@@ -1,10 +1,13 @@
 export { allocateLargestRemainder } from './allocate-largest-remainder';
 export { computeShares } from './compute-shares';
+export { type ConvertedBalances, type CurrencyNets, convertBalances } from './convert-balances';
 export { diffBalanceEffects } from './diff-balance-effects';
 export { DomainError, type DomainErrorCode, type FieldError } from './domain-error';
 export { expenseBalanceEffect } from './expense-balance-effect';
 export { MAX_AMOUNT } from './max-amount';
+export { CURRENCIES_WITH_MINOR_UNITS, minorUnitsOf } from './minor-units';
 export { normalizePayers } from './normalize-payers';
+export { MAX_RATE_DIGITS, parseRate, type Rate } from './parse-rate';
 export { recomputeNets } from './recompute-nets';
 export {
   daysInMonth,

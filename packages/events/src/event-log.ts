@@ -15,7 +15,8 @@ export type EventType =
   | 'recurring.created'
   | 'recurring.updated'
   | 'recurring.deleted'
-  | 'recurring.skipped';
+  | 'recurring.skipped'
+  | 'rates.updated';
 
 /** One entry of a group's durable, ordered log (API.md §8). */
 export type GroupEvent = {

@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'validation_failed'
   | 'not_a_member'
   | 'split_mismatch'
+  | 'rate_unavailable'
   | 'rate_limited'
   | 'unavailable'
   | 'resync_required'
@@ -43,6 +44,7 @@ const TITLES: Record<ErrorCode, string> = {
   validation_failed: 'Validation failed',
   not_a_member: 'Not a member',
   split_mismatch: 'Split mismatch',
+  rate_unavailable: 'Rate unavailable',
   rate_limited: 'Rate limited',
   unavailable: 'Service unavailable',
   resync_required: 'Resync required',

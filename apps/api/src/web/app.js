@@ -38,8 +38,18 @@ function element(tag, text, attributes = {}) {
   return node;
 }
 
-const fractionDigits = (currency) =>
-  new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+/**
+ * ISO 4217 minor units, as the server converts with them (packages/domain/src/minor-units.ts): the
+ * codes that differ from 2. Not the browser's display digits: CLDR shows HUF, IDR or IQD without
+ * decimals, but an amount in them counts cents (fils for IQD), as the API's minor units do.
+ */
+const ISO_DIGITS = Object.fromEntries([
+  ...'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0]),
+  ...'BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3]),
+  ['CLF', 4],
+  ['UYW', 4],
+]);
+const fractionDigits = (currency) => ISO_DIGITS[currency] ?? 2;
 
 /** "12.5" INR → 1250 (minor units), exactly: no floating point on the way in. */
 function toMinor(text, currency) {
@@ -51,10 +61,15 @@ function toMinor(text, currency) {
   return Number(match[1]) * 10 ** digits + Number((match[2] ?? '').padEnd(digits, '0') || '0');
 }
 
-const formatMoney = (minor, currency) =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(
-    minor / 10 ** fractionDigits(currency),
-  );
+const formatMoney = (minor, currency) => {
+  const digits = fractionDigits(currency);
+  return new Intl.NumberFormat(undefined, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(minor / 10 ** digits);
+};
 
 /** A member's name; an id a member took over (a claimed pending member, still named by old records) resolves to them. */
 const nameOf = (userId) =>
@@ -112,8 +127,13 @@ function closeGroup() {
 
 async function openGroup(groupId) {
   closeGroup();
-  const [group, balances] = await Promise.all([tally.groups.get(groupId), tally.groups.balances(groupId)]);
+  const [group, balances, rates] = await Promise.all([
+    tally.groups.get(groupId),
+    tally.groups.balances(groupId),
+    tally.groups.rates(groupId),
+  ]);
   open = { group, balances: balances.currencies, unsubscribe: undefined };
+  fillRatesForm(rates);
   $('group').hidden = false;
   $('group').dataset.groupId = groupId;
   $('group-name').textContent = `${group.name} (${group.currency})`;
@@ -121,6 +141,8 @@ async function openGroup(groupId) {
   renderMembers();
   renderBalances();
   await listRecurring(groupId);
+  // A group without the rates the chosen currency needs still opens (and follows live).
+  await showConverted().catch((error) => say(describe(error), true));
   // Live from the balances just read: every event after them, once, in order.
   open.unsubscribe = realtime.subscribe(groupId, {
     afterSeq: balances.asOfSeq,
@@ -134,11 +156,13 @@ async function openGroup(groupId) {
         handle(() => refreshMembers(groupId))();
       }
       if (event.type.startsWith('recurring.')) handle(() => listRecurring(groupId))();
+      if (event.type === 'rates.updated' && settleIn) handle(showConverted)();
     },
     onBalances: (update) => {
       if (open?.group.id !== update.groupId) return;
       open.balances = update.currencies;
       renderBalances();
+      if (settleIn) handle(showConverted)();
     },
     onEnded: () => {
       closeGroup();
@@ -410,3 +434,73 @@ $('accept-form').addEventListener(
 // An invite link opens this page with `?invite=<code>`: ready to look at once signed in.
 const invited = new URLSearchParams(window.location.search).get('invite');
 if (invited) $('join-form').elements.namedItem('invite').value = invited;
+// ---- settling in one currency (API.md §6): the balances converted, and the group's own rates ----
+
+/** The currency the balances are also shown converted into; '' for none. */
+let settleIn = '';
+
+$('settle-in').append(
+  ...Intl.supportedValuesOf('currency').map((code) => element('option', code, { value: code })),
+);
+
+async function showConverted() {
+  const groupId = open?.group.id;
+  const converted =
+    groupId && settleIn ? (await tally.groups.balances(groupId, { in: settleIn })).converted : undefined;
+  if (open?.group.id !== groupId) return;
+  $('converted-table').hidden = !converted;
+  $('converted-currency').textContent = converted?.currency ?? '';
+  $('converted').replaceChildren(
+    ...(converted?.members ?? []).map(({ userId, net }) => {
+      const row = element('tr', undefined, { 'data-user-id': userId, 'data-net': String(net) });
+      row.append(element('td', nameOf(userId)), element('td', formatMoney(net, converted.currency)));
+      return row;
+    }),
+  );
+  $('converted-transfers').replaceChildren(
+    ...(converted?.simplified ?? []).map((t) =>
+      element('li', `${nameOf(t.from)} pays ${nameOf(t.to)} ${formatMoney(t.amount, converted.currency)}`),
+    ),
+  );
+  $('converted-rates').textContent = converted?.rates.length
+    ? `Rates: ${converted.rates.map((r) => `1 ${r.base} = ${r.rate} ${r.currency} (${r.source}, ${r.asOf})`).join('; ')}`
+    : '';
+}
+
+function fillRatesForm(rates) {
+  const form = $('rates-form');
+  form.elements.base.value = rates.base ?? open.group.currency;
+  form.elements.rates.value = Object.entries(rates.rates)
+    .map(([code, rate]) => `${code} ${rate}`)
+    .join('\n');
+  form.elements.asOf.value = rates.asOf ?? new Date().toISOString().slice(0, 10);
+}
+
+$('settle-in').addEventListener(
+  'change',
+  handle(async (event) => {
+    settleIn = event.target.value;
+    await showConverted();
+  }),
+);
+
+$('rates-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    // "USD 1.0823" or "USD=1.0823", one per line; the rate stays a string (never a float).
+    const rates = {};
+    for (const line of String(form.get('rates')).split('\n')) {
+      const [code, rate] = line.trim().split(/[\s=:]+/);
+      if (code) rates[code.toUpperCase()] = rate ?? '';
+    }
+    const saved = await tally.groups.setRates(open.group.id, {
+      base: String(form.get('base')),
+      rates,
+      asOf: String(form.get('asOf')),
+    });
+    fillRatesForm(saved);
+    await showConverted();
+    say('Saved the group’s rates.');
+  }),
+);

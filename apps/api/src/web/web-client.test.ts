@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { SDK_BUNDLE_PATH, WEB_CSP, webClientAvailable, webClientRoutes } from './web-client';
@@ -63,6 +65,27 @@ describe('the web client middleware (run from the sources, as npm start does)', 
       '/web/../package.json',
     ]) {
       expect((await request(web).get(path)).status).toBe(418);
+    }
+  });
+});
+
+describe('the web client’s minor units', () => {
+  it('are ISO 4217’s, as the server converts with them (the domain’s table), not the browser’s display digits', async () => {
+    const { minorUnitsOf } = await import('@tally/domain');
+    const source = readFileSync(path.join(__dirname, 'app.js'), 'utf8');
+    const listed = new Map<string, number>();
+    for (const [, codes, digits] of source.matchAll(
+      /'([A-Z ]+)'\.split\(' '\)\.map\(\(c\) => \[c, (\d)\]\)/g,
+    )) {
+      for (const code of (codes as string).split(' ')) listed.set(code, Number(digits));
+    }
+    for (const [, code, digits] of source.matchAll(/\['([A-Z]{3})', (\d)\]/g))
+      listed.set(code as string, Number(digits));
+    expect(listed.get('IQD')).toBe(3);
+    for (const code of Intl.supportedValuesOf('currency')) {
+      const iso = minorUnitsOf(code);
+      if (iso === undefined) continue;
+      expect({ code, digits: listed.get(code) ?? 2 }).toEqual({ code, digits: iso });
     }
   });
 });

@@ -303,10 +303,34 @@ export interface paths {
     };
     /**
      * Who owes whom, per currency
-     * @description `net` = paid − owed + settlements paid − settlements received, over live (not deleted) records. A currency is listed while the group has at least one live expense or settlement in it; every member appears in every listed currency. Read from incrementally kept totals: the cost does not grow with the history, and always equals a full recomputation.
+     * @description `net` = paid − owed + settlements paid − settlements received, over live (not deleted) records. A currency is listed while the group has at least one live expense or settlement in it; every member appears in every listed currency. Read from incrementally kept totals: the cost does not grow with the history, and always equals a full recomputation. With `in` (an ISO 4217 code) the answer also carries `converted`: every member’s balance in that one currency, transfers in it, and the rates used (the group’s own, then the provider’s; API.md §6). A currency no source has a rate for: `422 rate_unavailable` naming it; the provider needed but without rates yet: `503 unavailable`.
      */
     get: operations['getBalances'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/groups/{groupId}/rates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The group’s own exchange rates
+     * @description Non-members get `404`. A group that never set rates answers with `base: null` and no rates.
+     */
+    get: operations['getGroupRates'];
+    /**
+     * Set the group’s own exchange rates
+     * @description Replaces the group’s rates as a whole: `rates[c]` units of currency `c` per one `base`, decimal strings of at most 12 significant digits, of the day `asOf`. Converted balances (`?in=`) use them wherever they give a currency, ahead of the provider (`FX_PROVIDER`). Appends a `rates.updated` event; the same rates again change nothing (no event). Not a money write: `Idempotency-Key` is optional.
+     */
+    put: operations['setGroupRates'];
     post?: never;
     delete?: never;
     options?: never;
@@ -772,6 +796,15 @@ export interface components {
     AcceptInviteRequest: {
       /** @description A pending member of the group to become (their place, balances and history) */
       asMember?: string;
+    };
+    PutRatesRequest: {
+      base: components['schemas']['Currency'];
+      /** @description Units of each currency per one `base`, as decimal strings (`{"USD": "1.0823", "JPY": "160.34"}`): keys are ISO 4217 codes other than `base`, values positive decimals of at most 12 significant digits and 20 decimals */
+      rates: {
+        [key: string]: unknown;
+      };
+      /** @description The day the rates are of, `YYYY-MM-DD` (a real calendar date) */
+      asOf: string;
     };
     ExpenseRequest: {
       groupId: string;
@@ -1415,6 +1448,7 @@ export interface components {
       asOfSeq: number;
       /** @description One entry per currency that has at least one live (not deleted) expense or settlement, ordered by currency code. Currencies are never converted into each other. */
       currencies: components['schemas']['CurrencyBalances'][];
+      converted?: components['schemas']['ConvertedBalances'];
     };
     /** @description One entry of the group’s durable, ordered log; `data` depends on `type`. Money events carry the group’s balances after the change in `data.balances`. */
     Event:
@@ -1432,7 +1466,8 @@ export interface components {
       | components['schemas']['RecurringCreatedEvent']
       | components['schemas']['RecurringUpdatedEvent']
       | components['schemas']['RecurringDeletedEvent']
-      | components['schemas']['RecurringSkippedEvent'];
+      | components['schemas']['RecurringSkippedEvent']
+      | components['schemas']['RatesUpdatedEvent'];
     GroupUpdatedEvent: {
       /**
        * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
@@ -1969,6 +2004,36 @@ export interface components {
         reason: string;
       };
     };
+    RatesUpdatedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'rates.updated';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        rates: components['schemas']['GroupRates'];
+      };
+    };
     /** @description Every message the server sends on the WebSocket */
     ServerMessage:
       | {
@@ -2142,6 +2207,7 @@ export interface components {
         | 'validation_failed'
         | 'not_a_member'
         | 'split_mismatch'
+        | 'rate_unavailable'
         | 'rate_limited'
         | 'unavailable'
         | 'resync_required'
@@ -2265,6 +2331,53 @@ export interface components {
       data: components['schemas']['RecurringExpense'][];
       /** @description Pass as `?cursor=` for the next page; null on the last page */
       nextCursor: string | null;
+    };
+    /** @description A group’s own exchange rates: `rates[c]` units of currency `c` per one `base`. A group that never set any has `base`, `asOf`, `updatedBy` and `updatedAt` null and `rates` empty. */
+    GroupRates: {
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      base: components['schemas']['Currency'] | null;
+      /** @description ISO 4217 code → rate */
+      rates: {
+        [key: string]: string;
+      };
+      asOf: string | null;
+      updatedBy: string | null;
+      updatedAt: string | null;
+    };
+    /** @description A rate a conversion used: `rate` units of `currency` per one `base`, from `source`, of the day `asOf` */
+    UsedRate: {
+      currency: components['schemas']['Currency'];
+      base: components['schemas']['Currency'];
+      /**
+       * @description A positive decimal of at most 12 significant digits and 20 decimals, as a string (never a float)
+       * @example 1.0823
+       */
+      rate: string;
+      /**
+       * @description `group` (the group’s own rates) or the provider (`ecb`)
+       * @example ecb
+       */
+      source: string;
+      /**
+       * Format: date
+       * @description A day, `YYYY-MM-DD`
+       * @example 2026-11-25
+       */
+      asOf: string;
+    };
+    /** @description Present when the request asked for `in`: every member’s nets of all currencies converted into `currency` at the `rates` listed, rounded once (API.md §6, "Settling in one currency") */
+    ConvertedBalances: {
+      currency: components['schemas']['Currency'];
+      /** @description Every member of any listed currency, with their converted net in `currency`’s minor units; the nets add up to exactly 0, each within one minor unit of its exact value */
+      members: components['schemas']['MemberNet'][];
+      /** @description Transfers in `currency` that settle the converted nets exactly, at most (non-zero nets − 1) */
+      simplified: components['schemas']['Transfer'][];
+      /** @description The rates used, by currency (empty when nothing needed converting); a cross rate is the quotient of two listed rates of the same `base` */
+      rates: components['schemas']['UsedRate'][];
     };
   };
   responses: never;
@@ -4637,7 +4750,172 @@ export interface operations {
   };
   getBalances: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Also convert every member’s balance into this currency (`converted` in the answer) */
+        in?:
+          | 'AED'
+          | 'AFN'
+          | 'ALL'
+          | 'AMD'
+          | 'ANG'
+          | 'AOA'
+          | 'ARS'
+          | 'AUD'
+          | 'AWG'
+          | 'AZN'
+          | 'BAM'
+          | 'BBD'
+          | 'BDT'
+          | 'BGN'
+          | 'BHD'
+          | 'BIF'
+          | 'BMD'
+          | 'BND'
+          | 'BOB'
+          | 'BRL'
+          | 'BSD'
+          | 'BTN'
+          | 'BWP'
+          | 'BYN'
+          | 'BZD'
+          | 'CAD'
+          | 'CDF'
+          | 'CHF'
+          | 'CLP'
+          | 'CNY'
+          | 'COP'
+          | 'CRC'
+          | 'CUC'
+          | 'CUP'
+          | 'CVE'
+          | 'CZK'
+          | 'DJF'
+          | 'DKK'
+          | 'DOP'
+          | 'DZD'
+          | 'EGP'
+          | 'ERN'
+          | 'ETB'
+          | 'EUR'
+          | 'FJD'
+          | 'FKP'
+          | 'GBP'
+          | 'GEL'
+          | 'GHS'
+          | 'GIP'
+          | 'GMD'
+          | 'GNF'
+          | 'GTQ'
+          | 'GYD'
+          | 'HKD'
+          | 'HNL'
+          | 'HRK'
+          | 'HTG'
+          | 'HUF'
+          | 'IDR'
+          | 'ILS'
+          | 'INR'
+          | 'IQD'
+          | 'IRR'
+          | 'ISK'
+          | 'JMD'
+          | 'JOD'
+          | 'JPY'
+          | 'KES'
+          | 'KGS'
+          | 'KHR'
+          | 'KMF'
+          | 'KPW'
+          | 'KRW'
+          | 'KWD'
+          | 'KYD'
+          | 'KZT'
+          | 'LAK'
+          | 'LBP'
+          | 'LKR'
+          | 'LRD'
+          | 'LSL'
+          | 'LYD'
+          | 'MAD'
+          | 'MDL'
+          | 'MGA'
+          | 'MKD'
+          | 'MMK'
+          | 'MNT'
+          | 'MOP'
+          | 'MRU'
+          | 'MUR'
+          | 'MVR'
+          | 'MWK'
+          | 'MXN'
+          | 'MYR'
+          | 'MZN'
+          | 'NAD'
+          | 'NGN'
+          | 'NIO'
+          | 'NOK'
+          | 'NPR'
+          | 'NZD'
+          | 'OMR'
+          | 'PAB'
+          | 'PEN'
+          | 'PGK'
+          | 'PHP'
+          | 'PKR'
+          | 'PLN'
+          | 'PYG'
+          | 'QAR'
+          | 'RON'
+          | 'RSD'
+          | 'RUB'
+          | 'RWF'
+          | 'SAR'
+          | 'SBD'
+          | 'SCR'
+          | 'SDG'
+          | 'SEK'
+          | 'SGD'
+          | 'SHP'
+          | 'SLE'
+          | 'SLL'
+          | 'SOS'
+          | 'SRD'
+          | 'SSP'
+          | 'STN'
+          | 'SVC'
+          | 'SYP'
+          | 'SZL'
+          | 'THB'
+          | 'TJS'
+          | 'TMT'
+          | 'TND'
+          | 'TOP'
+          | 'TRY'
+          | 'TTD'
+          | 'TWD'
+          | 'TZS'
+          | 'UAH'
+          | 'UGX'
+          | 'USD'
+          | 'UYU'
+          | 'UZS'
+          | 'VES'
+          | 'VND'
+          | 'VUV'
+          | 'WST'
+          | 'XAF'
+          | 'XCD'
+          | 'XCG'
+          | 'XDR'
+          | 'XOF'
+          | 'XPF'
+          | 'XSU'
+          | 'YER'
+          | 'ZAR'
+          | 'ZMW'
+          | 'ZWG'
+          | 'ZWL';
+      };
       header?: {
         /** @description `304 Not Modified` when the current ETag matches. */
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
@@ -4699,6 +4977,301 @@ export interface operations {
             code?: 'not_found';
             /** @constant */
             status?: 404;
+          };
+        };
+      };
+      /** @description `validation_failed`, `rate_unavailable` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed' | 'rate_unavailable';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  getGroupRates: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group’s rates */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GroupRates'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  setGroupRates: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PutRatesRequest'];
+      };
+    };
+    responses: {
+      /** @description The group’s rates after the change */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GroupRates'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
           };
         };
       };

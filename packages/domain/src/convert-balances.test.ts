@@ -1,0 +1,266 @@
+import fc from 'fast-check';
+import { convertBalances } from './convert-balances';
+import { minorUnitsOf } from './minor-units';
+import { parseRate, type Rate } from './parse-rate';
+import type { MemberNet } from './types';
+
+const rates = (entries: Record<string, string>): Map<string, Rate> =>
+  new Map(Object.entries(entries).map(([currency, text]) => [currency, parseRate(text)]));
+
+/** Rates of 2018-12-21 from the ECB's daily file (base EUR), and two the ECB does not publish. */
+const ECB = rates({ EUR: '1', USD: '1.1414', JPY: '126.98', GBP: '0.90215', KWD: '0.3467', CLF: '0.0414' });
+
+describe('convertBalances', () => {
+  it('converts into yen (no decimals), giving the unit the floors leave over to the larger remainder', () => {
+    // 10.00 USD in JPY: 10 / 1.1414 × 126.98 = 1112.493… yen.
+    const result = convertBalances(
+      [
+        {
+          currency: 'USD',
+          members: [
+            { userId: 'usr_a', net: 1000 },
+            { userId: 'usr_b', net: -1000 },
+          ],
+        },
+      ],
+      'JPY',
+      ECB,
+    );
+    // Floors 1112 and −1113 (remainders .493 and .507): the unit goes to usr_b.
+    expect(result.members).toEqual([
+      { userId: 'usr_a', net: 1112 },
+      { userId: 'usr_b', net: -1112 },
+    ]);
+    expect(result.simplified).toEqual([{ from: 'usr_b', to: 'usr_a', amount: 1112 }]);
+  });
+
+  it('converts yen into dinars (three decimals) and adds the nets of several currencies exactly', () => {
+    const result = convertBalances(
+      [
+        {
+          currency: 'JPY',
+          members: [
+            { userId: 'usr_a', net: 12698 },
+            { userId: 'usr_b', net: -12698 },
+          ],
+        },
+        {
+          currency: 'KWD',
+          members: [
+            { userId: 'usr_a', net: -1000 },
+            { userId: 'usr_c', net: 1000 },
+          ],
+        },
+      ],
+      'KWD',
+      ECB,
+    );
+    // 12698 yen = 100 EUR = 34.670 KWD = 34670 fils, exactly; minus the 1.000 KWD usr_a owes in KWD.
+    expect(result.members).toEqual([
+      { userId: 'usr_a', net: 33670 },
+      { userId: 'usr_b', net: -34670 },
+      { userId: 'usr_c', net: 1000 },
+    ]);
+  });
+
+  it('needs no rate when every non-zero net is already in the target currency', () => {
+    const result = convertBalances(
+      [
+        {
+          currency: 'EUR',
+          members: [
+            { userId: 'usr_a', net: 5 },
+            { userId: 'usr_b', net: -5 },
+          ],
+        },
+        {
+          currency: 'XDR',
+          members: [
+            { userId: 'usr_a', net: 0 },
+            { userId: 'usr_b', net: 0 },
+          ],
+        },
+      ],
+      'EUR',
+      new Map(),
+    );
+    expect(result.members).toEqual([
+      { userId: 'usr_a', net: 5 },
+      { userId: 'usr_b', net: -5 },
+    ]);
+  });
+
+  it('refuses a currency without a rate or without a minor unit', () => {
+    const usd = [
+      { userId: 'usr_a', net: 1 },
+      { userId: 'usr_b', net: -1 },
+    ];
+    expect(() => convertBalances([{ currency: 'INR', members: usd }], 'EUR', ECB)).toThrow('no rate for INR');
+    expect(() => convertBalances([{ currency: 'USD', members: usd }], 'XDR', ECB)).toThrow(
+      'XDR has no ISO 4217 minor unit',
+    );
+  });
+
+  it('breaks a tie between equal remainders in favour of the lower userId', () => {
+    // 1 cent USD each way to two debtors, converted into EUR with a rate of 2: half a cent each.
+    const result = convertBalances(
+      [
+        {
+          currency: 'USD',
+          members: [
+            { userId: 'usr_z', net: -1 },
+            { userId: 'usr_m', net: 2 },
+            { userId: 'usr_b', net: -1 },
+          ],
+        },
+      ],
+      'EUR',
+      rates({ EUR: '1', USD: '2' }),
+    );
+    // Exact: −0.5, 1, −0.5. Floors −1, 1, −1 leave one unit: usr_b (the lower id) gets it.
+    expect(result.members).toEqual([
+      { userId: 'usr_z', net: -1 },
+      { userId: 'usr_m', net: 1 },
+      { userId: 'usr_b', net: 0 },
+    ]);
+  });
+});
+
+// ---- properties ----------------------------------------------------------------------------------
+const CODES = ['EUR', 'USD', 'JPY', 'KWD', 'CLF', 'INR', 'BHD'];
+const USERS = ['usr_a', 'usr_b', 'usr_c', 'usr_d', 'usr_e', 'usr_f'];
+
+/** A decimal rate of up to 12 significant digits, from tiny to huge. */
+const rateArb = fc
+  .tuple(fc.integer({ min: 1, max: 999_999_999_999 }), fc.integer({ min: 0, max: 11 }))
+  .map(([digits, decimals]) => {
+    const text = String(digits).padStart(decimals + 1, '0');
+    const cut = text.length - decimals;
+    return decimals === 0 ? text : `${text.slice(0, cut)}.${text.slice(cut)}`.replace(/^0+(?=\d)/, '');
+  });
+
+/** Nets of one currency over a subset of the users, adding up to 0. */
+const currencyNetsArb = (currency: string) =>
+  fc
+    .tuple(
+      fc.shuffledSubarray(USERS, { minLength: 1 }),
+      fc.array(fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -1e11, max: 1e11 })), {
+        minLength: USERS.length,
+        maxLength: USERS.length,
+      }),
+    )
+    .map(([users, values]) => {
+      const nets = users.slice(1).map((userId, i) => ({ userId, net: values[i] as number }));
+      const balancing = -nets.reduce((sum, m) => sum + m.net, 0);
+      return { currency, members: [{ userId: users[0] as string, net: balancing }, ...nets] };
+    });
+
+const caseArb = fc
+  .record({
+    currencies: fc.shuffledSubarray(CODES, { minLength: 1 }),
+    target: fc.constantFrom(...CODES),
+    rateTexts: fc.array(rateArb, { minLength: CODES.length, maxLength: CODES.length }),
+  })
+  .chain(({ currencies, target, rateTexts }) =>
+    fc.record({
+      target: fc.constant(target),
+      rates: fc.constant(new Map(CODES.map((code, i) => [code, parseRate(rateTexts[i] as string)]))),
+      currencies: fc.tuple(...currencies.map(currencyNetsArb)),
+    }),
+  );
+
+/** The exact converted net of `userId`, as numerator / denominator in the target's minor units. */
+function exactNet(
+  currencies: readonly { currency: string; members: readonly MemberNet[] }[],
+  target: string,
+  rateOf: Map<string, Rate>,
+  userId: string,
+): { n: bigint; d: bigint } {
+  let n = 0n;
+  let d = 1n;
+  for (const { currency, members } of currencies) {
+    const net = BigInt(members.find((m) => m.userId === userId)?.net ?? 0);
+    const from = rateOf.get(currency) as Rate;
+    const to = rateOf.get(target) as Rate;
+    const scale = (minorUnitsOf(target) as number) - (minorUnitsOf(currency) as number);
+    const a = net * to.numerator * from.denominator * 10n ** BigInt(Math.max(scale, 0));
+    const b = to.denominator * from.numerator * 10n ** BigInt(Math.max(-scale, 0));
+    [n, d] = [n * b + a * d, d * b];
+  }
+  return { n, d };
+}
+
+describe('convertBalances, for random rates and amounts', () => {
+  it('gives converted nets that add up to exactly 0, each within one minor unit of its exact value', () => {
+    let converted = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(caseArb, ({ currencies, target, rates: rateOf }) => {
+        let result: ReturnType<typeof convertBalances>;
+        try {
+          result = convertBalances(currencies, target, rateOf);
+        } catch (error) {
+          // Only a value beyond a safe integer may be refused (huge rate ratios).
+          expect((error as Error).message).toMatch(/beyond a safe integer/);
+          refused += 1;
+          return;
+        }
+        converted += 1;
+        expect(result.members.reduce((sum, m) => sum + BigInt(m.net), 0n)).toBe(0n);
+        for (const { userId, net } of result.members) {
+          const { n, d } = exactNet(currencies, target, rateOf, userId);
+          const distance = BigInt(net) * d - n;
+          const positive = d > 0n ? distance : -distance;
+          const scale = d > 0n ? d : -d;
+          // |net − exact| < 1 minor unit.
+          expect(positive < scale && positive > -scale).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The property held for real conversions, not only for refusals.
+    expect(converted).toBeGreaterThan(refused);
+  });
+
+  it('proposes transfers that settle the converted nets exactly, at most (non-zero nets − 1) of them', () => {
+    fc.assert(
+      fc.property(caseArb, ({ currencies, target, rates: rateOf }) => {
+        let result: ReturnType<typeof convertBalances>;
+        try {
+          result = convertBalances(currencies, target, rateOf);
+        } catch {
+          return;
+        }
+        const left = new Map(result.members.map((m) => [m.userId, m.net]));
+        for (const t of result.simplified) {
+          expect(t.amount).toBeGreaterThan(0);
+          left.set(t.from, (left.get(t.from) ?? 0) + t.amount);
+          left.set(t.to, (left.get(t.to) ?? 0) - t.amount);
+        }
+        expect([...left.values()].every((net) => net === 0)).toBe(true);
+        const nonZero = result.members.filter((m) => m.net !== 0).length;
+        expect(result.simplified.length).toBeLessThanOrEqual(Math.max(nonZero - 1, 0));
+      }),
+    );
+  });
+
+  it('does not depend on the order the currencies and members come in', () => {
+    fc.assert(
+      fc.property(caseArb, ({ currencies, target, rates: rateOf }) => {
+        let forward: ReturnType<typeof convertBalances>;
+        try {
+          forward = convertBalances(currencies, target, rateOf);
+        } catch {
+          return;
+        }
+        const reversed = convertBalances(
+          [...currencies].reverse().map((c) => ({ ...c, members: [...c.members].reverse() })),
+          target,
+          rateOf,
+        );
+        const sorted = (ms: MemberNet[]) => [...ms].sort((a, b) => (a.userId < b.userId ? -1 : 1));
+        expect(sorted(reversed.members)).toEqual(sorted(forward.members));
+      }),
+    );
+  });
+});

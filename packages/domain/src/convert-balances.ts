@@ -1,0 +1,118 @@
+import { allocateLargestRemainder } from './allocate-largest-remainder';
+import { compareCodeUnits } from './compare-code-units';
+import { minorUnitsOf } from './minor-units';
+import type { Rate } from './parse-rate';
+import { simplifyDebts } from './simplify-debts';
+import type { MemberNet, Transfer } from './types';
+
+/** One currency's nets (API.md §6): integers in its minor units adding up to 0. */
+export type CurrencyNets = { currency: string; members: readonly MemberNet[] };
+
+export type ConvertedBalances = {
+  /** Every member of any input currency, in order of first appearance, with their converted net. */
+  members: MemberNet[];
+  /** Settles the converted nets exactly (see `simplifyDebts`). */
+  simplified: Transfer[];
+};
+
+const gcd = (a: bigint, b: bigint): bigint => {
+  let x = a < 0n ? -a : a;
+  let y = b < 0n ? -b : b;
+  while (y !== 0n) [x, y] = [y, x % y];
+  return x;
+};
+
+/** `a / b` rounded down (BigInt division truncates toward zero), for `b > 0`. */
+const floorDiv = (a: bigint, b: bigint): bigint => {
+  const q = a / b;
+  return a % b !== 0n && a < 0n ? q - 1n : q;
+};
+
+function minorUnits(currency: string): number {
+  const units = minorUnitsOf(currency);
+  if (units === undefined) throw new RangeError(`${currency} has no ISO 4217 minor unit`);
+  return units;
+}
+
+/**
+ * Converts each member's nets in several currencies into one currency, exactly, then rounds once.
+ *
+ * 1. A member's exact converted net is the sum over currencies of `net × rate(c → target)`,
+ *    scaled from c's minor units to the target's: a fraction, never a float. Cross rates go through
+ *    the common base of `rates`: `rate(c → target) = rates[target] / rates[c]`.
+ * 2. Rounding (API.md §6, "Settling in one currency"): every member first gets the floor of their
+ *    exact value; the nets add up to exactly 0 before rounding, so the floors fall short of 0 by a
+ *    whole number k of minor units, which go one each to the k members with the largest fractional
+ *    parts, ties to the lower userId (code-unit order): largest remainder, as for shares. So the
+ *    converted nets add up to exactly 0, and each is within one minor unit of its exact value
+ *    (the floor, or the floor + 1).
+ *
+ * @param rates units of each currency per unit of one common base (major units), for every
+ *   currency with a non-zero net other than the target, and for the target when one is needed
+ * @throws RangeError when a needed rate is missing, a currency has no minor unit, a currency's
+ *   nets do not add up to 0, or a converted net is beyond a safe integer
+ */
+export function convertBalances(
+  currencies: readonly CurrencyNets[],
+  target: string,
+  rates: ReadonlyMap<string, Rate>,
+): ConvertedBalances {
+  const targetUnits = minorUnits(target);
+  const order: string[] = [];
+  const totals = new Map<string, bigint>();
+  // Each currency's factor into target minor units, a / b; the exact nets share a denominator.
+  const parts: { a: bigint; b: bigint; nets: readonly MemberNet[] }[] = [];
+  for (const { currency, members } of currencies) {
+    let sum = 0n;
+    for (const { userId, net } of members) {
+      if (!Number.isSafeInteger(net)) throw new RangeError(`net of ${userId} must be a safe integer`);
+      if (!totals.has(userId)) {
+        totals.set(userId, 0n);
+        order.push(userId);
+      }
+      sum += BigInt(net);
+    }
+    if (sum !== 0n) throw new RangeError(`the nets of ${currency} add up to ${sum}, not 0`);
+    if (members.every((m) => m.net === 0)) continue;
+    if (currency === target) {
+      parts.push({ a: 1n, b: 1n, nets: members });
+      continue;
+    }
+    const from = rates.get(currency);
+    const to = rates.get(target);
+    if (!from) throw new RangeError(`no rate for ${currency}`);
+    if (!to) throw new RangeError(`no rate for ${target}`);
+    const scale = targetUnits - minorUnits(currency);
+    let a = to.numerator * from.denominator * (scale > 0 ? 10n ** BigInt(scale) : 1n);
+    let b = to.denominator * from.numerator * (scale < 0 ? 10n ** BigInt(-scale) : 1n);
+    const common = gcd(a, b);
+    a /= common;
+    b /= common;
+    parts.push({ a, b, nets: members });
+  }
+
+  const denominator = parts.reduce((d, { b }) => (d * b) / gcd(d, b), 1n);
+  for (const { a, b, nets } of parts) {
+    const factor = a * (denominator / b);
+    for (const { userId, net } of nets) totals.set(userId, (totals.get(userId) ?? 0n) + BigInt(net) * factor);
+  }
+
+  // Largest remainder over the members in userId order, so ties go to the lower id.
+  const byId = [...order].sort(compareCodeUnits);
+  const floors = byId.map((userId) => floorDiv(totals.get(userId) ?? 0n, denominator));
+  const remainders = byId.map(
+    (userId, i) => (totals.get(userId) ?? 0n) - (floors[i] as bigint) * denominator,
+  );
+  const short = -floors.reduce((sum, f) => sum + f, 0n);
+  const extra = short === 0n ? byId.map(() => 0) : allocateLargestRemainder(Number(short), remainders);
+  const converted = new Map<string, number>();
+  byId.forEach((userId, i) => {
+    const net = (floors[i] as bigint) + BigInt(extra[i] as number);
+    if (net > BigInt(Number.MAX_SAFE_INTEGER) || net < -BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw new RangeError(`the converted net of ${userId} is beyond a safe integer`);
+    }
+    converted.set(userId, Number(net));
+  });
+  const members = order.map((userId) => ({ userId, net: (converted.get(userId) as number) + 0 }));
+  return { members, simplified: simplifyDebts(members) };
+}
