@@ -925,10 +925,10 @@ describe('OpenAPI document', () => {
       'group.updated',
       'member.added',
       'member.removed',
+      'rates.updated',
       'recurring.created',
       'recurring.deleted',
       'recurring.updated',
-      'rates.updated',
       'settlement.created',
       'settlement.deleted',
     ]);
