@@ -373,6 +373,7 @@ export const responseSchemas: Record<string, JsonSchema> = {
       name: { type: 'string' },
       joinedAt: timestamp,
       status: { type: 'string', enum: ['active', 'pending'] },
+      claimed: { type: 'array', items: id('usr', 'User'), minItems: 1 },
     },
     required: ['userId', 'name', 'joinedAt'],
     additionalProperties: false,

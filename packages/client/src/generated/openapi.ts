@@ -915,6 +915,7 @@ export interface components {
       joinedAt: string;
       /** @enum {string} */
       status?: 'active' | 'pending';
+      claimed?: string[];
     };
     /** @description An invite link, without its code */
     Invite: {
