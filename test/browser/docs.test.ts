@@ -84,6 +84,7 @@ describe('/docs in headless Chromium', () => {
       'Auth',
       'Groups',
       'Members',
+      'Invites',
       'Expenses',
       'Settlements',
       'Balances',

@@ -37,10 +37,10 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
     return page;
   }
 
-  async function signUp(page: Page, name: string): Promise<void> {
+  async function signUp(page: Page, name: string, email = uniqueEmail(name)): Promise<void> {
     const form = page.locator('#auth-form');
     await form.locator('input[name=name]').fill(name);
-    await form.locator('input[name=email]').fill(uniqueEmail(name));
+    await form.locator('input[name=email]').fill(email);
     await form.locator('input[name=password]').fill(PASSWORD);
     await form.locator('button[value=register]').click();
     await page.locator('#who-name', { hasText: name }).waitFor();
@@ -102,6 +102,22 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
     await ada.locator('#activity', { hasText: 'Cara took over the place' }).waitFor({ timeout: 15_000 });
     await ada.locator('#paid-by option', { hasText: 'Cara' }).waitFor({ state: 'attached' });
     await expect(ada.locator('#paid-by option', { hasText: 'Carol' }).count()).resolves.toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('offers Dora, added by her email before she signed up, to take over her place with one click', async () => {
+    const email = uniqueEmail('dora');
+    await ada.locator('#pending-form input[name=name]').fill('Dora');
+    await ada.locator('#pending-form input[name=email]').fill(email);
+    await ada.locator('#pending-form button').click();
+    await ada.locator('#status', { hasText: 'Dora was added' }).waitFor();
+
+    const dora = await openPage();
+    await signUp(dora, 'Dora', email);
+    await dora.locator('#claimable button', { hasText: 'Be Dora in Flat' }).click();
+    await dora.locator('#group-name', { hasText: 'Flat (INR)' }).waitFor();
+    await dora.locator('#status', { hasText: "You took over Dora's place in Flat." }).waitFor();
+    await ada.locator('#activity', { hasText: 'Dora took over the place' }).waitFor({ timeout: 15_000 });
     expect(problems).toEqual([]);
   });
 });

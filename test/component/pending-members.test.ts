@@ -355,6 +355,39 @@ describe('people who are not on Tally yet', () => {
       });
     });
 
+    it('keeps the alias when the account leaves and comes back: old records count for it again', async () => {
+      const groupId = await t.createGroup(ada);
+      const pat = await addPending(ada, groupId, { name: 'Pat' });
+      const dinner = await expense(ada, groupId, ada.id, 1000, [ada.id, pat]);
+      expect(dinner.status).toBe(201);
+      const { code } = await invite(ada, groupId);
+      const paul = await t.register('Paul');
+      expect((await accept(paul, code, { asMember: pat })).status).toBe(201);
+      expect((await settle(paul, groupId, paul.id, ada.id, 500)).status).toBe(201);
+      expect((await t.request.delete(`/v1/groups/${groupId}/members/${paul.id}`).set(ada.auth)).status).toBe(
+        204,
+      );
+
+      // Gone: the old expense names a former member (through the alias), as for anyone who left.
+      const del = () =>
+        t.request.delete(`/v1/expenses/${dinner.body.id}`).set(ada.auth).set('Idempotency-Key', newKey());
+      expectProblem(await del(), 422, 'not_a_member');
+
+      const back = await t.request
+        .post(`/v1/groups/${groupId}/members`)
+        .set(ada.auth)
+        .send({ userId: paul.id });
+      expect(back.status).toBe(201);
+      expect(back.body).toMatchObject({ userId: paul.id, status: 'active', claimed: [pat] });
+      const events = await eventsOf(ada, groupId);
+      expect(events[events.length - 1]?.data['member']).toEqual(back.body);
+      expect((await del()).status).toBe(204);
+      expect(netsIn((await balancesOf(t, ada, groupId)).currencies, 'INR')).toEqual({
+        [ada.id]: -500,
+        [paul.id]: 500,
+      });
+    });
+
     it('refuses asMember that is not a pending member of that group (404)', async () => {
       const groupId = await t.createGroup(ada, [bob]);
       const other = await t.createGroup(ada);

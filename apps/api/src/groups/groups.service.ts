@@ -203,8 +203,9 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
       if (!user) throw notFound('User');
       // The read and the change's state disagree on the membership: the state is out of date.
       if (change.isMember(user.id) !== (user.joined_at !== null)) throw new StaleState();
+      // Pending members this account took over here before (it left and is back): still its own.
+      const claimed = jsonColumn(user.claimed) ?? [];
       if (user.joined_at !== null) {
-        const claimed = jsonColumn(user.claimed) ?? [];
         const member: Member = {
           userId: user.id,
           name: user.name,
@@ -222,6 +223,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
         name: user.name,
         joinedAt: joinedAt.toISOString(),
         status: 'active',
+        ...(claimed.length > 0 ? { claimed } : {}),
       };
       const event = change.commit('member.added', userId, { member }, { bumpVersion: true, at: joinedAt });
       return { value: { member, added: true }, events: [event] };

@@ -74,13 +74,13 @@ const READS = {
              from users p where p.id = $1`,
   },
   accountName: { name: 'invite_account_name', text: 'select name from users where id = $1' },
-  /** A group's live invites, with the caller's membership. `$1` group, `$2` user. */
+  /** A group's live invites (the 100 newest), with the caller's membership. `$1` group, `$2` user. */
   list: {
     name: 'invite_list',
     text: `select a.member, i.* from
              (select exists (select 1 from group_members m where m.group_id = $1 and m.user_id = $2) as member) a
              left join lateral (select * from invites where group_id = $1 and revoked_at is null and expires_at > now()
-                                order by created_at desc, id desc) i on a.member`,
+                                order by created_at desc, id desc limit 100) i on a.member`,
   },
   /**
    * Unclaimed pending members, still in their group, added with the caller's login email (what the

@@ -362,7 +362,7 @@ export const OPERATIONS: Operation[] = [
     operationId: 'listInvites',
     tag: 'Invites',
     summary: "The group's live invites",
-    description: 'Not revoked and not expired, newest first, without their codes.',
+    description: 'Not revoked and not expired, the 100 newest, newest first, without their codes.',
     rateLimited: true,
     success: [{ status: 200, description: 'The invites', schema: 'InviteList', headers: ['Cache-Control'] }],
     errors: ['not_found'],

@@ -111,7 +111,10 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
   const deletedAt = { ...timestamp, description: 'When it was deleted' };
   return {
     'group.updated': { name: 'GroupUpdatedEvent', data: object({ group: ref('GroupSummary') }, ['group']) },
-    'member.added': { name: 'MemberAddedEvent', data: object({ member: ref('Member') }, ['member']) },
+    'member.added': {
+      name: 'MemberAddedEvent',
+      data: object({ member: ref('LoggedMember') }, ['member']),
+    },
     'member.removed': { name: 'MemberRemovedEvent', data: object({ userId: id('usr', 'User') }, ['userId']) },
     'member.claimed': {
       name: 'MemberClaimedEvent',
@@ -403,6 +406,21 @@ export const responseSchemas: Record<string, JsonSchema> = {
       },
     },
     required: ['userId', 'name', 'joinedAt', 'status'],
+    additionalProperties: false,
+  },
+  LoggedMember: {
+    type: 'object',
+    description:
+      'A `Member` as a `member.added` event logged it. Events logged before pending members existed ' +
+      '(API.md §3.1) have no `status`: those members are accounts (`active`).',
+    properties: {
+      userId: id('usr', 'User'),
+      name: { type: 'string' },
+      joinedAt: timestamp,
+      status: { type: 'string', enum: ['active', 'pending'] },
+      claimed: { type: 'array', items: id('usr', 'User'), minItems: 1 },
+    },
+    required: ['userId', 'name', 'joinedAt'],
     additionalProperties: false,
   },
   Invite: {

@@ -103,7 +103,7 @@ function signedOut(message) {
 }
 
 async function listGroups() {
-  const page = await tally.groups.list({ limit: 100 });
+  const [page] = await Promise.all([tally.groups.list({ limit: 100 }), listClaimable()]);
   $('group-list').replaceChildren(
     ...page.data.map((group) => {
       const button = element('button', `${group.name} (${group.currency})`, { type: 'button' });
@@ -434,6 +434,29 @@ $('accept-form').addEventListener(
 // An invite link opens this page with `?invite=<code>`: ready to look at once signed in.
 const invited = new URLSearchParams(window.location.search).get('invite');
 if (invited) $('join-form').elements.namedItem('invite').value = invited;
+/** Pending members added with this account's email: each can be claimed with one click. */
+async function listClaimable() {
+  const claimable = await tally.invites.claimable();
+  $('claimable').replaceChildren(
+    ...claimable.map((c) => {
+      const button = element('button', `Be ${c.name} in ${c.groupName}`, { type: 'button' });
+      button.addEventListener(
+        'click',
+        handle(async () => {
+          const group = await tally.invites.claim(c.groupId, c.memberId);
+          await listGroups();
+          await openGroup(group.id);
+          say(`You took over ${c.name}'s place in ${group.name}.`);
+        }),
+      );
+      const item = element('li');
+      item.append(button);
+      return item;
+    }),
+  );
+  $('claimable-box').hidden = claimable.length === 0;
+}
+
 // ---- settling in one currency (API.md §6): the balances converted, and the group's own rates ----
 
 /** The currency the balances are also shown converted into; '' for none. */

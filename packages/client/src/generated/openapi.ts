@@ -219,7 +219,7 @@ export interface paths {
     };
     /**
      * The group's live invites
-     * @description Not revoked and not expired, newest first, without their codes.
+     * @description Not revoked and not expired, the 100 newest, newest first, without their codes.
      */
     get: operations['listInvites'];
     put?: never;
@@ -1128,6 +1128,24 @@ export interface components {
       /** @description On an account that took over pending members: their ids, which older expenses, settlements and events still name. Absent otherwise. */
       claimed?: string[];
     };
+    /** @description A `Member` as a `member.added` event logged it. Events logged before pending members existed (API.md §3.1) have no `status`: those members are accounts (`active`). */
+    LoggedMember: {
+      /**
+       * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      userId: string;
+      name: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      joinedAt: string;
+      /** @enum {string} */
+      status?: 'active' | 'pending';
+      claimed?: string[];
+    };
     /** @description An invite link, without its code */
     Invite: {
       /**
@@ -1525,7 +1543,7 @@ export interface components {
        */
       occurredAt: string;
       data: {
-        member: components['schemas']['Member'];
+        member: components['schemas']['LoggedMember'];
       };
     };
     MemberRemovedEvent: {
