@@ -14,11 +14,12 @@ type Ids = {
   deletedExpenseId: string;
   settlementId: string;
   memberId: string;
+  recurringId: string;
 };
 type Route = {
   name: string;
   /** Which id the route takes, so the unknown id is of the same kind. */
-  kind: 'group' | 'expense' | 'settlement';
+  kind: 'group' | 'expense' | 'settlement' | 'recurring';
   send: (ids: Ids, user: TestUser) => Test;
 };
 
@@ -61,13 +62,29 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       .delete(`/v1/expenses/${deleted.body.id}`)
       .set(ada.auth)
       .set('Idempotency-Key', newKey());
-    expect([live.status, deleted.status, settlement.status, removed.status]).toEqual([201, 201, 201, 204]);
+    const recurring = await t.request
+      .post(`/v1/groups/${groupId}/recurring`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({
+        expense: {
+          description: 'Rent',
+          amount: 1000,
+          paidBy: ada.id,
+          split: { type: 'equal', between: [ada.id] },
+        },
+        schedule: { every: 'month', startsOn: '2031-01-31', timeZone: 'UTC' },
+      });
+    expect([live.status, deleted.status, settlement.status, removed.status, recurring.status]).toEqual([
+      201, 201, 201, 204, 201,
+    ]);
     real = {
       groupId,
       expenseId: live.body.id,
       deletedExpenseId: deleted.body.id,
       settlementId: settlement.body.id,
       memberId: bob.id,
+      recurringId: recurring.body.id,
     };
   });
   afterAll(async () => {
@@ -82,6 +99,7 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
     deletedExpenseId: newId('exp'),
     settlementId: newId('stl'),
     memberId: real.memberId,
+    recurringId: newId('rec'),
   });
 
   const keyed = (test: Test) => test.set('Idempotency-Key', newKey());
@@ -182,6 +200,41 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       kind: 'settlement',
       send: (i, u) => keyed(t.request.delete(`/v1/settlements/${i.settlementId}`).set(u.auth)),
     },
+    {
+      name: 'GET /v1/groups/{id}/recurring',
+      kind: 'group',
+      send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/recurring`).set(u.auth),
+    },
+    {
+      name: 'POST /v1/groups/{id}/recurring',
+      kind: 'group',
+      send: (i, u) =>
+        keyed(t.request.post(`/v1/groups/${i.groupId}/recurring`).set(u.auth)).send({
+          expense: {
+            description: 'Mine now',
+            amount: 5,
+            paidBy: u.id,
+            split: { type: 'equal', between: [u.id] },
+          },
+          schedule: { every: 'week', startsOn: '2031-01-01', timeZone: 'UTC' },
+        }),
+    },
+    {
+      name: 'GET /v1/recurring/{id}',
+      kind: 'recurring',
+      send: (i, u) => t.request.get(`/v1/recurring/${i.recurringId}`).set(u.auth),
+    },
+    {
+      name: 'PATCH /v1/recurring/{id}',
+      kind: 'recurring',
+      send: (i, u) =>
+        keyed(t.request.patch(`/v1/recurring/${i.recurringId}`).set(u.auth)).send({ expense: { amount: 1 } }),
+    },
+    {
+      name: 'DELETE /v1/recurring/{id}',
+      kind: 'recurring',
+      send: (i, u) => keyed(t.request.delete(`/v1/recurring/${i.recurringId}`).set(u.auth)),
+    },
   ];
 
   /** Every row that belongs to the victim's group, in a stable order. */
@@ -192,6 +245,7 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       members: await k('group_members').where({ group_id: groupId }).orderBy('user_id').select(),
       expenses: await k('expenses').where({ group_id: groupId }).orderBy('id').select(),
       settlements: await k('settlements').where({ group_id: groupId }).orderBy('id').select(),
+      recurring: await k('recurring_expenses').where({ group_id: groupId }).orderBy('id').select(),
       balances: await k('balances').where({ group_id: groupId }).orderBy(['currency', 'user_id']).select(),
       currencies: await k('group_currencies').where({ group_id: groupId }).orderBy('currency').select(),
       // Not `published_at`: the outbox relay marks delivery in the background, whatever the request.
