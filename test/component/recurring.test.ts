@@ -429,6 +429,19 @@ describe('recurring expenses (API.md §6a)', () => {
       ]);
       const next = await t.request.get(`/v1/recurring/${exact.body.id}`).set(ada.auth);
       expect(next.body.nextOccurrence).toBe('2027-06-14');
+      // The schedule naming the member who left can still be changed, but not to name them anew.
+      const later = await t.request
+        .patch(`/v1/recurring/${exact.body.id}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ schedule: { until: '2027-12-31' } });
+      expect(later.status).toBe(200);
+      const again = await t.request
+        .patch(`/v1/recurring/${exact.body.id}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ expense: { paidBy: cy.id } });
+      expectProblem(again, 422, 'not_a_member');
     });
   });
 });

@@ -254,7 +254,11 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       schedule.until = schedule.until ?? null;
       checkTemplate(expense);
       checkSchedule(schedule);
-      change.assertMembers(partiesOf(expense));
+      // Who pays and who shares are checked when the patch names them: a member who left since does
+      // not block a change of the amount or the schedule (the occurrences handle them, API.md §6a).
+      if (patch.expense?.paidBy !== undefined || patch.expense?.split !== undefined) {
+        change.assertMembers(partiesOf(expense));
+      }
       let nextIndex = row.next_index;
       if (patch.schedule) {
         const lastCreated =
