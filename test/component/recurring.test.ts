@@ -454,9 +454,10 @@ describe('recurring expenses (API.md §6a)', () => {
 describe('recurring expenses on embedded PGlite (npm start)', () => {
   let server: ServerProcess;
 
+  // A server process opening PGlite: slow on a loaded machine.
   beforeAll(async () => {
     server = await spawnServer({ RECURRING_POLL_MS: '100' });
-  });
+  }, 120_000);
   afterAll(async () => {
     await server?.kill('SIGTERM');
   });
@@ -488,7 +489,10 @@ describe('recurring expenses on embedded PGlite (npm start)', () => {
       const res = await call('GET', `/v1/groups/${groupId}/expenses`);
       return (res.body.data as { occurredAt: string }[]).map((e) => e.occurredAt).reverse();
     };
-    await until(async () => (await occurredAt()).length === 3, { what: 'three occurrences on PGlite' });
+    await until(async () => (await occurredAt()).length === 3, {
+      what: 'three occurrences on PGlite',
+      timeoutMs: 60_000,
+    });
     expect(await occurredAt()).toEqual([
       '2026-01-31T05:00:00.000Z',
       '2026-02-28T05:00:00.000Z',
@@ -496,5 +500,5 @@ describe('recurring expenses on embedded PGlite (npm start)', () => {
     ]);
     const after = await call('GET', `/v1/recurring/${created.body.id}`);
     expect(after.body.nextOccurrence).toBeNull();
-  });
+  }, 90_000);
 });
