@@ -1,6 +1,7 @@
 import { createAnnouncer, createRecurringScheduler, type RecurringScheduler } from '@tally/api';
 import { createInProcessBus, publicationOf } from '@tally/events';
 import { registerUser } from '../cross-process/http';
+import { expectDocumented } from '../support/openapi-validator';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { until } from '../support/until';
@@ -64,11 +65,15 @@ describe('recurring expenses (API.md §6a)', () => {
   const expensesOf = async (user: TestUser, groupId: string) => {
     const res = await t.request.get(`/v1/groups/${groupId}/expenses?limit=100`).set(user.auth);
     expect(res.status).toBe(200);
+    // Occurrences are expenses as the OpenAPI document describes them (recurringId included).
+    expectDocumented(res);
     return res.body.data as Array<Record<string, unknown>>;
   };
   const eventsOf = async (user: TestUser, groupId: string) => {
     const res = await t.request.get(`/v1/groups/${groupId}/events?limit=100`).set(user.auth);
     expect(res.status).toBe(200);
+    // recurring.* events and an occurrence's expense.created (data.recurring) as documented.
+    expectDocumented(res);
     return res.body.data as Array<{ type: string; actorId: string; data: Record<string, unknown> }>;
   };
 
