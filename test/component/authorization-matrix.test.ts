@@ -17,11 +17,12 @@ type Ids = {
   /** A pending member (API.md §3.1) added without an email, and an invite of the group (§3.2). */
   pendingId: string;
   inviteId: string;
+  recurringId: string;
 };
 type Route = {
   name: string;
   /** Which id the route takes, so the unknown id is of the same kind. */
-  kind: 'group' | 'expense' | 'settlement';
+  kind: 'group' | 'expense' | 'settlement' | 'recurring';
   send: (ids: Ids, user: TestUser) => Test;
 };
 
@@ -68,6 +69,22 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
     const pending = await t.request.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ name: 'Pat' });
     const invite = await t.request.post(`/v1/groups/${groupId}/invites`).set(ada.auth).send({});
     expect([pending.status, invite.status]).toEqual([201, 201]);
+    const recurring = await t.request
+      .post(`/v1/groups/${groupId}/recurring`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({
+        expense: {
+          description: 'Rent',
+          amount: 1000,
+          paidBy: ada.id,
+          split: { type: 'equal', between: [ada.id] },
+        },
+        schedule: { every: 'month', startsOn: '2031-01-31', timeZone: 'UTC' },
+      });
+    expect([live.status, deleted.status, settlement.status, removed.status, recurring.status]).toEqual([
+      201, 201, 201, 204, 201,
+    ]);
     real = {
       pendingId: pending.body.userId,
       inviteId: invite.body.id,
@@ -76,6 +93,7 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       deletedExpenseId: deleted.body.id,
       settlementId: settlement.body.id,
       memberId: bob.id,
+      recurringId: recurring.body.id,
     };
   });
   afterAll(async () => {
@@ -92,6 +110,7 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
     memberId: real.memberId,
     pendingId: real.pendingId,
     inviteId: newId('inv'),
+    recurringId: newId('rec'),
   });
 
   const keyed = (test: Test) => test.set('Idempotency-Key', newKey());
@@ -233,6 +252,41 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       kind: 'settlement',
       send: (i, u) => keyed(t.request.delete(`/v1/settlements/${i.settlementId}`).set(u.auth)),
     },
+    {
+      name: 'GET /v1/groups/{id}/recurring',
+      kind: 'group',
+      send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/recurring`).set(u.auth),
+    },
+    {
+      name: 'POST /v1/groups/{id}/recurring',
+      kind: 'group',
+      send: (i, u) =>
+        keyed(t.request.post(`/v1/groups/${i.groupId}/recurring`).set(u.auth)).send({
+          expense: {
+            description: 'Mine now',
+            amount: 5,
+            paidBy: u.id,
+            split: { type: 'equal', between: [u.id] },
+          },
+          schedule: { every: 'week', startsOn: '2031-01-01', timeZone: 'UTC' },
+        }),
+    },
+    {
+      name: 'GET /v1/recurring/{id}',
+      kind: 'recurring',
+      send: (i, u) => t.request.get(`/v1/recurring/${i.recurringId}`).set(u.auth),
+    },
+    {
+      name: 'PATCH /v1/recurring/{id}',
+      kind: 'recurring',
+      send: (i, u) =>
+        keyed(t.request.patch(`/v1/recurring/${i.recurringId}`).set(u.auth)).send({ expense: { amount: 1 } }),
+    },
+    {
+      name: 'DELETE /v1/recurring/{id}',
+      kind: 'recurring',
+      send: (i, u) => keyed(t.request.delete(`/v1/recurring/${i.recurringId}`).set(u.auth)),
+    },
   ];
 
   /** Every row that belongs to the victim's group, in a stable order. */
@@ -243,6 +297,7 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       members: await k('group_members').where({ group_id: groupId }).orderBy('user_id').select(),
       expenses: await k('expenses').where({ group_id: groupId }).orderBy('id').select(),
       settlements: await k('settlements').where({ group_id: groupId }).orderBy('id').select(),
+      recurring: await k('recurring_expenses').where({ group_id: groupId }).orderBy('id').select(),
       balances: await k('balances').where({ group_id: groupId }).orderBy(['currency', 'user_id']).select(),
       invites: await k('invites').where({ group_id: groupId }).orderBy('id').select(),
       currencies: await k('group_currencies').where({ group_id: groupId }).orderBy('currency').select(),

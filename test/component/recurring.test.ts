@@ -1,6 +1,7 @@
 import { createAnnouncer, createRecurringScheduler, type RecurringScheduler } from '@tally/api';
 import { createInProcessBus, publicationOf } from '@tally/events';
 import { registerUser } from '../cross-process/http';
+import { expectDocumented } from '../support/openapi-validator';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { until } from '../support/until';
@@ -64,11 +65,15 @@ describe('recurring expenses (API.md §6a)', () => {
   const expensesOf = async (user: TestUser, groupId: string) => {
     const res = await t.request.get(`/v1/groups/${groupId}/expenses?limit=100`).set(user.auth);
     expect(res.status).toBe(200);
+    // Occurrences are expenses as the OpenAPI document describes them (recurringId included).
+    expectDocumented(res);
     return res.body.data as Array<Record<string, unknown>>;
   };
   const eventsOf = async (user: TestUser, groupId: string) => {
     const res = await t.request.get(`/v1/groups/${groupId}/events?limit=100`).set(user.auth);
     expect(res.status).toBe(200);
+    // recurring.* events and an occurrence's expense.created (data.recurring) as documented.
+    expectDocumented(res);
     return res.body.data as Array<{ type: string; actorId: string; data: Record<string, unknown> }>;
   };
 
@@ -429,6 +434,19 @@ describe('recurring expenses (API.md §6a)', () => {
       ]);
       const next = await t.request.get(`/v1/recurring/${exact.body.id}`).set(ada.auth);
       expect(next.body.nextOccurrence).toBe('2027-06-14');
+      // The schedule naming the member who left can still be changed, but not to name them anew.
+      const later = await t.request
+        .patch(`/v1/recurring/${exact.body.id}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ schedule: { until: '2027-12-31' } });
+      expect(later.status).toBe(200);
+      const again = await t.request
+        .patch(`/v1/recurring/${exact.body.id}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ expense: { paidBy: cy.id } });
+      expectProblem(again, 422, 'not_a_member');
     });
   });
 });
@@ -441,9 +459,10 @@ describe('recurring expenses (API.md §6a)', () => {
 describe('recurring expenses on embedded PGlite (npm start)', () => {
   let server: ServerProcess;
 
+  // A server process opening PGlite: slow on a loaded machine.
   beforeAll(async () => {
     server = await spawnServer({ RECURRING_POLL_MS: '100' });
-  });
+  }, 120_000);
   afterAll(async () => {
     await server?.kill('SIGTERM');
   });
@@ -475,7 +494,10 @@ describe('recurring expenses on embedded PGlite (npm start)', () => {
       const res = await call('GET', `/v1/groups/${groupId}/expenses`);
       return (res.body.data as { occurredAt: string }[]).map((e) => e.occurredAt).reverse();
     };
-    await until(async () => (await occurredAt()).length === 3, { what: 'three occurrences on PGlite' });
+    await until(async () => (await occurredAt()).length === 3, {
+      what: 'three occurrences on PGlite',
+      timeoutMs: 60_000,
+    });
     expect(await occurredAt()).toEqual([
       '2026-01-31T05:00:00.000Z',
       '2026-02-28T05:00:00.000Z',
@@ -483,5 +505,5 @@ describe('recurring expenses on embedded PGlite (npm start)', () => {
     ]);
     const after = await call('GET', `/v1/recurring/${created.body.id}`);
     expect(after.body.nextOccurrence).toBeNull();
-  });
+  }, 90_000);
 });

@@ -535,7 +535,8 @@ export const responseSchemas: Record<string, JsonSchema> = {
     properties: {
       id: {
         ...id('exp', 'Expense'),
-        description: 'Expense id: `exp_` + ULID, or the id a client chose with PUT',
+        description:
+          'Expense id: `exp_` + ULID, or the id a client chose with PUT, or (an occurrence of a recurring expense) derived from its schedule and date',
       },
       groupId: id('grp', 'Group'),
       description: { type: 'string' },

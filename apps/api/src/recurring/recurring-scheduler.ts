@@ -50,7 +50,10 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 20;
   const ignored: OnIgnoredError = options.onIgnoredError ?? (() => {});
-  const claims = knex.client.config.client === 'pg';
+  // A claim holds a pooled connection while the occurrences' writes take others: only with a pool
+  // of at least two (exactly-once never depends on the claims).
+  const poolMax = (knex.client.config as { pool?: { max?: number } }).pool?.max ?? 1;
+  const claims = knex.client.config.client === 'pg' && poolMax >= 2;
   // The scheduler's own writes: its own ids and state cache, the process's group gate.
   const newId = createIdMaker();
   const writes = createWriteRunner({
@@ -121,13 +124,21 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
     }
   }
 
-  /** One round: the due schedules, a batch at a time, until none is due that this process can claim. */
+  const dueSchedules = async (): Promise<{ id: string }[]> =>
+    (await knex.raw<{ rows: { id: string }[] }>(DUE, [now(), batchSize])).rows;
+
+  /**
+   * One round: the due schedules, a batch at a time, until none is due that this process can claim.
+   * A round with nothing due holds no connection beyond its one query.
+   */
   async function runRound(): Promise<void> {
+    let rows = await dueSchedules();
+    if (rows.length === 0) return;
     const connection = claims ? ((await knex.client.acquireConnection()) as Connection) : undefined;
     let healthy = true;
     try {
-      while (!stopped) {
-        const { rows } = await knex.raw<{ rows: { id: string }[] }>(DUE, [now(), batchSize]);
+      for (let first = true; !stopped; first = false) {
+        if (!first) rows = await dueSchedules();
         let worked = 0;
         for (const { id } of rows) {
           if (stopped) break;

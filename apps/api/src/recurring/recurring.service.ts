@@ -110,11 +110,12 @@ const toRecurring = (row: RecurringRow): Recurring => {
 /**
  * The id of the expense of occurrence `date` of schedule `recurringId`: derived, never drawn, so a
  * second attempt at the same occurrence collides on the primary key as well as on the unique
- * (`recurring_id`, `occurrence_date`) index.
+ * (`recurring_id`, `occurrence_date`) index. 69 characters: longer than any id a client may choose
+ * with PUT (at most 64), so no client can take an occurrence's id first.
  */
 export function occurrenceExpenseId(recurringId: string, date: LocalDate): string {
   const digest = createHash('sha256').update(`${recurringId}\u0000${date}`).digest('hex');
-  return `exp_r${digest.slice(0, 32)}`;
+  return `exp_r${digest}`;
 }
 
 /** `until` must not be before `startsOn` (a schedule with no occurrence is a mistake). */
@@ -254,7 +255,11 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       schedule.until = schedule.until ?? null;
       checkTemplate(expense);
       checkSchedule(schedule);
-      change.assertMembers(partiesOf(expense));
+      // Who pays and who shares are checked when the patch names them: a member who left since does
+      // not block a change of the amount or the schedule (the occurrences handle them, API.md §6a).
+      if (patch.expense?.paidBy !== undefined || patch.expense?.split !== undefined) {
+        change.assertMembers(partiesOf(expense));
+      }
       let nextIndex = row.next_index;
       if (patch.schedule) {
         const lastCreated =

@@ -1330,7 +1330,7 @@ export interface components {
     };
     Expense: {
       /**
-       * @description Expense id: `exp_` + ULID, or the id a client chose with PUT
+       * @description Expense id: `exp_` + ULID, or the id a client chose with PUT, or (an occurrence of a recurring expense) derived from its schedule and date
        * @example exp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
        */
       id: string;
