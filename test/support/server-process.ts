@@ -73,6 +73,9 @@ export async function spawnServer(
     await until(healthy, {
       what: 'the server process to answer /healthz',
       intervalMs: 100,
+      // A boot on embedded PGlite (its WebAssembly database opened and migrated) takes about 10 s on
+      // this machine alone and three times that when other suites load both cores.
+      timeoutMs: 55_000,
       abort: () => (ended ? 'it exited during start-up' : undefined),
     });
   } catch (error) {
