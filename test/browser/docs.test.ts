@@ -87,6 +87,7 @@ describe('/docs in headless Chromium', () => {
       'Invites',
       'Expenses',
       'Settlements',
+      'Recurring expenses',
       'Balances',
       'Events',
       'Realtime',
