@@ -46,14 +46,20 @@ const csvOf = async (t: TestServer, user: TestUser, groupId: string) => {
   return { res, bytes: res.body as Buffer };
 };
 
-/** API.md §11 on PostgreSQL and Redis (the control channel goes through Redis pub/sub). */
-describe('exports and account deletion', () => {
+/**
+ * API.md §11 on PostgreSQL, with Redis (the control channel goes through Redis pub/sub) and without
+ * (the in-process bus of a single process).
+ */
+describe.each([
+  ['with Redis', true],
+  ['without Redis', false],
+] as const)('exports and account deletion %s', (_name, withRedis) => {
   let t: TestServer;
   let ada: TestUser;
   let bob: TestUser;
 
   beforeAll(async () => {
-    t = await startTestServer({ env: { REDIS_URL: redisUrl() } });
+    t = await startTestServer(withRedis ? { env: { REDIS_URL: redisUrl() } } : {});
     ada = await t.register('Ada');
     bob = await t.register('Bob');
   }, 90_000);
