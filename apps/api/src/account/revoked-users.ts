@@ -36,9 +36,11 @@ export function createRevokedUsers(options: RevokedUsersOptions) {
       const { rows } = (await knex.raw('select status from users where id = ?', [userId])) as {
         rows: { status: string }[];
       };
-      const active = rows[0]?.status === 'active';
-      remember(userId, active ? Date.now() + ttlMs : 0);
-      return !active;
+      // Only a deleted account is refused here: a token of an id this database does not hold (signed
+      // with a shared secret elsewhere) is left to the routes, as before accounts could be deleted.
+      const deleted = rows[0]?.status === 'deleted';
+      remember(userId, deleted ? 0 : Date.now() + ttlMs);
+      return deleted;
     },
     revoke(userId: string): void {
       remember(userId, 0);
