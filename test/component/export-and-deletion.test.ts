@@ -1,4 +1,5 @@
 import { TestSocket } from '../gateway/ws-client';
+import { seedExpenses } from '../support/export-load';
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { expectProblem, postExpense, postSettlement } from './component-helpers';
@@ -144,6 +145,33 @@ describe.each([
     expectProblem(await t.request.get(`/v1/groups/${groupId}/export.csv`).set(bob.auth), 404, 'not_found');
     expectProblem(await t.request.get('/v1/groups/grp_nope/export.csv').set(ada.auth), 404, 'not_found');
     expectProblem(await t.request.get(`/v1/groups/${groupId}/export.csv`), 401, 'unauthenticated');
+  });
+
+  it('cuts the download, never a short file that looks complete, when the export fails after its first byte', async () => {
+    const groupId = await t.createGroup(ada, [bob]);
+    const knex = t.db?.knex;
+    if (!knex) throw new Error('needs the test database');
+    await seedExpenses(knex, { groupId, payerId: ada.id, otherId: bob.id, count: 3000 });
+    // The newest row cannot be read as an expense (a share that is no number): the export fails
+    // there, after some 400 KB were sent.
+    await knex('expenses')
+      .where({ id: 'exp_seed_00003000' })
+      .update({ shares: JSON.stringify([{ userId: ada.id, owed: 'not a number' }]) });
+    const res = await fetch(`${t.url}/v1/groups/${groupId}/export.csv`, { headers: ada.auth });
+    expect(res.status).toBe(200);
+    let received = 0;
+    const read = (async () => {
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return 'complete';
+        received += value.length;
+      }
+    })();
+    await expect(read).rejects.toThrow();
+    expect(received).toBeGreaterThan(65_536);
+    // The server is fine afterwards.
+    expect((await t.request.get(`/v1/groups/${groupId}`).set(ada.auth)).status).toBe(200);
   });
 
   it("exports the caller's data as one JSON document without the password hash", async () => {

@@ -27,6 +27,8 @@ async function streamed(res: Response, logger: Logger, write: () => Promise<unkn
     await write();
     if (!res.destroyed) res.end();
   } catch (error) {
+    // Nothing sent yet: still an ordinary problem+json.
+    if (!res.headersSent) throw error;
     logger.error({ err: error }, 'export failed after the response started; connection closed');
     res.destroy(error instanceof Error ? error : new Error(String(error)));
   }
