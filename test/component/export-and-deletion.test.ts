@@ -147,6 +147,39 @@ describe.each([
     expectProblem(await t.request.get(`/v1/groups/${groupId}/export.csv`), 401, 'unauthenticated');
   });
 
+  it('folds a claimed pending member into the account that took it over', async () => {
+    const cara = await t.register('Cara');
+    const groupId = await t.createGroup(ada);
+    const pending = await t.request
+      .post(`/v1/groups/${groupId}/members`)
+      .set(ada.auth)
+      .send({ name: 'Cara (pending)', email: cara.email });
+    expect(pending.status).toBe(201);
+    const pendingId: string = pending.body.userId;
+    const before = await t.request
+      .post('/v1/expenses')
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({
+        groupId,
+        description: 'Before the claim',
+        amount: 1000,
+        paidBy: ada.id,
+        split: { type: 'equal', between: [ada.id, pendingId] },
+      });
+    expect(before.status).toBe(201);
+    const claimed = await t.request.post(`/v1/groups/${groupId}/members/${pendingId}/claim`).set(cara.auth);
+    expect(claimed.status).toBe(201);
+    expect((await postExpense(t, cara, groupId, cara, 400, [ada, cara])).status).toBe(201);
+    const { bytes } = await csvOf(t, ada, groupId);
+    const records = parseCsv(bytes.toString('utf8').slice(1));
+    expect(records[0]?.slice(8)).toEqual(['Ada', 'Cara']);
+    expect(records.slice(1).map((r) => r.slice(8))).toEqual([
+      ['5.00', '-5.00'],
+      ['-2.00', '2.00'],
+    ]);
+  });
+
   it('cuts the download, never a short file that looks complete, when the export fails after its first byte', async () => {
     const groupId = await t.createGroup(ada, [bob]);
     const knex = t.db?.knex;
