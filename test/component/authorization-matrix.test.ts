@@ -191,6 +191,11 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
         }),
     },
     {
+      name: 'GET /v1/groups/{id}/export.csv',
+      kind: 'group',
+      send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/export.csv`).set(u.auth),
+    },
+    {
       name: 'GET /v1/groups/{id}/expenses',
       kind: 'group',
       send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/expenses`).set(u.auth),

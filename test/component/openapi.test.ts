@@ -1012,6 +1012,11 @@ describe('OpenAPI document', () => {
       'member.claimed',
     ]);
 
+    // exports and account deletion (API.md §11)
+    expectStatus(await call('get', `/v1/groups/${groupId}/export.csv`, { user: cy }), 200);
+    expectStatus(await call('get', '/v1/me/export', { user: cy }), 200);
+    expectStatus(await call('delete', '/v1/me', { user: await t.register('Leaver') }), 204);
+
     // operations
     expectStatus(await call('get', '/healthz'), 200);
     expectStatus(await call('get', '/readyz'), 200);

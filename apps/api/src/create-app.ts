@@ -5,10 +5,13 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { createAccountDeletion } from './account/account-deletion';
+import { createRevokedUsers } from './account/revoked-users';
 import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
 import { createExpensesService } from './expenses/expenses.service';
+import { exportRoutes } from './export/export.routes';
 import { fxRoutes } from './fx/fx.routes';
 import type { RatesProvider } from './fx/rates-provider';
 import { createGroupsService } from './groups/groups.service';
@@ -58,6 +61,13 @@ export type AppDeps = {
   corsOrigins?: CorsOrigins;
   /** Exchange rates from outside (`FX_PROVIDER`) for converted balances; absent: the groups' own only. */
   ratesProvider?: RatesProvider;
+  /**
+   * After an account was deleted (API.md §11.3): tells every gateway, so they close the user's
+   * WebSockets with 4401 (the bus's control channel). Absent: no gateway is told.
+   */
+  announceUserRevoked?: (userId: string) => void;
+  /** How long an API process believes an account active before asking again. @default 10000 */
+  revokedUsersTtlMs?: number;
 };
 
 const privateNoCache: RequestHandler = (req, res, next) => {
@@ -90,6 +100,14 @@ export function createApp(deps: AppDeps): Express {
     onIgnoredError: deps.ignoredErrors,
   });
   const expenses = createExpensesService({ knex: deps.knex, newId });
+  const revokedUsers = createRevokedUsers({ knex: deps.knex, activeTtlMs: deps.revokedUsersTtlMs });
+  const accounts = createAccountDeletion({
+    knex: deps.knex,
+    onDeleted: (userId) => {
+      revokedUsers.revoke(userId);
+      deps.announceUserRevoked?.(userId);
+    },
+  });
   const ledger = ledgerRoutes({
     knex: deps.knex,
     writes,
@@ -149,9 +167,10 @@ export function createApp(deps: AppDeps): Express {
   v1.use(privateNoCache);
   if (deps.rateLimits) v1.use('/auth', deps.rateLimits.perIp);
   v1.use(authRoutes({ auth }));
-  v1.use(authenticate(deps.tokens));
+  v1.use(authenticate(deps.tokens, revokedUsers.isRevoked));
   if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
   v1.use(meRoutes({ auth }));
+  v1.use(exportRoutes({ knex: deps.knex, logger: deps.logger, accounts }));
   // Ahead of the ledger: it answers the balances reads that ask for a conversion (`?in=`).
   v1.use(fx.router);
   v1.use(ledger.router);

@@ -1,4 +1,4 @@
-import type { EventBus, EventLog, PresenceStore } from '@tally/events';
+import { type EventBus, type EventLog, type PresenceStore, USER_CONTROL_GROUP } from '@tally/events';
 import {
   type AccessTokens,
   createIgnoredErrors,
@@ -128,8 +128,25 @@ export function createGateway(deps: GatewayDeps) {
     conn.setExpiry(identity.expiresAt);
   }
 
+  /**
+   * Users whose sessions ended (account deleted, API.md §11.3), until their last access token has
+   * expired: their open sockets close with 4401 and an upgrade with a token issued before is refused.
+   */
+  const revokedUntil = new Map<string, number>();
+  const stopRevocations = bus.subscribe(USER_CONTROL_GROUP, (message) => {
+    if (message.kind !== 'user.revoked') return;
+    const now = Date.now();
+    for (const [userId, until] of revokedUntil) if (until <= now) revokedUntil.delete(userId);
+    revokedUntil.set(message.userId, now + deps.tokens.ttlSeconds * 1000);
+    for (const conn of connections.flatMap((set) => [...set])) {
+      if (conn.userId === message.userId) conn.close(CLOSE.tokenExpired, 'session revoked');
+    }
+  });
+  const isRevoked = (userId: string) => (revokedUntil.get(userId) ?? 0) > Date.now();
+
   const handleUpgrade = createUpgradeHandler({
     tokens: deps.tokens,
+    isRevoked,
     metrics,
     isDraining: deps.isDraining,
     maxConnectionsPerUser: limits.maxConnectionsPerUser,
@@ -170,6 +187,7 @@ export function createGateway(deps: GatewayDeps) {
     async close(): Promise<void> {
       stopHeartbeat();
       stopBusWatch();
+      stopRevocations();
       const leaving: Promise<void>[] = [];
       for (const conn of connections.flatMap((set) => [...set])) {
         leaving.push(subscriptions.endAll(conn));

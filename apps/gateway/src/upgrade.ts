@@ -17,6 +17,8 @@ export type UpgradeDeps = {
   tokens: AccessTokens;
   metrics: GatewayMetrics;
   isDraining?: () => boolean;
+  /** A user whose sessions were revoked (account deleted): refused like an invalid token. */
+  isRevoked?: (userId: string) => boolean;
   maxConnectionsPerUser: number;
   /** Open connections of the user on this process. */
   connectionsOf(userId: string): number;
@@ -64,7 +66,7 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
     }
     const token = tokenOf(req, url);
     const identity = token ? await deps.tokens.verifyDetailed(token) : undefined;
-    if (!identity) {
+    if (!identity || deps.isRevoked?.(identity.userId)) {
       refuse(
         socket,
         new AppError('unauthenticated', 401, 'A valid bearer access token is required.', {

@@ -1,6 +1,11 @@
 import { createAccessTokens, createApp, createProbesApp, createReadiness } from '@tally/api';
 import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
-import { createEventLog, createMemoryPresenceStore, createRedisPresenceStore } from '@tally/events';
+import {
+  createEventLog,
+  createMemoryPresenceStore,
+  createRedisPresenceStore,
+  userRevokedMessage,
+} from '@tally/events';
 import { createGateway } from '@tally/gateway';
 import { createIgnoredErrors } from '@tally/http-kit';
 import type { Knex } from 'knex';
@@ -104,6 +109,11 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         loadShedder: api.loadShedder.middleware,
         groupGate: api.groupGate,
         ratesProvider: api.ratesProvider,
+        announceUserRevoked: (userId) => {
+          redis.bus
+            .publish(userRevokedMessage(userId))
+            .catch((error: unknown) => ignoredErrors('user_revoked_publish', error, { userId }));
+        },
         isDraining: () => draining,
         isReady: readiness.check,
       })

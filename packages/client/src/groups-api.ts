@@ -53,6 +53,23 @@ export class GroupsApi {
     return (await this.http.request<Group>({ ...options, method: 'GET', path: groupPath(groupId) })).data;
   }
 
+  /**
+   * `GET /v1/groups/{groupId}/export.csv` (API.md §11.1): the group's expenses and settlements as
+   * CSV text, whole (the server streams it; `fetch` gathers it, as a browser download would). The
+   * text has no byte order mark (`Response.text()` drops it): to save a file Excel opens as UTF-8,
+   * write `'\uFEFF' + csv`.
+   */
+  async exportCsv(groupId: string, options: CallOptions = {}): Promise<string> {
+    return (
+      await this.http.request<string>({
+        ...options,
+        method: 'GET',
+        path: `${groupPath(groupId)}/export.csv`,
+        responseType: 'text',
+      })
+    ).data;
+  }
+
   /** `PATCH /v1/groups/{groupId}`; `ifMatch` (see `etagOf`) makes it fail with 412 if the group changed. */
   async update(
     groupId: string,

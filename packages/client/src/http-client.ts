@@ -136,6 +136,8 @@ export type HttpRequest = {
   authenticated?: boolean;
   signal?: AbortSignal;
   retry?: Partial<RetryPolicy>;
+  /** `text`: a successful body is returned as text, not parsed (a CSV download). @default 'json' */
+  responseType?: 'json' | 'text';
 };
 
 export type HttpResponse<T> = {
@@ -306,7 +308,8 @@ export class HttpClient {
       let retryAfterMs: number | undefined;
       if (result.kind === 'response') {
         const { response, text } = result;
-        if (response.status < 400) return this.success<T>(method, response, text, key, attempt);
+        if (response.status < 400)
+          return this.success<T>(method, response, text, key, attempt, req.responseType);
         const problem = problemOf(response, text);
         retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.now());
         if (
@@ -360,9 +363,11 @@ export class HttpClient {
     text: string,
     key: string | undefined,
     attempts: number,
+    responseType: HttpRequest['responseType'] = 'json',
   ): HttpResponse<T> {
     let data: unknown;
-    if (method !== 'HEAD' && response.status !== 204 && response.status !== 304 && text !== '') {
+    if (responseType === 'text') data = text;
+    else if (method !== 'HEAD' && response.status !== 204 && response.status !== 304 && text !== '') {
       try {
         data = JSON.parse(text);
       } catch {

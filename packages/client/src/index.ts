@@ -26,6 +26,7 @@ export {
 } from './http-client.js';
 export { randomIdempotencyKey } from './idempotency-key.js';
 export { InvitesApi } from './invites-api.js';
+export { MeApi, type MyDataExport } from './me-api.js';
 export {
   Outbox,
   type OutboxDeps,

@@ -5,6 +5,7 @@ import { GroupsApi } from './groups-api.js';
 import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client.js';
 import { randomIdempotencyKey } from './idempotency-key.js';
 import { InvitesApi } from './invites-api.js';
+import { MeApi } from './me-api.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 import { RealtimeClient } from './realtime.js';
 import type { RealtimeOptions } from './realtime-types.js';
@@ -46,6 +47,8 @@ export class TallyClient {
   readonly groups: GroupsApi;
   /** Invite links and claims of pending members. */
   readonly invites: InvitesApi;
+  /** The caller's own data: export it, delete the account (API.md §11). */
+  readonly me: MeApi;
   readonly expenses: ExpensesApi;
   readonly settlements: SettlementsApi;
   /** Recurring expenses (API.md §6a): schedules the server turns into expenses. */
@@ -86,6 +89,7 @@ export class TallyClient {
     this.auth = new AuthApi(http, this.tokens);
     this.groups = new GroupsApi(http);
     this.invites = new InvitesApi(http);
+    this.me = new MeApi(http, this.tokens);
     this.expenses = new ExpensesApi(http);
     this.settlements = new SettlementsApi(http);
     this.recurring = new RecurringApi(http);

@@ -11,7 +11,24 @@ import type { GroupEvent } from './event-log';
 export type BusMessage =
   | { kind: 'event'; groupId: string; seq: number; eventId: string; event?: GroupEvent }
   | { kind: 'presence'; groupId: string }
-  | { kind: 'membership'; groupId: string; userId: string };
+  | { kind: 'membership'; groupId: string; userId: string }
+  | UserRevokedMessage;
+
+/**
+ * Not about a group: on the control channel (`groupId` is `USER_CONTROL_GROUP`, which no group id
+ * can be), every gateway hears that a user's sessions are over (their account was deleted; later
+ * "sign out everywhere") and closes their WebSockets with 4401.
+ */
+export type UserRevokedMessage = { kind: 'user.revoked'; groupId: typeof USER_CONTROL_GROUP; userId: string };
+
+/** The pseudo-group of the control channel (`tally:group:~users`): group ids are `grp_…`. */
+export const USER_CONTROL_GROUP = '~users';
+
+export const userRevokedMessage = (userId: string): UserRevokedMessage => ({
+  kind: 'user.revoked',
+  groupId: USER_CONTROL_GROUP,
+  userId,
+});
 
 /** An event's announcement. */
 export type EventMessage = Extract<BusMessage, { kind: 'event' }>;

@@ -144,7 +144,11 @@ export function createAuthService(deps: AuthServiceDeps) {
           }
           token = known;
         }
-        const user = await trx<UserRow>('users').where({ id: token.user_id }).first();
+        // A deleted account's tokens were revoked with it; its status says so as well.
+        const user = await trx<UserRow>('users')
+          .where({ id: token.user_id })
+          .where('status', 'active')
+          .first();
         if (!user) return undefined;
         return issueSession(trx, toUser(user), token.family_id);
       });
@@ -153,7 +157,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async me(userId: string): Promise<User> {
-      const row = await knex<UserRow>('users').where({ id: userId }).first();
+      const row = await knex<UserRow>('users').where({ id: userId }).where('status', 'active').first();
       if (!row) throw new AppError('unauthenticated', 401, 'The user of this token no longer exists.');
       return toUser(row);
     },

@@ -14,10 +14,17 @@ export async function userIdFromAuthorization(tokens: AccessTokens, header: stri
   return match?.[1] ? tokens.verify(match[1]) : undefined;
 }
 
-export function authenticate(tokens: AccessTokens): RequestHandler {
+/**
+ * `isRevoked`: a deleted account's access token is refused before it expires (API.md §11.3);
+ * absent, every valid token is accepted.
+ */
+export function authenticate(
+  tokens: AccessTokens,
+  isRevoked?: (userId: string) => Promise<boolean>,
+): RequestHandler {
   return async (req, res, next) => {
     const userId = await userIdFromAuthorization(tokens, req.get('authorization'));
-    if (!userId) throw unauthenticated();
+    if (!userId || (isRevoked && (await isRevoked(userId)))) throw unauthenticated();
     res.locals['userId'] = userId;
     const ctx = requestContext.getStore();
     if (ctx) ctx.userId = userId;

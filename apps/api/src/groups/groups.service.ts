@@ -12,7 +12,7 @@ import { StaleState, type WriteContext, type WriteResult } from '../ledger/write
 import { createRunRead, READS } from '../read-queries';
 import { addPendingMember } from './pending-members';
 
-export type MemberStatus = 'active' | 'pending';
+export type MemberStatus = 'active' | 'pending' | 'deleted';
 /**
  * A member of a group: an account (`active`) or someone added by name (`pending`, API.md §3.1).
  * `claimed`, on an account's entry only when it took over pending members: their ids, which old

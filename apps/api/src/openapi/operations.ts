@@ -201,6 +201,52 @@ export const OPERATIONS: Operation[] = [
     success: [{ status: 200, description: 'The caller', schema: 'User', headers: ['Cache-Control'] }],
   },
 
+  {
+    method: 'get',
+    path: '/v1/me/export',
+    operationId: 'exportMyData',
+    tag: 'Auth',
+    summary: "The caller's data, as one JSON document",
+    description:
+      'Streamed (API.md §11.2): `exportedAt`, `user` (id, email, name, createdAt; never the password hash), ' +
+      'and `groups`: each group the caller belongs to as `GET /v1/groups/{groupId}` shows it, with ' +
+      '`expenses` and `settlements` (every live one, oldest first). An error after the first byte ends the ' +
+      'response abruptly (a broken download, never a complete-looking document).',
+    rateLimited: true,
+    success: [
+      {
+        status: 200,
+        description: 'The document (`Content-Disposition: attachment`)',
+        schema: {
+          type: 'object',
+          properties: {
+            exportedAt: { type: 'string', format: 'date-time' },
+            user: { $ref: '#/components/schemas/User' },
+            groups: { type: 'array', items: { type: 'object' } },
+          },
+          required: ['exportedAt', 'user', 'groups'],
+        },
+        headers: ['Cache-Control'],
+      },
+    ],
+  },
+  {
+    method: 'delete',
+    path: '/v1/me',
+    operationId: 'deleteMe',
+    tag: 'Auth',
+    summary: "Deletes the caller's account",
+    description:
+      'API.md §11.3. Email, name and password hash are erased (the member shows as "Deleted user", status ' +
+      '`deleted`), every refresh token is revoked, open WebSockets close with 4401 and the account can no ' +
+      'longer sign in; its access tokens are refused (on other API processes within 10 s). Refused with ' +
+      '`409 member_has_balance` while the caller owes or is owed money in any group (the groups in ' +
+      '`errors`). An `Idempotency-Key` is ignored: once done, the caller no longer exists.',
+    rateLimited: true,
+    success: [{ status: 204, description: 'The account is deleted' }],
+    errors: ['member_has_balance'],
+  },
+
   // ---- groups and members ----------------------------------------------------------------------
   {
     method: 'get',
@@ -323,6 +369,31 @@ export const OPERATIONS: Operation[] = [
       },
     ],
     errors: ['not_found', 'member_claimed'],
+  },
+  {
+    method: 'get',
+    path: '/v1/groups/{groupId}/export.csv',
+    operationId: 'exportGroupCsv',
+    tag: 'Groups',
+    summary: "The group's expenses and settlements as CSV",
+    description:
+      'Streamed (API.md §11.1): RFC 4180, UTF-8 with a byte order mark, CRLF line ends, a header row. One ' +
+      'row per live expense and settlement, oldest first; columns `Type`, `Date (UTC)`, `Description`, ' +
+      '`Category`, `Currency`, `Amount` (decimal, in major units), `Paid by`, `Id`, then one per member who ' +
+      "ever appears (current members in join order, then former ones) with that row's effect on their " +
+      "net. Text cells a spreadsheet would run as a formula get a leading `'`. An error after the first " +
+      'byte ends the response abruptly.',
+    rateLimited: true,
+    success: [
+      {
+        status: 200,
+        description: 'The CSV file (`Content-Disposition: attachment`)',
+        contentType: 'text/csv',
+        schema: { type: 'string' },
+        headers: ['Cache-Control'],
+      },
+    ],
+    errors: ['not_found'],
   },
   {
     method: 'get',

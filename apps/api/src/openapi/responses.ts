@@ -393,8 +393,10 @@ export const responseSchemas: Record<string, JsonSchema> = {
       joinedAt: timestamp,
       status: {
         type: 'string',
-        enum: ['active', 'pending'],
-        description: '`active`: an account; `pending`: someone added by name, without an account',
+        enum: ['active', 'pending', 'deleted'],
+        description:
+          '`active`: an account; `pending`: someone added by name, without an account; `deleted`: an account ' +
+          'its owner deleted (name "Deleted user", API.md §11.3)',
       },
       claimed: {
         type: 'array',

@@ -42,7 +42,7 @@ type SettlementRow = {
   deleted_at: Date | string | null;
 };
 
-const toSettlement = (row: SettlementRow): Settlement => ({
+export const toSettlement = (row: SettlementRow): Settlement => ({
   id: row.id,
   groupId: row.group_id,
   fromUserId: row.from_user_id,

@@ -527,3 +527,48 @@ $('rates-form').addEventListener(
     say('Saved the group’s rates.');
   }),
 );
+
+// ---- exports and account deletion (API.md §11) ---------------------------------------------------
+
+/** Saves `text` as a file, through a link to a blob (the page's own origin; nothing is uploaded). */
+function saveFile(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = element('a', undefined, { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+$('download-csv').addEventListener(
+  'click',
+  handle(async () => {
+    const csv = await tally.groups.exportCsv(open.group.id);
+    // The byte order mark that Response.text() dropped: Excel reads the file as UTF-8 only with it.
+    const name = `${open.group.name.replace(/[^A-Za-z0-9_-]+/g, '-') || 'group'}.csv`;
+    saveFile(`\uFEFF${csv}`, name, 'text/csv;charset=utf-8');
+    say(`Downloaded ${name}.`);
+  }),
+);
+
+$('download-my-data').addEventListener(
+  'click',
+  handle(async () => {
+    const data = await tally.me.export();
+    saveFile(JSON.stringify(data, null, 2), 'tally-my-data.json', 'application/json');
+    say(`Downloaded your data: ${data.groups.length} group(s).`);
+  }),
+);
+
+$('delete-account').addEventListener(
+  'click',
+  handle(async () => {
+    const sure = window.confirm(
+      'Delete your account? Your name and email are erased and you cannot sign in again. ' +
+        'Your groups keep their history, showing you as "Deleted user".',
+    );
+    if (!sure) return;
+    await tally.me.delete();
+    signedOut('Your account is deleted.');
+  }),
+);

@@ -76,6 +76,30 @@ export interface paths {
     get: operations['getMe'];
     put?: never;
     post?: never;
+    /**
+     * Deletes the caller's account
+     * @description API.md §11.3. Email, name and password hash are erased (the member shows as "Deleted user", status `deleted`), every refresh token is revoked, open WebSockets close with 4401 and the account can no longer sign in; its access tokens are refused (on other API processes within 10 s). Refused with `409 member_has_balance` while the caller owes or is owed money in any group (the groups in `errors`). An `Idempotency-Key` is ignored: once done, the caller no longer exists.
+     */
+    delete: operations['deleteMe'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's data, as one JSON document
+     * @description Streamed (API.md §11.2): `exportedAt`, `user` (id, email, name, createdAt; never the password hash), and `groups`: each group the caller belongs to as `GET /v1/groups/{groupId}` shows it, with `expenses` and `settlements` (every live one, oldest first). An error after the first byte ends the response abruptly (a broken download, never a complete-looking document).
+     */
+    get: operations['exportMyData'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -184,6 +208,26 @@ export interface paths {
      * @description No invite needed: the pending member must be unclaimed and must have been added with the email the caller registered with (compared as registration normalises it: trimmed, lower-cased). Tally does not verify email addresses yet, so this trusts the address the group typed. The caller takes over the member's place and balances (joining the group if need be, `201`; `200` if already a member, the two merge); old records keep naming the pending id, listed in the account’s `claimed`. Anything the caller may not claim (no such pending member in this group, another email, no email) is `404`; a member someone else claimed is `409 member_claimed`.
      */
     post: operations['claimMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/groups/{groupId}/export.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The group's expenses and settlements as CSV
+     * @description Streamed (API.md §11.1): RFC 4180, UTF-8 with a byte order mark, CRLF line ends, a header row. One row per live expense and settlement, oldest first; columns `Type`, `Date (UTC)`, `Description`, `Category`, `Currency`, `Amount` (decimal, in major units), `Paid by`, `Id`, then one per member who ever appears (current members in join order, then former ones) with that row's effect on their net. Text cells a spreadsheet would run as a formula get a leading `'`. An error after the first byte ends the response abruptly.
+     */
+    get: operations['exportGroupCsv'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1121,10 +1165,10 @@ export interface components {
        */
       joinedAt: string;
       /**
-       * @description `active`: an account; `pending`: someone added by name, without an account
+       * @description `active`: an account; `pending`: someone added by name, without an account; `deleted`: an account its owner deleted (name "Deleted user", API.md §11.3)
        * @enum {string}
        */
-      status: 'active' | 'pending';
+      status: 'active' | 'pending' | 'deleted';
       /** @description On an account that took over pending members: their ids, which older expenses, settlements and events still name. Absent otherwise. */
       claimed?: string[];
     };
@@ -2930,6 +2974,182 @@ export interface operations {
       };
     };
   };
+  deleteMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The account is deleted */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `member_has_balance` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'member_has_balance';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  exportMyData: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document (`Content-Disposition: attachment`) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            exportedAt: string;
+            user: components['schemas']['User'];
+            groups: Record<string, never>[];
+          };
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
   listGroups: {
     parameters: {
       query?: {
@@ -3939,6 +4159,110 @@ export interface operations {
             code?: 'unsupported_media_type';
             /** @constant */
             status?: 415;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  exportGroupCsv: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
           };
         };
       };
