@@ -5,6 +5,8 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { activityRoutes } from './activity/activity.routes';
+import { createActivityService } from './activity/activity.service';
 import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
@@ -118,12 +120,19 @@ export function createApp(deps: AppDeps): Express {
     idempotency: deps.idempotency,
     provider: deps.ratesProvider,
   });
+  const activity = activityRoutes({
+    writes,
+    announcer: deps.announcer,
+    activity: createActivityService({ knex: deps.knex }),
+    idempotency: deps.idempotency,
+  });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
   app.locals['writeRoutes'] = [
     ...ledger.writeRoutes,
     ...members.writeRoutes,
     ...recurring.writeRoutes,
     ...fx.writeRoutes,
+    ...activity.writeRoutes,
   ];
 
   app.use(requestId);
@@ -157,6 +166,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(ledger.router);
   v1.use(members.router);
   v1.use(recurring.router);
+  v1.use(activity.router);
   // The API first: every request passes the layers ahead of the one that answers it, and `/v1` is
   // where the traffic is. The probes, the docs and the web client come after it (no path overlaps).
   app.use('/v1', v1);

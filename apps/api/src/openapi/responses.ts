@@ -874,3 +874,38 @@ responseSchemas['ConvertedBalances'] = {
   required: ['currency', 'members', 'simplified', 'rates'],
   additionalProperties: false,
 };
+
+// ---- activity (API.md §8a) -------------------------------------------------------------------------
+const unreadFields: Record<string, JsonSchema> = {
+  unread: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 100,
+    description: 'Items newer than the read marker, at most 100',
+  },
+  unreadCapped: { type: 'boolean', description: 'True when there are more than 100 (show “100+”)' },
+  readUpTo: {
+    type: ['string', 'null'],
+    description: 'The id of the item the read marker is at; null when the caller never marked any',
+  },
+};
+responseSchemas['ActivityItem'] = object(
+  {
+    id: id('evt', 'Event'),
+    groupId: id('grp', 'Group'),
+    groupName: { type: 'string' },
+    seq: { type: 'integer', minimum: 1 },
+    type: { type: 'string', description: 'The event’s type (API.md §8)' },
+    actorId: id('usr', 'User'),
+    occurredAt: timestamp,
+    data: { type: 'object', description: 'The event’s `data`, as in the group’s log' },
+  },
+  ['id', 'groupId', 'groupName', 'seq', 'type', 'actorId', 'occurredAt', 'data'],
+  'An event of one of the caller’s groups, with the group’s name',
+);
+responseSchemas['ActivityPage'] = {
+  ...pageOf('ActivityItem'),
+  properties: { ...(pageOf('ActivityItem').properties as Record<string, JsonSchema>), ...unreadFields },
+  required: ['data', 'nextCursor', 'unread', 'unreadCapped', 'readUpTo'],
+};
+responseSchemas['ActivityUnread'] = object(unreadFields, ['unread', 'unreadCapped', 'readUpTo']);
