@@ -46,23 +46,32 @@ const toItem = (row: ItemRow): ActivityItem => ({
 /**
  * The feed's order is (`occurred_at` desc, `id` desc), a total order a cursor names exactly. Each
  * group of the caller is read on its own, by `events_group_time_idx`, newest first and at most
- * `limit + 1` rows (a LATERAL scan per membership), and the groups' rows are merged: the cost is
- * per group the caller is in, never per event they can see. A member sees the events from their
- * `joined_at` on; a member who left has no row, so sees nothing of that group any more.
+ * `limit + 1` keys (a LATERAL index-only scan per membership); the keys are merged, and only the
+ * page's rows are then read whole (their `data`). The cost is per group the caller is in, never per
+ * event they can see. A member sees the events from their `joined_at` on; a member who left has no
+ * row, so sees nothing of that group any more. `$1` user, `$2` limit + 1, `$3`/`$4` the cursor.
  */
-const feedSql = (after: boolean) => `
-  select e.id, e.group_id, g.name as group_name, e.seq, e.type, e.actor_id, e.occurred_at, e.data
-    from group_members m
-    join groups g on g.id = m.group_id
-    cross join lateral (
-      select x.id, x.group_id, x.seq, x.type, x.actor_id, x.occurred_at, x.data from events x
-       where x.group_id = m.group_id and x.occurred_at >= m.joined_at
-         ${after ? 'and (x.occurred_at, x.id) < (?::timestamptz, ?::text)' : ''}
-       order by x.occurred_at desc, x.id desc
-       limit ?) e
-   where m.user_id = ?
-   order by e.occurred_at desc, e.id desc
-   limit ?`;
+const feedStatement = (after: boolean) => ({
+  name: after ? 'tally_activity_after' : 'tally_activity_first',
+  text: `
+  with top as (
+    select e.group_id, e.occurred_at, e.id, g.name
+      from group_members m
+      join groups g on g.id = m.group_id
+      cross join lateral (
+        select x.group_id, x.occurred_at, x.id from events x
+         where x.group_id = m.group_id and x.occurred_at >= m.joined_at
+           ${after ? 'and (x.occurred_at, x.id) < ($3::timestamptz, $4::text)' : ''}
+         order by x.occurred_at desc, x.id desc
+         limit $2) e
+     where m.user_id = $1
+     order by e.occurred_at desc, e.id desc
+     limit $2)
+  select x.id, x.group_id, top.name as group_name, x.seq, x.type, x.actor_id, x.occurred_at, x.data
+    from top
+    join events x on x.group_id = top.group_id and x.occurred_at = top.occurred_at and x.id = top.id
+   order by x.occurred_at desc, x.id desc`,
+});
 
 /**
  * Items newer than the caller's marker (all of them without one), counted up to `UNREAD_CAP + 1`:
@@ -104,8 +113,32 @@ const MARK_SQL = `
 
 type Rows<R> = { rows: R[] };
 
+type Connection = {
+  query(
+    query: { name: string; text: string; values: unknown[] } | string,
+    values?: unknown[],
+  ): Promise<{ rows: unknown[] }>;
+};
+
 export function createActivityService(deps: { knex: Knex }) {
   const { knex } = deps;
+
+  /**
+   * A `pg` named (prepared) statement: the feed's plan (a LATERAL over every partition) takes
+   * longer to plan than to run, so it is planned once per connection. PGlite has none.
+   */
+  async function prepared<R>(statement: { name: string; text: string }, values: unknown[]): Promise<R[]> {
+    const connection = (await knex.client.acquireConnection()) as Connection;
+    try {
+      const result =
+        knex.client.config.client === 'pg'
+          ? await connection.query({ ...statement, values })
+          : await connection.query(statement.text, values);
+      return result.rows as R[];
+    } finally {
+      await knex.client.releaseConnection(connection);
+    }
+  }
 
   async function unreadOf(userId: string): Promise<Unread> {
     const [counted, marker] = await Promise.all([
@@ -127,12 +160,12 @@ export function createActivityService(deps: { knex: Knex }) {
     async list(userId: string, query: { limit: number; cursor?: string | undefined }): Promise<ActivityPage> {
       const after = decodeTimeIdCursor(query.cursor);
       const take = query.limit + 1;
-      const bindings = after ? [after.at, after.id, take, userId, take] : [take, userId, take];
-      const [result, unread] = await Promise.all([
-        knex.raw(feedSql(after !== undefined), bindings) as Promise<Rows<ItemRow>>,
+      const values = after ? [userId, take, after.at, after.id] : [userId, take];
+      const [rows, unread] = await Promise.all([
+        prepared<ItemRow>(feedStatement(after !== undefined), values),
         unreadOf(userId),
       ]);
-      const page = pageOf(result.rows.map(toItem), query.limit, (item) => [item.occurredAt, item.id]);
+      const page = pageOf(rows.map(toItem), query.limit, (item) => [item.occurredAt, item.id]);
       return { ...page, ...unread };
     },
 
