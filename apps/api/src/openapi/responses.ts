@@ -318,6 +318,24 @@ function realtimeMessages(): Record<string, JsonSchema> {
           ['code'],
           'A request that failed; the connection stays open',
         ),
+        message(
+          'activity',
+          {
+            groupId,
+            eventId: id('evt', 'Event'),
+            seq: { ...seq, minimum: 1 },
+            eventType: { type: 'string', description: 'The event’s `type` (API.md §8)' },
+          },
+          ['groupId', 'eventId', 'seq', 'eventType'],
+          'After `activity.subscribe`: a new event in one of the user’s groups (a hint; `GET /v1/me/activity` is the feed)',
+        ),
+        message(
+          'activity.subscribed',
+          { id: requestId, groupCount: { type: 'integer', minimum: 0, description: 'The groups followed' } },
+          ['groupCount'],
+          'The answer to `activity.subscribe`: the user’s groups as of now are followed',
+        ),
+        message('activity.unsubscribed', { id: requestId }, [], 'The answer to `activity.unsubscribe`'),
       ],
     },
     ClientMessage: {
@@ -345,6 +363,13 @@ function realtimeMessages(): Record<string, JsonSchema> {
           ['accessToken'],
           'A fresh access token of the same user, before the current one expires',
         ),
+        message(
+          'activity.subscribe',
+          { id: requestId },
+          [],
+          'Hear `activity` for new events of every group of the user; sent again, it re-reads the user’s groups',
+        ),
+        message('activity.unsubscribe', { id: requestId }, [], 'Stop hearing `activity`'),
       ].map(({ additionalProperties: _ignored, ...rest }) => rest),
     },
   };

@@ -2198,6 +2198,37 @@ export interface components {
           id?: string;
           /** @enum {string} */
           code: 'bad_message' | 'not_found' | 'limit_exceeded' | 'unauthenticated' | 'unavailable';
+        }
+      | {
+          /** @constant */
+          type: 'activity';
+          /**
+           * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+           * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+           */
+          groupId: string;
+          /**
+           * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+           * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+           */
+          eventId: string;
+          seq: number;
+          /** @description The event’s `type` (API.md §8) */
+          eventType: string;
+        }
+      | {
+          /** @constant */
+          type: 'activity.subscribed';
+          /** @description Echoed in the answer */
+          id?: string;
+          /** @description The groups followed */
+          groupCount: number;
+        }
+      | {
+          /** @constant */
+          type: 'activity.unsubscribed';
+          /** @description Echoed in the answer */
+          id?: string;
         };
     /** @description Every message a client may send on the WebSocket (unknown fields are ignored) */
     ClientMessage:
@@ -2237,6 +2268,18 @@ export interface components {
           /** @description Echoed in the answer */
           id?: string;
           accessToken: string;
+        }
+      | {
+          /** @constant */
+          type: 'activity.subscribe';
+          /** @description Echoed in the answer */
+          id?: string;
+        }
+      | {
+          /** @constant */
+          type: 'activity.unsubscribe';
+          /** @description Echoed in the answer */
+          id?: string;
         };
     /** @description RFC 9457 problem details (`application/problem+json`). 5xx bodies never carry internals. */
     Problem: {
