@@ -136,8 +136,15 @@ describe('the web client at / in two browser contexts', () => {
     // Ada's own page follows the same way.
     await ada.locator('#balances tr[data-net="60025"]', { hasText: 'Ada' }).waitFor({ timeout: 15_000 });
 
-    // It came over Bob's WebSocket; Bob's page requested nothing since (no reload, no balances GET).
-    expect(requested.get(bob)?.slice(bobRequestsBefore)).toEqual([]);
+    // It came over Bob's WebSocket; Bob's page requested nothing since (no reload, no balances GET)
+    // but the first page of his activity across groups, which an `activity` notice refreshes (§8a).
+    expect(
+      requested
+        .get(bob)
+        ?.slice(bobRequestsBefore)
+        .filter((r) => !r.endsWith('/v1/me/activity?limit=20')),
+    ).toEqual([]);
+    await expect(bob.locator('#my-activity').textContent()).resolves.toContain('expense.created');
     const events = (frames.get(bob) ?? [])
       .map((f) => JSON.parse(f) as { type: string; event?: { type: string } })
       .filter((m) => m.type === 'event')

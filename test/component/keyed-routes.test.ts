@@ -195,6 +195,11 @@ describe('every keyed route', () => {
       path: `/v1/recurring/${await newRecurring()}`,
       status: 204,
     }),
+    'POST /v1/me/activity/read': async () => {
+      await t.createGroup(ada);
+      const feed = await t.request.get('/v1/me/activity').query({ limit: 1 }).set(ada.auth);
+      return { path: '/v1/me/activity/read', body: { upTo: feed.body.data[0].id }, status: 200 };
+    },
   };
 
   it('covers every write the API document declares but auth, with the key required on money writes and optional elsewhere', () => {

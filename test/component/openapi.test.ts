@@ -36,6 +36,7 @@ import { openApiDocument } from '../../apps/api/src/openapi/openapi';
 import { type DocumentedErrorCode, ERROR_CODES, ERROR_STATUS } from '../../apps/api/src/openapi/responses';
 import {
   acceptInviteBody,
+  activityReadBody,
   addMemberBody,
   createExpenseBody,
   createGroupBody,
@@ -191,12 +192,14 @@ const BODIES: Record<string, Joi.Schema> = {
   'POST /v1/groups/{groupId}/recurring': createRecurringBody,
   'PATCH /v1/recurring/{recurringId}': patchRecurringBody,
   'PUT /v1/groups/{groupId}/rates': putRatesBody,
+  'POST /v1/me/activity/read': activityReadBody,
 };
 const USR_A = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC';
 const USR_B = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RD';
 
 /** Bodies joi accepts, per operation (several shapes where the schema has alternatives). */
 const VALID: Record<string, unknown[]> = {
+  'POST /v1/me/activity/read': [{ upTo: 'evt_1' }],
   'POST /v1/auth/register': [{ email: 'Ada@Example.com', name: 'Ada', password: 'correct horse' }],
   'POST /v1/auth/login': [{ email: 'ada@example.com', password: 'x' }],
   'POST /v1/auth/refresh': [{ refreshToken: 'rt_abc' }],
@@ -297,6 +300,7 @@ VALID['PATCH /v1/recurring/{recurringId}'] = [
 /** Bodies joi rejects for reasons JSON Schema can express, so the generated schema must reject them too. */
 const expense = VALID['POST /v1/expenses']![0] as Record<string, unknown>;
 const INVALID: Record<string, unknown[]> = {
+  'POST /v1/me/activity/read': [{}, { upTo: 1 }, { upTo: 'evt_1', more: true }],
   'POST /v1/auth/register': [
     { email: 'ada@example.com', name: 'Ada', password: 'short' },
     { email: 'not-an-email', name: 'Ada', password: 'long enough' },
@@ -523,6 +527,7 @@ describe('OpenAPI document', () => {
       'GET /v1/groups/{groupId}/expenses',
       'GET /v1/groups/{groupId}/recurring',
       'GET /v1/groups/{groupId}/settlements',
+      'GET /v1/me/activity',
     ]);
     for (const { key, path, method, op } of lists) {
       const get = (query: string) => t.request.get(`${concrete(path)}?${query}`).set(ada.auth);
@@ -981,6 +986,16 @@ describe('OpenAPI document', () => {
       auth: { Authorization: `Bearer ${patRegistered.body.accessToken}` },
     };
     expectStatus(await call('get', '/v1/me/claimable-members', { user: patAccount }), 200);
+    const activity = await call('get', '/v1/me/activity?limit=2', { user: cy });
+    expectStatus(activity, 200);
+    expectStatus(
+      await call('post', '/v1/me/activity/read', { user: cy, body: { upTo: activity.body.data[0].id } }),
+      200,
+    );
+    expectStatus(
+      await call('post', '/v1/me/activity/read', { user: cy, body: { upTo: 'evt_unknown' } }),
+      404,
+    );
     expectStatus(
       await call('post', `/v1/groups/${groupId}/members/${pam.body.userId}/claim`, { user: patAccount }),
       404,
@@ -1154,7 +1169,9 @@ describe('OpenAPI document', () => {
         method !== 'get' && /^\/v1\/(expenses|settlements|recurring)|\/recurring$/.test(path);
       const isGroupWrite =
         method !== 'get' &&
-        (path.startsWith('/v1/groups') || path.startsWith('/v1/invites')) &&
+        (path.startsWith('/v1/groups') ||
+          path.startsWith('/v1/invites') ||
+          path === '/v1/me/activity/read') &&
         !isMoneyWrite;
       expect({ key, required: params.includes('IdempotencyKeyRequired') }).toEqual({
         key,

@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createAccountDeletion } from './account/account-deletion';
 import { createRevokedUsers } from './account/revoked-users';
+import { activityRoutes } from './activity/activity.routes';
+import { createActivityService } from './activity/activity.service';
 import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
@@ -136,12 +138,19 @@ export function createApp(deps: AppDeps): Express {
     idempotency: deps.idempotency,
     provider: deps.ratesProvider,
   });
+  const activity = activityRoutes({
+    writes,
+    announcer: deps.announcer,
+    activity: createActivityService({ knex: deps.knex }),
+    idempotency: deps.idempotency,
+  });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
   app.locals['writeRoutes'] = [
     ...ledger.writeRoutes,
     ...members.writeRoutes,
     ...recurring.writeRoutes,
     ...fx.writeRoutes,
+    ...activity.writeRoutes,
   ];
 
   app.use(requestId);
@@ -176,6 +185,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(ledger.router);
   v1.use(members.router);
   v1.use(recurring.router);
+  v1.use(activity.router);
   // The API first: every request passes the layers ahead of the one that answers it, and `/v1` is
   // where the traffic is. The probes, the docs and the web client come after it (no path overlaps).
   app.use('/v1', v1);

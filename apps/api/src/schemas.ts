@@ -211,6 +211,11 @@ export const createInviteBody = Joi.object({
 export const acceptInviteBody = Joi.object({
   asMember: userId.description('A pending member of the group to become (their place, balances and history)'),
 }).label('AcceptInviteRequest');
+
+// ---- activity (API.md §8a) -----------------------------------------------------------------------
+export const activityReadBody = Joi.object({
+  upTo: Joi.string().max(200).required().description('The id of the newest feed item read (an event id)'),
+}).label('ActivityReadRequest');
 // ---- recurring expenses (API.md §6a) -------------------------------------------------------------
 export const localDate = Joi.string()
   .pattern(/^\d{4}-\d{2}-\d{2}$/)

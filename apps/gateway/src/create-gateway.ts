@@ -8,6 +8,7 @@ import {
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { WebSocket, WebSocketServer } from 'ws';
+import { createActivity } from './activity';
 import { CLOSE, Connection, createConnectionScope } from './connection';
 import { createFeeds } from './feed';
 import { createGatewayMetrics } from './gateway-metrics';
@@ -96,9 +97,11 @@ export function createGateway(deps: GatewayDeps) {
     metrics,
     maxSubscriptionsPerConnection: limits.maxSubscriptionsPerConnection,
   });
+  const activity = createActivity({ eventLog, bus, ignoredErrors });
   const listen = createMessageHandler({
     tokens: deps.tokens,
     subscriptions,
+    activity,
     metrics,
     logger,
     maxMessagesPerSecond: limits.maxMessagesPerSecond,
@@ -109,6 +112,7 @@ export function createGateway(deps: GatewayDeps) {
     perUser.remove(conn.userId);
     metrics.connections.dec();
     void subscriptions.endAll(conn);
+    activity.end(conn);
   }
 
   /** One hooks object for every connection. */
@@ -183,6 +187,7 @@ export function createGateway(deps: GatewayDeps) {
     handleUpgrade,
     connectionCount: (): number => connectionCount,
     feedCount: (): number => feeds.size(),
+    activityGroupCount: (): number => activity.groupCount(),
     /** Closes every connection with 1012 (service restart) and removes their presence entries. */
     async close(): Promise<void> {
       stopHeartbeat();

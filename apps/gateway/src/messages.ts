@@ -1,6 +1,7 @@
 import type { AccessTokens } from '@tally/http-kit';
 import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
+import type { Activity } from './activity';
 import { CLOSE, type Connection, connectionOf } from './connection';
 import type { GatewayMetrics } from './gateway-metrics';
 import { type ClientMessage, parseClientMessage } from './protocol';
@@ -9,6 +10,7 @@ import type { Subscriptions } from './subscriptions';
 export type MessagesDeps = {
   tokens: AccessTokens;
   subscriptions: Subscriptions;
+  activity: Activity;
   metrics: GatewayMetrics;
   logger: Logger;
   maxMessagesPerSecond: number;
@@ -46,6 +48,12 @@ export function createMessageHandler(deps: MessagesDeps) {
         return;
       case 'unsubscribe':
         subscriptions.unsubscribe(conn, message.id, message.groupId);
+        return;
+      case 'activity.subscribe':
+        await deps.activity.subscribe(conn, message.id);
+        return;
+      case 'activity.unsubscribe':
+        deps.activity.unsubscribe(conn, message.id);
         return;
     }
   }

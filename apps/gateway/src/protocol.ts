@@ -3,7 +3,9 @@ export type ClientMessage =
   | { type: 'subscribe'; id?: string; groupId: string; afterSeq?: number }
   | { type: 'unsubscribe'; id?: string; groupId: string }
   | { type: 'ping'; id?: string }
-  | { type: 'auth'; id?: string; accessToken: string };
+  | { type: 'auth'; id?: string; accessToken: string }
+  | { type: 'activity.subscribe'; id?: string }
+  | { type: 'activity.unsubscribe'; id?: string };
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,6 +39,10 @@ export function parseClientMessage(text: string): ClientMessage | undefined {
       return isToken(value['accessToken'])
         ? { type: 'auth', id, accessToken: value['accessToken'] }
         : undefined;
+    case 'activity.subscribe':
+      return { type: 'activity.subscribe', id };
+    case 'activity.unsubscribe':
+      return { type: 'activity.unsubscribe', id };
     default:
       return undefined;
   }

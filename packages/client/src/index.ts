@@ -1,3 +1,4 @@
+export { ActivityApi } from './activity-api.js';
 export {
   MemoryTokenStore,
   type StoredTokens,
@@ -48,6 +49,7 @@ export type * from './outbox-types.js';
 export { paginate } from './pages.js';
 export { RealtimeClient } from './realtime.js';
 export type {
+  ActivityNotice,
   BalancesUpdate,
   ConnectionState,
   GroupSubscription,

@@ -84,6 +84,9 @@ export type SubscribeOptions = SubscriptionHandlers & {
   afterSeq?: number;
 };
 
+/** What the server says of a new event in one of the user's groups (`activity` message). */
+export type ActivityNotice = { groupId: string; eventId: string; seq: number; eventType: string };
+
 /** Listeners of {@link RealtimeClient.on}, for every group. */
 export type RealtimeListeners = {
   event: (event: GroupEvent) => void;
@@ -94,6 +97,11 @@ export type RealtimeListeners = {
   ended: (info: { groupId: string; reason: 'removed' | 'not_found' }) => void;
   /** A subscription's missed events are no longer kept: refetch the group's state (see {@link ResyncRequired}). */
   resync_required: (info: ResyncRequired) => void;
+  /**
+   * After {@link RealtimeClient.followActivity}: a new event in one of the user's groups (API.md §8a).
+   * A hint to refetch `tally.activity.list()`; one may be missed while the connection is down.
+   */
+  activity: (notice: ActivityNotice) => void;
   state: (state: ConnectionState) => void;
   /** A reconnect is scheduled: `failures` connection attempts in a row failed before a welcome. */
   reconnecting: (info: { delayMs: number; failures: number }) => void;

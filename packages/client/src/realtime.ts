@@ -42,6 +42,8 @@ export class RealtimeClient {
   private welcomed = false;
   /** Connections that got a `welcome`. */
   private connections = 0;
+  /** `followActivity()` is on: every (re)connect sends `activity.subscribe`. */
+  private followingActivity = false;
 
   constructor(options: RealtimeOptions) {
     this.options = options;
@@ -82,6 +84,13 @@ export class RealtimeClient {
       resync_required: (message) =>
         this.subscriptions.onResyncRequired(message.groupId, message.seq, message.id),
       presence: (message) => this.subscriptions.onPresence(message.groupId, message.online),
+      activity: (message) =>
+        this.emit('activity', {
+          groupId: message.groupId,
+          eventId: message.eventId,
+          seq: message.seq,
+          eventType: message.eventType,
+        }),
       error: (message) => {
         if (this.token.onError(message)) return;
         const groupId = this.subscriptions.groupOfRequest(message.id);
@@ -134,6 +143,21 @@ export class RealtimeClient {
     this.abandonSocket(1000, 'client closed');
     this.backoff.cancel();
     this.setState('closed');
+  }
+
+  /**
+   * Hears `activity` for every new event of any of the user's groups (API.md §8a), with no
+   * subscription per group. Sent again on every reconnect; call it again after the user joins or
+   * creates a group, so that the server re-reads their groups. Returns the function that stops it.
+   */
+  followActivity(): () => void {
+    this.followingActivity = true;
+    if (this.welcomed) this.transport.send({ type: 'activity.subscribe', id: this.transport.nextId() });
+    else this.connect();
+    return () => {
+      this.followingActivity = false;
+      if (this.welcomed) this.transport.send({ type: 'activity.unsubscribe', id: this.transport.nextId() });
+    };
   }
 
   /**
@@ -251,6 +275,8 @@ export class RealtimeClient {
     );
     this.token.welcomed();
     this.subscriptions.resubscribeAll();
+    if (this.followingActivity)
+      this.transport.send({ type: 'activity.subscribe', id: this.transport.nextId() });
   }
 
   private emit<K extends keyof RealtimeListeners>(type: K, ...args: Parameters<RealtimeListeners[K]>): void {

@@ -1,3 +1,4 @@
+import { ActivityApi } from './activity-api.js';
 import { MemoryTokenStore, TokenManager, type TokenStore } from './auth.js';
 import { AuthApi } from './auth-api.js';
 import { ExpensesApi } from './expenses-api.js';
@@ -53,6 +54,8 @@ export class TallyClient {
   readonly settlements: SettlementsApi;
   /** Recurring expenses (API.md §6a): schedules the server turns into expenses. */
   readonly recurring: RecurringApi;
+  /** Activity across the caller's groups (API.md §8a): the feed, its read marker and unread count. */
+  readonly activity: ActivityApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -93,6 +96,7 @@ export class TallyClient {
     this.expenses = new ExpensesApi(http);
     this.settlements = new SettlementsApi(http);
     this.recurring = new RecurringApi(http);
+    this.activity = new ActivityApi(http);
     this.outbox = new Outbox(
       {
         http,

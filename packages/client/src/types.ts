@@ -73,6 +73,11 @@ export type CreateInviteRequest = Schemas['CreateInviteRequest'];
 export type AcceptInviteRequest = Schemas['AcceptInviteRequest'];
 export type ClaimableMember = Schemas['ClaimableMemberList']['data'][number];
 
+// ---- activity (API.md §8a) -----------------------------------------------------------------------
+export type ActivityItem = Schemas['ActivityItem'];
+export type ActivityPage = Schemas['ActivityPage'];
+export type ActivityUnread = Schemas['ActivityUnread'];
+
 // ---- expenses ------------------------------------------------------------------------------------
 
 export type Payer = Schemas['Payer'];

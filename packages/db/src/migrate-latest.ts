@@ -5,6 +5,7 @@ import * as boundedTables from './migrations/003-bounded-tables';
 import * as pendingMembers from './migrations/004-pending-members';
 import * as recurring from './migrations/005-recurring';
 import * as groupRates from './migrations/006-group-rates';
+import * as activity from './migrations/007-activity';
 import * as accountDeletion from './migrations/009-account-deletion';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -17,6 +18,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['004-pending-members', pendingMembers],
   ['005-recurring', recurring],
   ['006-group-rates', groupRates],
+  ['007-activity', activity],
   ['009-account-deletion', accountDeletion],
 ];
 

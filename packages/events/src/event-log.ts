@@ -130,6 +130,13 @@ export function createEventLog(deps: { knex: Knex }) {
       const row = await knex('events').where({ group_id: groupId, seq }).first('seq');
       return row !== undefined;
     },
+    /** The ids of the groups `userId` is a member of (the gateway's activity, API.md §8a). */
+    async groupsOf(userId: string): Promise<string[]> {
+      const rows: { group_id: string }[] = await knex('group_members')
+        .where({ user_id: userId })
+        .select('group_id');
+      return rows.map((row) => row.group_id);
+    },
     async isMember(groupId: string, userId: string): Promise<boolean> {
       const row = await knex('group_members').where({ group_id: groupId, user_id: userId }).first('user_id');
       return row !== undefined;

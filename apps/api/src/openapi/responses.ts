@@ -318,6 +318,24 @@ function realtimeMessages(): Record<string, JsonSchema> {
           ['code'],
           'A request that failed; the connection stays open',
         ),
+        message(
+          'activity',
+          {
+            groupId,
+            eventId: id('evt', 'Event'),
+            seq: { ...seq, minimum: 1 },
+            eventType: { type: 'string', description: 'The event’s `type` (API.md §8)' },
+          },
+          ['groupId', 'eventId', 'seq', 'eventType'],
+          'After `activity.subscribe`: a new event in one of the user’s groups (a hint; `GET /v1/me/activity` is the feed)',
+        ),
+        message(
+          'activity.subscribed',
+          { id: requestId, groupCount: { type: 'integer', minimum: 0, description: 'The groups followed' } },
+          ['groupCount'],
+          'The answer to `activity.subscribe`: the user’s groups as of now are followed',
+        ),
+        message('activity.unsubscribed', { id: requestId }, [], 'The answer to `activity.unsubscribe`'),
       ],
     },
     ClientMessage: {
@@ -345,6 +363,13 @@ function realtimeMessages(): Record<string, JsonSchema> {
           ['accessToken'],
           'A fresh access token of the same user, before the current one expires',
         ),
+        message(
+          'activity.subscribe',
+          { id: requestId },
+          [],
+          'Hear `activity` for new events of every group of the user; sent again, it re-reads the user’s groups',
+        ),
+        message('activity.unsubscribe', { id: requestId }, [], 'Stop hearing `activity`'),
       ].map(({ additionalProperties: _ignored, ...rest }) => rest),
     },
   };
@@ -876,3 +901,38 @@ responseSchemas['ConvertedBalances'] = {
   required: ['currency', 'members', 'simplified', 'rates'],
   additionalProperties: false,
 };
+
+// ---- activity (API.md §8a) -------------------------------------------------------------------------
+const unreadFields: Record<string, JsonSchema> = {
+  unread: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 100,
+    description: 'Items newer than the read marker, at most 100',
+  },
+  unreadCapped: { type: 'boolean', description: 'True when there are more than 100 (show “100+”)' },
+  readUpTo: {
+    type: ['string', 'null'],
+    description: 'The id of the item the read marker is at; null when the caller never marked any',
+  },
+};
+responseSchemas['ActivityItem'] = object(
+  {
+    id: id('evt', 'Event'),
+    groupId: id('grp', 'Group'),
+    groupName: { type: 'string' },
+    seq: { type: 'integer', minimum: 1 },
+    type: { type: 'string', description: 'The event’s type (API.md §8)' },
+    actorId: id('usr', 'User'),
+    occurredAt: timestamp,
+    data: { type: 'object', description: 'The event’s `data`, as in the group’s log' },
+  },
+  ['id', 'groupId', 'groupName', 'seq', 'type', 'actorId', 'occurredAt', 'data'],
+  'An event of one of the caller’s groups, with the group’s name',
+);
+responseSchemas['ActivityPage'] = {
+  ...pageOf('ActivityItem'),
+  properties: { ...(pageOf('ActivityItem').properties as Record<string, JsonSchema>), ...unreadFields },
+  required: ['data', 'nextCursor', 'unread', 'unreadCapped', 'readUpTo'],
+};
+responseSchemas['ActivityUnread'] = object(unreadFields, ['unread', 'unreadCapped', 'readUpTo']);

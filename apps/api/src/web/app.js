@@ -86,8 +86,11 @@ async function signedIn(session) {
     $('live').textContent = state;
   });
   realtime.on('error', (error) => say(`Live updates: ${error.message}`, true));
+  // Activity across every group (API.md §8a): a notice per new event, then the feed's first page.
+  realtime.on('activity', () => void listMyActivity().catch(() => {}));
+  realtime.followActivity();
   realtime.connect();
-  await listGroups();
+  await Promise.all([listGroups(), listMyActivity()]);
   say(`Welcome, ${me.name}.`);
 }
 
@@ -103,6 +106,8 @@ function signedOut(message) {
 }
 
 async function listGroups() {
+  // The gateway follows the groups the user is in when asked: ask again once they may have changed.
+  realtime?.followActivity();
   const [page] = await Promise.all([tally.groups.list({ limit: 100 }), listClaimable()]);
   $('group-list').replaceChildren(
     ...page.data.map((group) => {
@@ -570,5 +575,31 @@ $('delete-account').addEventListener(
     if (!sure) return;
     await tally.me.delete();
     signedOut('Your account is deleted.');
+  }),
+);
+
+// ---- activity across all groups (API.md §8a) ---------------------------------------------------------
+/** The newest item shown: what "Mark all read" marks. */
+let newestActivity;
+
+async function listMyActivity() {
+  const page = await tally.activity.list({ limit: 20 });
+  newestActivity = page.data[0]?.id;
+  const unread = page.unreadCapped ? '100+' : String(page.unread);
+  $('my-activity-unread').textContent = page.unread > 0 ? `(${unread} unread)` : '';
+  $('my-activity').replaceChildren(
+    ...page.data.map((item) =>
+      element('li', `${new Date(item.occurredAt).toLocaleString()} · ${item.groupName} · ${item.type}`),
+    ),
+  );
+}
+
+$('my-activity-read').addEventListener(
+  'click',
+  handle(async () => {
+    if (newestActivity === undefined) return;
+    await tally.activity.markRead(newestActivity);
+    await listMyActivity();
+    say('All activity marked read.');
   }),
 );

@@ -254,6 +254,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/me/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Activity across the caller’s groups
+     * @description The events of every group the caller belongs to, from the time they joined it, newest first by (`occurredAt`, `id`), each with its group’s id and name. The cursor names a position in that order: a page after it never repeats or skips an item that was there when the first page was read, whatever is written meanwhile. A group the caller left is not listed; events older than `EVENT_RETENTION_DAYS` are gone. `unread` counts the items newer than the read marker, at most 100 (`unreadCapped`: more than 100). Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
+     */
+    get: operations['listActivity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/activity/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move the caller’s read marker
+     * @description `upTo` is the id of the newest item read. The marker only moves forward: an item older than the marker leaves it where it is (and is answered `200` all the same). An id that is not an item of the caller’s feed (unknown, of a group they are not in, from before they joined, or no longer kept) is `404`.
+     */
+    post: operations['markActivityRead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/groups/{groupId}/invites': {
     parameters: {
       query?: never;
@@ -833,6 +873,10 @@ export interface components {
       /** @description Surrounding whitespace is trimmed; then 1–100 characters. */
       name?: string;
     } & (unknown | unknown | unknown);
+    ActivityReadRequest: {
+      /** @description The id of the newest feed item read (an event id) */
+      upTo: string;
+    };
     CreateInviteRequest: {
       /** @description Lifetime in days (default 7) */
       expiresInDays?: number;
@@ -2198,6 +2242,37 @@ export interface components {
           id?: string;
           /** @enum {string} */
           code: 'bad_message' | 'not_found' | 'limit_exceeded' | 'unauthenticated' | 'unavailable';
+        }
+      | {
+          /** @constant */
+          type: 'activity';
+          /**
+           * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+           * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+           */
+          groupId: string;
+          /**
+           * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+           * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+           */
+          eventId: string;
+          seq: number;
+          /** @description The event’s `type` (API.md §8) */
+          eventType: string;
+        }
+      | {
+          /** @constant */
+          type: 'activity.subscribed';
+          /** @description Echoed in the answer */
+          id?: string;
+          /** @description The groups followed */
+          groupCount: number;
+        }
+      | {
+          /** @constant */
+          type: 'activity.unsubscribed';
+          /** @description Echoed in the answer */
+          id?: string;
         };
     /** @description Every message a client may send on the WebSocket (unknown fields are ignored) */
     ClientMessage:
@@ -2237,6 +2312,18 @@ export interface components {
           /** @description Echoed in the answer */
           id?: string;
           accessToken: string;
+        }
+      | {
+          /** @constant */
+          type: 'activity.subscribe';
+          /** @description Echoed in the answer */
+          id?: string;
+        }
+      | {
+          /** @constant */
+          type: 'activity.unsubscribe';
+          /** @description Echoed in the answer */
+          id?: string;
         };
     /** @description RFC 9457 problem details (`application/problem+json`). 5xx bodies never carry internals. */
     Problem: {
@@ -2440,6 +2527,55 @@ export interface components {
       simplified: components['schemas']['Transfer'][];
       /** @description The rates used, by currency (empty when nothing needed converting); a cross rate is the quotient of two listed rates of the same `base` */
       rates: components['schemas']['UsedRate'][];
+    };
+    /** @description An event of one of the caller’s groups, with the group’s name */
+    ActivityItem: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      groupName: string;
+      seq: number;
+      /** @description The event’s type (API.md §8) */
+      type: string;
+      /**
+       * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @description The event’s `data`, as in the group’s log */
+      data: Record<string, never>;
+    };
+    ActivityPage: {
+      data: components['schemas']['ActivityItem'][];
+      /** @description Pass as `?cursor=` for the next page; null on the last page */
+      nextCursor: string | null;
+      /** @description Items newer than the read marker, at most 100 */
+      unread: number;
+      /** @description True when there are more than 100 (show “100+”) */
+      unreadCapped: boolean;
+      /** @description The id of the item the read marker is at; null when the caller never marked any */
+      readUpTo: string | null;
+    };
+    ActivityUnread: {
+      /** @description Items newer than the read marker, at most 100 */
+      unread: number;
+      /** @description True when there are more than 100 (show “100+”) */
+      unreadCapped: boolean;
+      /** @description The id of the item the read marker is at; null when the caller never marked any */
+      readUpTo: string | null;
     };
   };
   responses: never;
@@ -4349,6 +4485,283 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  listActivity: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of activity */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ActivityPage'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  markActivityRead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ActivityReadRequest'];
+      };
+    };
+    responses: {
+      /** @description The marker and the unread count after it */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ActivityUnread'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
           };
         };
       };

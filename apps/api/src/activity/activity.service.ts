@@ -1,0 +1,187 @@
+import { notFound } from '@tally/http-kit';
+import type { Knex } from 'knex';
+import { decodeTimeIdCursor, pageOf } from '../http/cursor';
+import { jsonColumn } from '../json-column';
+
+/** One item of the feed: a group's event with the group's id and name (API.md §8a). */
+export type ActivityItem = {
+  id: string;
+  groupId: string;
+  groupName: string;
+  seq: number;
+  type: string;
+  actorId: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+};
+
+/** How many newer items `unread` counts at most: counting stays a bounded index scan per group. */
+export const UNREAD_CAP = 100;
+
+export type Unread = { unread: number; unreadCapped: boolean; readUpTo: string | null };
+export type ActivityPage = { data: ActivityItem[]; nextCursor: string | null } & Unread;
+
+type ItemRow = {
+  id: string;
+  group_id: string;
+  group_name: string;
+  seq: number | string;
+  type: string;
+  actor_id: string;
+  occurred_at: Date | string;
+  data: Record<string, unknown> | string;
+};
+
+const toItem = (row: ItemRow): ActivityItem => ({
+  id: row.id,
+  groupId: row.group_id,
+  groupName: row.group_name,
+  seq: Number(row.seq),
+  type: row.type,
+  actorId: row.actor_id,
+  occurredAt: new Date(row.occurred_at).toISOString(),
+  data: jsonColumn(row.data) ?? {},
+});
+
+/**
+ * The feed's order is (`occurred_at` desc, `id` desc), a total order a cursor names exactly. Each
+ * group of the caller is read on its own, by `events_group_time_idx`, newest first and at most
+ * `limit + 1` keys (a LATERAL index-only scan per membership); the keys are merged, and only the
+ * page's rows are then read whole (their `data`). The cost is per group the caller is in, never per
+ * event they can see. A member sees the events from their `joined_at` on; a member who left has no
+ * row, so sees nothing of that group any more. `$1` user, `$2` limit + 1, `$3`/`$4` the cursor.
+ */
+const feedStatement = (after: boolean) => ({
+  name: after ? 'tally_activity_after' : 'tally_activity_first',
+  text: `
+  with top as (
+    select e.group_id, e.occurred_at, e.id, g.name
+      from group_members m
+      join groups g on g.id = m.group_id
+      cross join lateral (
+        select x.group_id, x.occurred_at, x.id from events x
+         where x.group_id = m.group_id and x.occurred_at >= m.joined_at
+           ${after ? 'and (x.occurred_at, x.id) < ($3::timestamptz, $4::text)' : ''}
+         order by x.occurred_at desc, x.id desc
+         limit $2) e
+     where m.user_id = $1
+     order by e.occurred_at desc, e.id desc
+     limit $2)
+  select x.id, x.group_id, top.name as group_name, x.seq, x.type, x.actor_id, x.occurred_at, x.data
+    from top
+    join events x on x.group_id = top.group_id and x.occurred_at = top.occurred_at and x.id = top.id
+   order by x.occurred_at desc, x.id desc`,
+});
+
+/**
+ * Items newer than the caller's marker (all of them without one), counted up to `UNREAD_CAP + 1`:
+ * each group stops after that many, and so does the sum.
+ */
+const UNREAD_SQL = `
+  select count(*)::int as n from (
+    select 1 from group_members m
+      left join activity_read_markers r on r.user_id = m.user_id
+     cross join lateral (
+       select 1 from events x
+        where x.group_id = m.group_id and x.occurred_at >= m.joined_at
+          and (r.user_id is null or (x.occurred_at, x.id) > (r.read_at, r.read_id))
+        order by x.occurred_at desc, x.id desc
+        limit ${UNREAD_CAP + 1}) e
+     where m.user_id = ?
+     limit ${UNREAD_CAP + 1}) c`;
+
+/**
+ * Moves the marker to the item `upTo`, an event of a group the caller is in and sees (from their
+ * `joined_at` on), and only forward. Answers whether the item was found and the marker after.
+ */
+const MARK_SQL = `
+  with target as (
+    select e.occurred_at, e.id from events e
+      join group_members m on m.group_id = e.group_id and m.user_id = ?
+     where e.id = ? and e.occurred_at >= m.joined_at
+     limit 1),
+  moved as (
+    insert into activity_read_markers (user_id, read_at, read_id, updated_at)
+    select ?, t.occurred_at, t.id, now() from target t
+    on conflict (user_id) do update
+       set read_at = excluded.read_at, read_id = excluded.read_id, updated_at = excluded.updated_at
+     where (activity_read_markers.read_at, activity_read_markers.read_id) < (excluded.read_at, excluded.read_id)
+    returning read_id)
+  select (select count(*)::int from target) as found,
+         coalesce((select read_id from moved),
+                  (select read_id from activity_read_markers where user_id = ?)) as read_id`;
+
+type Rows<R> = { rows: R[] };
+
+type Connection = {
+  query(
+    query: { name: string; text: string; values: unknown[] } | string,
+    values?: unknown[],
+  ): Promise<{ rows: unknown[] }>;
+};
+
+export function createActivityService(deps: { knex: Knex }) {
+  const { knex } = deps;
+
+  /**
+   * A `pg` named (prepared) statement: the feed's plan (a LATERAL over every partition) takes
+   * longer to plan than to run, so it is planned once per connection. PGlite has none.
+   */
+  async function prepared<R>(statement: { name: string; text: string }, values: unknown[]): Promise<R[]> {
+    const connection = (await knex.client.acquireConnection()) as Connection;
+    try {
+      const result =
+        knex.client.config.client === 'pg'
+          ? await connection.query({ ...statement, values })
+          : await connection.query(statement.text, values);
+      return result.rows as R[];
+    } finally {
+      await knex.client.releaseConnection(connection);
+    }
+  }
+
+  async function unreadOf(userId: string): Promise<Unread> {
+    const [counted, marker] = await Promise.all([
+      knex.raw(UNREAD_SQL, [userId]) as Promise<Rows<{ n: number }>>,
+      knex('activity_read_markers').where({ user_id: userId }).first('read_id') as Promise<
+        { read_id: string } | undefined
+      >,
+    ]);
+    const n = Number(counted.rows[0]?.n ?? 0);
+    return {
+      unread: Math.min(n, UNREAD_CAP),
+      unreadCapped: n > UNREAD_CAP,
+      readUpTo: marker?.read_id ?? null,
+    };
+  }
+
+  return {
+    /** One page of the caller's feed, newest first, with the unread count. */
+    async list(userId: string, query: { limit: number; cursor?: string | undefined }): Promise<ActivityPage> {
+      const after = decodeTimeIdCursor(query.cursor);
+      const take = query.limit + 1;
+      const values = after ? [userId, take, after.at, after.id] : [userId, take];
+      const [rows, unread] = await Promise.all([
+        prepared<ItemRow>(feedStatement(after !== undefined), values),
+        unreadOf(userId),
+      ]);
+      const page = pageOf(rows.map(toItem), query.limit, (item) => [item.occurredAt, item.id]);
+      return { ...page, ...unread };
+    },
+
+    unread: unreadOf,
+
+    /**
+     * Moves the caller's read marker to `upTo` (forward only: an older item leaves it where it is).
+     * 404 for an id that is not an item of the caller's feed (unknown, another group's, from before
+     * they joined, or dropped by retention).
+     */
+    async markRead(userId: string, upTo: string): Promise<Unread> {
+      const result = (await knex.raw(MARK_SQL, [userId, upTo, userId, userId])) as Rows<{ found: number }>;
+      if (Number(result.rows[0]?.found ?? 0) === 0) throw notFound('Activity item');
+      return unreadOf(userId);
+    },
+  };
+}
+
+export type ActivityService = ReturnType<typeof createActivityService>;
