@@ -8,6 +8,9 @@ import type { Registry } from 'prom-client';
 import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
+import { commentRoutes } from './comments/comments.routes';
+import { createCommentsService } from './comments/comments.service';
+import { createExpenseSearch } from './expenses/expense-search';
 import { createExpensesService } from './expenses/expenses.service';
 import { fxRoutes } from './fx/fx.routes';
 import type { RatesProvider } from './fx/rates-provider';
@@ -118,12 +121,20 @@ export function createApp(deps: AppDeps): Express {
     idempotency: deps.idempotency,
     provider: deps.ratesProvider,
   });
+  const comments = commentRoutes({
+    writes,
+    announcer: deps.announcer,
+    comments: createCommentsService({ knex: deps.knex, newId }),
+    search: createExpenseSearch({ knex: deps.knex, expenses }),
+    idempotency: deps.idempotency,
+  });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
   app.locals['writeRoutes'] = [
     ...ledger.writeRoutes,
     ...members.writeRoutes,
     ...recurring.writeRoutes,
     ...fx.writeRoutes,
+    ...comments.writeRoutes,
   ];
 
   app.use(requestId);
@@ -154,6 +165,8 @@ export function createApp(deps: AppDeps): Express {
   v1.use(meRoutes({ auth }));
   // Ahead of the ledger: it answers the balances reads that ask for a conversion (`?in=`).
   v1.use(fx.router);
+  // Ahead of the ledger: it answers the expense list, with its search and filters.
+  v1.use(comments.router);
   v1.use(ledger.router);
   v1.use(members.router);
   v1.use(recurring.router);

@@ -56,6 +56,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   unauthenticated: 401,
   invalid_credentials: 401,
   not_found: 404,
+  forbidden: 403,
   idempotency_key_reused: 409,
   idempotency_key_in_progress: 409,
   email_taken: 409,
