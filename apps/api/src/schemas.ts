@@ -334,29 +334,32 @@ export function isRealTimestamp(value: string): boolean {
   );
 }
 
-const realTimestamp = Joi.string()
+export const realTimestamp = Joi.string()
   .max(40)
   .custom((value: string, helpers) => (isRealTimestamp(value) ? value : helpers.error('any.invalid')))
   .messages({
     'any.invalid': 'must be an RFC 3339 timestamp of a real date and time, e.g. 2027-01-31T00:00:00Z',
   })
-  .description('RFC 3339 timestamp');
+  .description('RFC 3339 timestamp')
+  .example('2027-01-31T00:00:00Z');
+
+export const searchQuery = Joi.string()
+  .max(MAX_QUERY_LENGTH)
+  .custom((value: string, helpers) =>
+    value.trim().split(/\s+/u).length > MAX_QUERY_WORDS ? helpers.error('any.invalid') : value,
+  )
+  .messages({ 'any.invalid': `must have at most ${MAX_QUERY_WORDS} words` })
+  .description(
+    `Words that must all appear in the description or the category, in any order, as substrings; case, accents ` +
+      `and compatibility forms are ignored. At most ${MAX_QUERY_LENGTH} characters and ${MAX_QUERY_WORDS} words; ` +
+      'only spaces filters nothing',
+  )
+  .example('cafe dinner');
 
 export const expensesQuery = Joi.object({
   limit,
   cursor,
-  q: Joi.string()
-    .allow('')
-    .max(MAX_QUERY_LENGTH)
-    .custom((value: string, helpers) =>
-      value.trim().split(/\s+/u).length > MAX_QUERY_WORDS ? helpers.error('any.invalid') : value,
-    )
-    .messages({ 'any.invalid': `must have at most ${MAX_QUERY_WORDS} words` })
-    .description(
-      `Words that must all appear in the description or the category, in any order, as substrings; case, accents ` +
-        `and compatibility forms are ignored. At most ${MAX_QUERY_LENGTH} characters and ${MAX_QUERY_WORDS} words; ` +
-        'empty (or only spaces) filters nothing',
-    ),
+  q: searchQuery,
   category: Joi.string().min(1).max(64).description('Only expenses of exactly this category'),
   paidBy: participant.description('Only expenses this member paid (all or part of)'),
   involves: participant.description('Only expenses this member paid or has a share in'),
@@ -370,23 +373,22 @@ export const expensesQuery = Joi.object({
   ),
 }).label('ExpensesQuery');
 
-export const commentBody = Joi.object({
-  text: Joi.string()
-    .required()
-    .custom((value: string, helpers) => {
-      if (/\p{Cs}/u.test(value)) return helpers.error('string.wellFormed');
-      const length = [...value].length;
-      if (length > MAX_COMMENT_LENGTH) return helpers.error('string.tooLong');
-      if (value.trim().length === 0) return helpers.error('string.blank');
-      return value;
-    })
-    .messages({
-      'string.empty': 'must not be empty',
-      'string.blank': 'must not be only whitespace',
-      'string.tooLong': `must be at most ${MAX_COMMENT_LENGTH} characters (Unicode code points)`,
-      'string.wellFormed': 'must be well-formed Unicode (no lone surrogates)',
-    })
-    .description(
-      `1–${MAX_COMMENT_LENGTH} characters, counted in Unicode code points; stored and returned exactly as sent (no trimming, no HTML)`,
-    ),
-}).label('CommentRequest');
+export const commentText = Joi.string()
+  .custom((value: string, helpers) => {
+    if (/\p{Cs}/u.test(value)) return helpers.error('string.wellFormed');
+    const length = [...value].length;
+    if (length > MAX_COMMENT_LENGTH) return helpers.error('string.tooLong');
+    if (value.trim().length === 0) return helpers.error('string.blank');
+    return value;
+  })
+  .messages({
+    'string.empty': 'must not be empty',
+    'string.blank': 'must not be only whitespace',
+    'string.tooLong': `must be at most ${MAX_COMMENT_LENGTH} characters (Unicode code points)`,
+    'string.wellFormed': 'must be well-formed Unicode (no lone surrogates)',
+  })
+  .description(
+    `1–${MAX_COMMENT_LENGTH} characters, counted in Unicode code points; stored and returned exactly as sent (no trimming, no HTML)`,
+  );
+
+export const commentBody = Joi.object({ text: commentText.required() }).label('CommentRequest');

@@ -33,7 +33,7 @@ const likeSubstring = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${
  * The filters that narrow the list, normalized: what a cursor is tied to. Absent and empty mean
  * the same (`q` of only spaces filters nothing), so they give the same fingerprint.
  */
-function activeFilters(query: ExpensesQuery) {
+export function activeFilters(query: ExpensesQuery) {
   const words = query.q === undefined ? [] : searchWordsOf(query.q);
   const at = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
   return {
@@ -97,8 +97,11 @@ const aliasesOf = (groupId: string, userId: string) =>
   sql`(array[${userId}::text] || array(select c.user_id from group_members c
                                          where c.group_id = ${groupId}::text and c.claimed_by = ${userId}::text))`;
 
-/** The page's statement: membership and page together (one row `member: false` for a non-member). */
-function pageStatement(
+/**
+ * The page's statement: membership and page together (one row `member: false` for a non-member).
+ * Exported for the bench's EXPLAIN (infra/bench/search.ts).
+ */
+export function searchStatement(
   groupId: string,
   userId: string,
   f: Active,
@@ -165,11 +168,11 @@ export function createExpenseSearch(deps: { knex: Knex; expenses: ExpensesServic
         after = decodeFilteredCursor(query.cursor, fingerprint);
       } catch (invalid) {
         // Membership first: a non-member learns nothing, not even that the cursor is bad.
-        const [row] = await run(pageStatement(groupId, userId, f, undefined, 0));
+        const [row] = await run(searchStatement(groupId, userId, f, undefined, 0));
         if (!row?.member) throw notFound('Group');
         throw invalid;
       }
-      const rows = await run(pageStatement(groupId, userId, f, after, query.limit + 1));
+      const rows = await run(searchStatement(groupId, userId, f, after, query.limit + 1));
       if (!rows[0]?.member) throw notFound('Group');
       const found = rows.filter((row) => row.id !== null);
       const page = found
