@@ -1,5 +1,6 @@
 import { MemoryTokenStore, TokenManager, type TokenStore } from './auth.js';
 import { AuthApi } from './auth-api.js';
+import { CommentsApi } from './comments-api.js';
 import { ExpensesApi } from './expenses-api.js';
 import { GroupsApi } from './groups-api.js';
 import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client.js';
@@ -50,6 +51,8 @@ export class TallyClient {
   readonly settlements: SettlementsApi;
   /** Recurring expenses (API.md §6a): schedules the server turns into expenses. */
   readonly recurring: RecurringApi;
+  /** Comments on expenses and settlements (API.md §5.2). */
+  readonly comments: CommentsApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -89,6 +92,7 @@ export class TallyClient {
     this.expenses = new ExpensesApi(http);
     this.settlements = new SettlementsApi(http);
     this.recurring = new RecurringApi(http);
+    this.comments = new CommentsApi(http);
     this.outbox = new Outbox(
       {
         http,
