@@ -71,5 +71,20 @@ describe('search and comments through the SDK', () => {
     expect(await rejection(ada.comments.delete(comment.id))).toBeInstanceOf(ForbiddenError);
     await bob.comments.delete(comment.id);
     expect((await ada.comments.list(target)).data.map((c) => c.text)).toEqual(['Thanks!']);
+
+    // Through the durable outbox, like the other keyed writes: sent once, with its own key.
+    const entry = await ada.outbox.createComment({ groupId: group.id, ...target }, 'Queued while offline');
+    expect(entry.operation).toEqual({
+      type: 'comment.create',
+      target: 'expense',
+      targetId: target.expenseId,
+      text: 'Queued while offline',
+    });
+    await ada.outbox.whenSettled(entry.id);
+    const after = (await ada.comments.list(target)).data;
+    expect(after.map((c) => c.text)).toEqual(['Thanks!', 'Queued while offline']);
+    const removal = await ada.outbox.deleteComment({ id: after[1]?.id as string, groupId: group.id });
+    await ada.outbox.whenSettled(removal.id);
+    expect((await ada.comments.list(target)).data.map((c) => c.text)).toEqual(['Thanks!']);
   });
 });
