@@ -82,7 +82,7 @@ const specArb: fc.Arbitrary<Spec> = fc.record({
 });
 const filterArb: fc.Arbitrary<Filter> = fc.record(
   {
-    q: fc.array(fc.constantFrom(...QUERY_WORDS), { minLength: 0, maxLength: 2 }).map((w) => w.join(' ')),
+    q: fc.array(fc.constantFrom(...QUERY_WORDS, ' '), { minLength: 1, maxLength: 2 }).map((w) => w.join(' ')),
     category: fc.constantFrom('Food', 'café', 'Travel', 'FOOD'),
     paidBy: fc.integer({ min: 0, max: 3 }),
     involves: fc.integer({ min: 0, max: 3 }),

@@ -223,16 +223,17 @@ const EXPENSE_WRITES = {
                ${origin?.occurrenceDate ?? null}::text, ${search.searchText}::text, ${textArray(search.payerIds)},
                ${textArray(search.involvedIds)} from guard`;
   },
-  replace: (id: string, p: Prepared, now: Date, version: number) =>
-    sql`update expenses set description = ${p.description}::text, category = ${p.category}::text,
-                            search_text = ${searchColumnsOf(p).searchText}::text,
-                            payer_ids = ${textArray(searchColumnsOf(p).payerIds)},
-                            involved_ids = ${textArray(searchColumnsOf(p).involvedIds)},
+  replace: (id: string, p: Prepared, now: Date, version: number) => {
+    const search = searchColumnsOf(p);
+    return sql`update expenses set description = ${p.description}::text, category = ${p.category}::text,
+                            search_text = ${search.searchText}::text, payer_ids = ${textArray(search.payerIds)},
+                            involved_ids = ${textArray(search.involvedIds)},
                             amount = ${p.amount}::bigint, currency = ${p.currency}::text,
                             paid_by = ${JSON.stringify(p.paidBy)}::jsonb, split = ${JSON.stringify(p.split)}::jsonb,
                             shares = ${JSON.stringify(p.shares)}::jsonb, occurred_at = ${p.occurredAt}::timestamptz,
                             updated_at = ${now}::timestamptz, version = ${version}::integer
-          from guard where expenses.id = ${id}::text`,
+          from guard where expenses.id = ${id}::text`;
+  },
   remove: (id: string, now: Date, version: number) =>
     sql`update expenses set deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz, version = ${version}::integer
           from guard where expenses.id = ${id}::text`,
