@@ -200,6 +200,29 @@ describe('every keyed route', () => {
       const feed = await t.request.get('/v1/me/activity').query({ limit: 1 }).set(ada.auth);
       return { path: '/v1/me/activity/read', body: { upTo: feed.body.data[0].id }, status: 200 };
     },
+    'POST /v1/expenses/:expenseId/comments': async () => ({
+      path: `/v1/expenses/${await newExpense(await t.createGroup(ada, [bob]))}/comments`,
+      body: { text: 'Keyed' },
+      status: 201,
+    }),
+    'POST /v1/settlements/:settlementId/comments': async () => {
+      const groupId = await t.createGroup(ada, [bob]);
+      const res = await t.request
+        .post('/v1/settlements')
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ groupId, fromUserId: bob.id, toUserId: ada.id, amount: 500 });
+      return { path: `/v1/settlements/${res.body.id}/comments`, body: { text: 'Keyed' }, status: 201 };
+    },
+    'DELETE /v1/comments/:commentId': async () => {
+      const expenseId = await newExpense(await t.createGroup(ada, [bob]));
+      const res = await t.request
+        .post(`/v1/expenses/${expenseId}/comments`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ text: 'To delete' });
+      return { path: `/v1/comments/${res.body.id}`, status: 204 };
+    },
   };
 
   it('covers every write the API document declares but auth, with the key required on money writes and optional elsewhere', () => {
@@ -207,7 +230,8 @@ describe('every keyed route', () => {
     expect(WRITE_ROUTES.map((r) => r.name).sort()).toEqual([...DOCUMENTED_WRITES].sort());
     for (const route of WRITE_ROUTES) {
       // Recurring expenses create money writes: their routes are money writes too (API.md §6a).
-      const money = /^\/v1\/(expenses|settlements|recurring)|\/recurring$/.test(route.path);
+      // Comments too (API.md §5.2): a retried comment must appear once.
+      const money = /^\/v1\/(expenses|settlements|recurring|comments)|\/recurring$/.test(route.path);
       expect({ route: route.name, key: route.key }).toEqual({
         route: route.name,
         key: money ? 'required' : 'optional',

@@ -38,6 +38,7 @@ import {
   acceptInviteBody,
   activityReadBody,
   addMemberBody,
+  commentBody,
   createExpenseBody,
   createGroupBody,
   createInviteBody,
@@ -187,6 +188,8 @@ const BODIES: Record<string, Joi.Schema> = {
   'PUT /v1/expenses/{expenseId}': createExpenseBody,
   'PATCH /v1/expenses/{expenseId}': patchExpenseBody,
   'POST /v1/settlements': createSettlementBody,
+  'POST /v1/expenses/{expenseId}/comments': commentBody,
+  'POST /v1/settlements/{settlementId}/comments': commentBody,
   'POST /v1/groups/{groupId}/invites': createInviteBody,
   'POST /v1/invites/{code}/accept': acceptInviteBody,
   'POST /v1/groups/{groupId}/recurring': createRecurringBody,
@@ -200,6 +203,8 @@ const USR_B = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RD';
 /** Bodies joi accepts, per operation (several shapes where the schema has alternatives). */
 const VALID: Record<string, unknown[]> = {
   'POST /v1/me/activity/read': [{ upTo: 'evt_1' }],
+  'POST /v1/expenses/{expenseId}/comments': [{ text: 'x' }, { text: ' <b>as sent</b> ' }],
+  'POST /v1/settlements/{settlementId}/comments': [{ text: 'Thanks 👍' }],
   'POST /v1/auth/register': [{ email: 'Ada@Example.com', name: 'Ada', password: 'correct horse' }],
   'POST /v1/auth/login': [{ email: 'ada@example.com', password: 'x' }],
   'POST /v1/auth/refresh': [{ refreshToken: 'rt_abc' }],
@@ -301,6 +306,8 @@ VALID['PATCH /v1/recurring/{recurringId}'] = [
 const expense = VALID['POST /v1/expenses']![0] as Record<string, unknown>;
 const INVALID: Record<string, unknown[]> = {
   'POST /v1/me/activity/read': [{}, { upTo: 1 }, { upTo: 'evt_1', more: true }],
+  'POST /v1/expenses/{expenseId}/comments': [{}, { text: '' }, { text: 5 }, { text: 'x', extra: 1 }],
+  'POST /v1/settlements/{settlementId}/comments': [{ text: null }],
   'POST /v1/auth/register': [
     { email: 'ada@example.com', name: 'Ada', password: 'short' },
     { email: 'not-an-email', name: 'Ada', password: 'long enough' },
@@ -513,14 +520,27 @@ describe('OpenAPI document', () => {
   });
 
   it('rejects in the running routes what the document rejects in query and path parameters', async () => {
-    const group = await t.createGroup(ada);
-    const concrete = (template: string) => template.replace('{groupId}', group);
+    const bea = await t.register('Bea');
+    const group = await t.createGroup(ada, [bea]);
+    // Comments are listed on an expense or a settlement of the group (API.md §5.2).
+    const onExpense = await t.postOwnExpense(ada, group, newKey());
+    const onSettlement = await t.request
+      .post('/v1/settlements')
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({ groupId: group, fromUserId: bea.id, toUserId: ada.id, amount: 1 });
+    const concrete = (template: string) =>
+      template
+        .replace('{groupId}', group)
+        .replace('{expenseId}', onExpense.body.id)
+        .replace('{settlementId}', onSettlement.body.id);
     const lists = documented.filter(
       (d) =>
         d.op['x-websocket'] !== true &&
         (d.op['parameters'] as JsonSchema[]).some((p) => p['in'] === 'query' && !p['$ref']),
     );
     expect(lists.map((d) => d.key).sort()).toEqual([
+      'GET /v1/expenses/{expenseId}/comments',
       'GET /v1/groups',
       'GET /v1/groups/{groupId}/balances',
       'GET /v1/groups/{groupId}/events',
@@ -528,6 +548,7 @@ describe('OpenAPI document', () => {
       'GET /v1/groups/{groupId}/recurring',
       'GET /v1/groups/{groupId}/settlements',
       'GET /v1/me/activity',
+      'GET /v1/settlements/{settlementId}/comments',
     ]);
     for (const { key, path, method, op } of lists) {
       const get = (query: string) => t.request.get(`${concrete(path)}?${query}`).set(ada.auth);
@@ -542,9 +563,13 @@ describe('OpenAPI document', () => {
         const good =
           schema['type'] === 'integer'
             ? [schema['minimum'], schema['maximum']]
-            : Array.isArray(schema['enum'])
-              ? [schema['enum'][0]]
-              : ['x'];
+            : schema['type'] === 'boolean'
+              ? [true, false]
+              : Array.isArray(schema['examples'])
+                ? [schema['examples'][0]]
+                : Array.isArray(schema['enum'])
+                  ? [schema['enum'][0]]
+                  : ['x'];
         // values the document rejects, from its own bounds
         const bad =
           schema['type'] === 'integer'
@@ -871,6 +896,41 @@ describe('OpenAPI document', () => {
     expectStatus(await call('get', `/v1/groups/${groupId}/expenses?limit=1`, { user: cy }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/settlements`, { user: cy }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/expenses?cursor=not-ours`, { user: cy }), 422);
+    // search and comments (API.md §5.1, §5.2)
+    expectStatus(
+      await call('get', `/v1/groups/${groupId}/expenses?q=taxi&involves=${bob.id}&includeDeleted=true`, {
+        user: cy,
+      }),
+      200,
+    );
+    expectStatus(
+      await call('get', `/v1/groups/${groupId}/expenses?from=2026-02-30T00:00:00Z`, { user: cy }),
+      422,
+    );
+    const comment = await call('post', `/v1/expenses/${clientId}/comments`, {
+      user: bob,
+      key: true,
+      body: { text: '<b>Paid</b> in cash' },
+    });
+    expectStatus(comment, 201);
+    expectStatus(
+      await call('post', `/v1/expenses/${clientId}/comments`, { user: dee, key: true, body: { text: 'x' } }),
+      404,
+    );
+    const kept = await call('post', '/v1/settlements', { user: bob, key: true, body: paidBack });
+    expectStatus(kept, 201);
+    expectStatus(
+      await call('post', `/v1/settlements/${kept.body.id}/comments`, {
+        user: cy,
+        key: true,
+        body: { text: 'Thanks' },
+      }),
+      201,
+    );
+    expectStatus(await call('get', `/v1/expenses/${clientId}/comments`, { user: cy }), 200);
+    expectStatus(await call('get', `/v1/settlements/${kept.body.id}/comments?limit=1`, { user: bob }), 200);
+    expectStatus(await call('delete', `/v1/comments/${comment.body.id}`, { user: cy, key: true }), 403);
+    expectStatus(await call('delete', `/v1/comments/${comment.body.id}`, { user: bob, key: true }), 204);
     // recurring expenses (API.md §6a)
     const rent = {
       expense: {
@@ -924,6 +984,8 @@ describe('OpenAPI document', () => {
     // every event type was validated against its own schema
     const types = new Set((events.body.data as { type: string }[]).map((e) => e.type));
     expect([...types].sort()).toEqual([
+      'comment.created',
+      'comment.deleted',
       'expense.created',
       'expense.deleted',
       'expense.updated',
@@ -1166,7 +1228,7 @@ describe('OpenAPI document', () => {
     for (const { key, path, method, op } of documented) {
       const params = paramNames(op);
       const isMoneyWrite =
-        method !== 'get' && /^\/v1\/(expenses|settlements|recurring)|\/recurring$/.test(path);
+        method !== 'get' && /^\/v1\/(expenses|settlements|recurring|comments)|\/recurring$/.test(path);
       const isGroupWrite =
         method !== 'get' &&
         (path.startsWith('/v1/groups') ||

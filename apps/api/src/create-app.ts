@@ -12,6 +12,9 @@ import { createActivityService } from './activity/activity.service';
 import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
+import { commentRoutes } from './comments/comments.routes';
+import { createCommentsService } from './comments/comments.service';
+import { createExpenseSearch } from './expenses/expense-search';
 import { createExpensesService } from './expenses/expenses.service';
 import { exportRoutes } from './export/export.routes';
 import { fxRoutes } from './fx/fx.routes';
@@ -144,6 +147,13 @@ export function createApp(deps: AppDeps): Express {
     activity: createActivityService({ knex: deps.knex }),
     idempotency: deps.idempotency,
   });
+  const comments = commentRoutes({
+    writes,
+    announcer: deps.announcer,
+    comments: createCommentsService({ knex: deps.knex, newId }),
+    search: createExpenseSearch({ knex: deps.knex, expenses }),
+    idempotency: deps.idempotency,
+  });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
   app.locals['writeRoutes'] = [
     ...ledger.writeRoutes,
@@ -151,6 +161,7 @@ export function createApp(deps: AppDeps): Express {
     ...recurring.writeRoutes,
     ...fx.writeRoutes,
     ...activity.writeRoutes,
+    ...comments.writeRoutes,
   ];
 
   app.use(requestId);
@@ -182,6 +193,8 @@ export function createApp(deps: AppDeps): Express {
   v1.use(exportRoutes({ knex: deps.knex, logger: deps.logger, accounts }));
   // Ahead of the ledger: it answers the balances reads that ask for a conversion (`?in=`).
   v1.use(fx.router);
+  // Ahead of the ledger: it answers the expense list, with its search and filters.
+  v1.use(comments.router);
   v1.use(ledger.router);
   v1.use(members.router);
   v1.use(recurring.router);

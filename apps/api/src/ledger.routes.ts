@@ -147,10 +147,7 @@ export function ledgerRoutes(deps: LedgerDeps): { router: Router; writeRoutes: r
   router.get('/groups/:groupId/balances', async (req, res) => {
     sendReply(res, ok(await groups.balances(userIdOf(res), param(req, 'groupId'))));
   });
-  router.get('/groups/:groupId/expenses', async (req, res) => {
-    const query = validate<ListQuery>(listQuery, req.query, 'query');
-    sendReply(res, ok(await expenses.list(userIdOf(res), param(req, 'groupId'), query)));
-  });
+  // GET /groups/:groupId/expenses: comments/comments.routes.ts (the list with its search and filters).
   router.get('/groups/:groupId/settlements', async (req, res) => {
     const query = validate<ListQuery>(listQuery, req.query, 'query');
     sendReply(res, ok(await settlements.list(userIdOf(res), param(req, 'groupId'), query)));

@@ -307,3 +307,93 @@ export const balancesQuery = Joi.object({
     'Also convert every member’s balance into this currency (`converted` in the answer)',
   ),
 }).label('BalancesQuery');
+// ---- search and comments (API.md §5.1, §5.2) ------------------------------------------------------
+/** The longest `q` (UTF-16 units) and the most words in it. */
+export const MAX_QUERY_LENGTH = 200;
+export const MAX_QUERY_WORDS = 10;
+/** A comment's text: 1 to 2000 Unicode code points (not UTF-16 units), not only whitespace. */
+export const MAX_COMMENT_LENGTH = 2000;
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
+
+/**
+ * An RFC 3339 timestamp whose date and time exist: joi's `isoDate` takes `2026-02-30` (and turns
+ * it into March 2nd), which a filter must refuse rather than silently move.
+ */
+export function isRealTimestamp(value: string): boolean {
+  const m = RFC3339.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
+  const daysInMonth = new Date(Date.UTC(year as number, month as number, 0)).getUTCDate();
+  const offsetOk = m[9] === undefined || (Number(m[9]) < 24 && Number(m[10]) < 60);
+  return (
+    (month as number) >= 1 &&
+    (month as number) <= 12 &&
+    (day as number) >= 1 &&
+    (day as number) <= daysInMonth &&
+    (hour as number) < 24 &&
+    (minute as number) < 60 &&
+    (second as number) < 60 &&
+    offsetOk &&
+    !Number.isNaN(Date.parse(value))
+  );
+}
+
+export const realTimestamp = Joi.string()
+  .max(40)
+  .custom((value: string, helpers) => (isRealTimestamp(value) ? value : helpers.error('any.invalid')))
+  .messages({
+    'any.invalid': 'must be an RFC 3339 timestamp of a real date and time, e.g. 2027-01-31T00:00:00Z',
+  })
+  .description('RFC 3339 timestamp')
+  .example('2027-01-31T00:00:00Z');
+
+export const searchQuery = Joi.string()
+  .max(MAX_QUERY_LENGTH)
+  .custom((value: string, helpers) =>
+    value.trim().split(/\s+/u).length > MAX_QUERY_WORDS ? helpers.error('any.invalid') : value,
+  )
+  .messages({ 'any.invalid': `must have at most ${MAX_QUERY_WORDS} words` })
+  .description(
+    `Words that must all appear in the description or the category, in any order, as substrings; case, accents ` +
+      `and compatibility forms are ignored. At most ${MAX_QUERY_LENGTH} characters and ${MAX_QUERY_WORDS} words; ` +
+      'only spaces filters nothing',
+  )
+  .example('cafe dinner');
+
+export const expensesQuery = Joi.object({
+  limit,
+  cursor,
+  q: searchQuery,
+  category: Joi.string().min(1).max(64).description('Only expenses of exactly this category'),
+  paidBy: participant.description('Only expenses this member paid (all or part of)'),
+  involves: participant.description('Only expenses this member paid or has a share in'),
+  from: realTimestamp.description('Only expenses with `occurredAt` at or after this time'),
+  to: realTimestamp.description('Only expenses with `occurredAt` before this time (exclusive)'),
+  updatedAfter: realTimestamp.description(
+    'Sync: only expenses whose `updatedAt` is after this time, oldest change first (`updatedAt`, then id, ascending)',
+  ),
+  includeDeleted: Joi.boolean().description(
+    'Also list deleted expenses, each with `deletedAt` (every item then has `deletedAt`, null when live)',
+  ),
+}).label('ExpensesQuery');
+
+export const commentText = Joi.string()
+  .custom((value: string, helpers) => {
+    if (/\p{Cs}/u.test(value)) return helpers.error('string.wellFormed');
+    const length = [...value].length;
+    if (length > MAX_COMMENT_LENGTH) return helpers.error('string.tooLong');
+    if (value.trim().length === 0) return helpers.error('string.blank');
+    return value;
+  })
+  .messages({
+    'string.empty': 'must not be empty',
+    'string.blank': 'must not be only whitespace',
+    'string.tooLong': `must be at most ${MAX_COMMENT_LENGTH} characters (Unicode code points)`,
+    'string.wellFormed': 'must be well-formed Unicode (no lone surrogates)',
+  })
+  .description(
+    `1–${MAX_COMMENT_LENGTH} characters, counted in Unicode code points; stored and returned exactly as sent (no trimming, no HTML)`,
+  );
+
+export const commentBody = Joi.object({ text: commentText.required() }).label('CommentRequest');

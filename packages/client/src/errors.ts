@@ -87,6 +87,12 @@ export class IdempotencyKeyInProgressError extends ProblemError {
 }
 
 /** 409 `email_taken`. */
+/** 403 `forbidden`: the caller may see the resource but not do this (deleting another member's comment). */
+export class ForbiddenError extends ProblemError {
+  declare readonly code: 'forbidden';
+  override name = 'ForbiddenError';
+}
+
 export class EmailTakenError extends ProblemError {
   declare readonly code: 'email_taken';
   override name = 'EmailTakenError';
@@ -197,6 +203,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   unauthenticated: UnauthenticatedError,
   invalid_credentials: InvalidCredentialsError,
   not_found: NotFoundError,
+  forbidden: ForbiddenError,
   idempotency_key_reused: IdempotencyKeyReusedError,
   idempotency_key_in_progress: IdempotencyKeyInProgressError,
   email_taken: EmailTakenError,

@@ -1,6 +1,6 @@
 import type { CallOptions, HttpClient, WriteOptions } from './http-client.js';
 import { paginate } from './pages.js';
-import type { Expense, ExpensePatch, ExpenseRequest, ListOptions, Page } from './types.js';
+import type { Expense, ExpenseListOptions, ExpensePatch, ExpenseRequest, Page } from './types.js';
 
 const expensePath = (expenseId: string) => `/v1/expenses/${encodeURIComponent(expenseId)}`;
 const ifMatchHeader = (headers: Record<string, string> | undefined, ifMatch: string | undefined) => ({
@@ -50,23 +50,39 @@ export class ExpensesApi {
     return res.status === 304 ? null : res.data;
   }
 
-  /** `GET /v1/groups/{groupId}/expenses`: one page, newest first. */
-  async list(groupId: string, options: ListOptions & CallOptions = {}): Promise<Page<Expense>> {
-    const { limit, cursor, ...call } = options;
+  /**
+   * `GET /v1/groups/{groupId}/expenses`: one page, newest first, searched and filtered (API.md §5.1):
+   * `q`, `category`, `paidBy`, `involves`, `from`, `to`, `updatedAfter` (then oldest change first),
+   * `includeDeleted`. Pass the same filters with the `cursor` of the previous page.
+   */
+  async list(groupId: string, options: ExpenseListOptions & CallOptions = {}): Promise<Page<Expense>> {
+    const { limit, cursor, q, category, paidBy, involves, from, to, updatedAfter, includeDeleted, ...call } =
+      options;
     return (
       await this.http.request<Page<Expense>>({
         ...call,
         method: 'GET',
         path: `/v1/groups/${encodeURIComponent(groupId)}/expenses`,
-        query: { limit, cursor },
+        query: {
+          limit,
+          cursor,
+          q,
+          category,
+          paidBy,
+          involves,
+          from,
+          to,
+          updatedAfter,
+          includeDeleted: includeDeleted === undefined ? undefined : String(includeDeleted),
+        },
       })
     ).data;
   }
 
-  /** Every live expense of a group, newest first. */
+  /** Every expense of a group that matches the filters, in the list's order (every page followed). */
   listAll(
     groupId: string,
-    options: Omit<ListOptions, 'cursor'> & CallOptions = {},
+    options: Omit<ExpenseListOptions, 'cursor'> & CallOptions = {},
   ): AsyncGenerator<Expense, void, undefined> {
     return paginate((cursor) => this.list(groupId, { ...options, cursor }));
   }

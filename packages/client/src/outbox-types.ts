@@ -1,5 +1,6 @@
 import type { ProblemError } from './errors.js';
 import type {
+  Comment,
   Expense,
   ExpensePatch,
   ExpenseRequest,
@@ -33,7 +34,11 @@ export type OutboxOperation =
   /** `PATCH /v1/recurring/{recurringId}`. */
   | { type: 'recurring.patch'; recurringId: string; body: RecurringExpensePatch; ifMatch?: string }
   /** `DELETE /v1/recurring/{recurringId}`. */
-  | { type: 'recurring.delete'; recurringId: string; ifMatch?: string };
+  | { type: 'recurring.delete'; recurringId: string; ifMatch?: string }
+  /** `POST /v1/expenses/{id}/comments` or `POST /v1/settlements/{id}/comments` (the server chooses the id). */
+  | { type: 'comment.create'; target: 'expense' | 'settlement'; targetId: string; text: string }
+  /** `DELETE /v1/comments/{commentId}`. */
+  | { type: 'comment.delete'; commentId: string };
 
 export type OutboxOperationType = OutboxOperation['type'];
 
@@ -90,7 +95,7 @@ export type OutboxOutcome =
       type: 'applied';
       status: number;
       /** The response body: the `Expense` or `Settlement` (undefined for 204). */
-      data: Expense | Settlement | RecurringExpense | undefined;
+      data: Expense | Settlement | RecurringExpense | Comment | undefined;
       etag: string | undefined;
       /** `Idempotent-Replayed: true`: an earlier attempt had already been executed. */
       replayed: boolean;
@@ -105,7 +110,7 @@ export type OutboxOutcome =
   /** A stale entry whose effect the current state already shows; nothing was sent again. */
   | {
       type: 'found';
-      current: Expense | Settlement | RecurringExpense | undefined;
+      current: Expense | Settlement | RecurringExpense | Comment | undefined;
       resolution: OutboxResolution;
     }
   /** A realtime event showed the entry's effect (same id) before its answer arrived. */

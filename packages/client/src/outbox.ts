@@ -17,6 +17,7 @@ import { requestOf } from './request-of.js';
 import { resolveStaleEntry, type StaleDecision } from './resolve-stale-entry.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type {
+  Comment,
   Expense,
   ExpensePatch,
   ExpenseRequest,
@@ -268,6 +269,34 @@ export class Outbox {
     return this.enqueue(body.groupId, { type: 'settlement.create', body: copy(body) }, options.meta);
   }
 
+  /**
+   * Stores a comment (API.md §5.2) on an expense or a settlement of `target.groupId`; the server
+   * chooses its id. A stale entry is recognised by a comment with the same text on the target.
+   */
+  createComment(
+    target: { groupId: string } & ({ expenseId: string } | { settlementId: string }),
+    text: string,
+    options: { meta?: unknown } = {},
+  ): Promise<OutboxEntry> {
+    const [type, targetId] =
+      'expenseId' in target
+        ? (['expense', target.expenseId] as const)
+        : (['settlement', target.settlementId] as const);
+    return this.enqueue(
+      target.groupId,
+      { type: 'comment.create', target: type, targetId, text },
+      options.meta,
+    );
+  }
+
+  /** Stores the delete of a comment (its author's). */
+  deleteComment(
+    comment: { id: string; groupId: string },
+    options: { meta?: unknown } = {},
+  ): Promise<OutboxEntry> {
+    return this.enqueue(comment.groupId, { type: 'comment.delete', commentId: comment.id }, options.meta);
+  }
+
   /** Stores the delete (undo) of a settlement. */
   deleteSettlement(settlement: { id: string; groupId: string }, options: { meta?: unknown } = {}) {
     return this.enqueue(
@@ -456,7 +485,7 @@ export class Outbox {
     }
     const { method, body } = requestOf(entry.operation);
     this.emit('sending', { entry: copy(entry), attempt: head.failures + 1 });
-    const res = await this.http.request<Expense | Settlement | RecurringExpense | undefined>({
+    const res = await this.http.request<Expense | Settlement | RecurringExpense | Comment | undefined>({
       method,
       path: entry.path,
       ...(body === undefined ? {} : { body }),

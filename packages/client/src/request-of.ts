@@ -4,6 +4,8 @@ import type { HttpMethod } from './types.js';
 export const expensePath = (id: string) => `/v1/expenses/${encodeURIComponent(id)}`;
 export const settlementPath = (id: string) => `/v1/settlements/${encodeURIComponent(id)}`;
 export const recurringPath = (id: string) => `/v1/recurring/${encodeURIComponent(id)}`;
+export const commentsPath = (target: 'expense' | 'settlement', id: string) =>
+  `/v1/${target}s/${encodeURIComponent(id)}/comments`;
 
 /** The request an operation becomes. */
 export function requestOf(operation: OutboxOperation): {
@@ -54,5 +56,13 @@ export function requestOf(operation: OutboxOperation): {
         path: recurringPath(operation.recurringId),
         ...(operation.ifMatch ? { ifMatch: operation.ifMatch } : {}),
       };
+    case 'comment.create':
+      return {
+        method: 'POST',
+        path: commentsPath(operation.target, operation.targetId),
+        body: { text: operation.text },
+      };
+    case 'comment.delete':
+      return { method: 'DELETE', path: `/v1/comments/${encodeURIComponent(operation.commentId)}` };
   }
 }

@@ -2,10 +2,12 @@ import canonicalize from 'canonicalize';
 import { NotFoundError, PreconditionFailedError, type ProblemError } from './errors.js';
 import type { HttpResponse } from './http-client.js';
 import type { OutboxEntry, OutboxOperation, OutboxOperationType } from './outbox-types.js';
-import { expensePath, recurringPath, settlementPath } from './request-of.js';
+import { commentsPath, expensePath, recurringPath, settlementPath } from './request-of.js';
 import type {
+  Comment,
   Expense,
   ExpensePatch,
+  Page,
   Problem,
   RecurringExpense,
   RecurringExpensePatch,
@@ -15,7 +17,7 @@ import type {
 } from './types.js';
 
 /** What a resolution may find already there. */
-type Current = Expense | Settlement | RecurringExpense;
+type Current = Expense | Settlement | RecurringExpense | Comment;
 
 /** What to do with a stale entry, decided from the server's current state. */
 export type StaleDecision =
@@ -215,6 +217,33 @@ const HANDLERS: { [T in OutboxOperationType]: Handler<OperationOf<T>> } = {
       `recurring expense ${op.recurringId} is still there: stopped now with If-Match ${ifMatch}`,
     );
   },
+  // The server chose the id: a comment on the target with the same text, made since the write was
+  // first sent, is taken as this one (API.md §5.2; at most the first 2,000 comments are read).
+  'comment.create': async (op, entry, reads) => {
+    const since = Date.parse(entry.sentAt ?? entry.createdAt) - 60_000;
+    let cursor: string | null = null;
+    for (let page = 0; page < 20; page++) {
+      const query: string = `?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const current = await reads.read<Page<Comment>>(`${commentsPath(op.target, op.targetId)}${query}`);
+      if (!current) {
+        return gone(
+          `the ${op.target} ${op.targetId} is gone (deleted, or no longer visible): the comment was not sent again`,
+        );
+      }
+      const match = current.data.data.find((c) => c.text === op.text && Date.parse(c.createdAt) >= since);
+      if (match)
+        return found(match, `comment ${match.id} with the same text exists: the create had been applied`);
+      cursor = current.data.nextCursor;
+      if (!cursor) break;
+    }
+    return resend(
+      undefined,
+      `no comment with this text on ${op.target} ${op.targetId} since the write was made: sent again`,
+    );
+  },
+  // Deleting a deleted comment is 204 again: sending it again is safe.
+  'comment.delete': async (op) =>
+    resend(undefined, `comment ${op.commentId}: delete sent again (a no-op if it was applied)`),
   'settlement.create': async (op, entry, reads) => {
     const match = await reads.claimSettlement(entry, op.body);
     if (match) {

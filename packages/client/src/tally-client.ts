@@ -1,6 +1,7 @@
 import { ActivityApi } from './activity-api.js';
 import { MemoryTokenStore, TokenManager, type TokenStore } from './auth.js';
 import { AuthApi } from './auth-api.js';
+import { CommentsApi } from './comments-api.js';
 import { ExpensesApi } from './expenses-api.js';
 import { GroupsApi } from './groups-api.js';
 import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client.js';
@@ -56,6 +57,8 @@ export class TallyClient {
   readonly recurring: RecurringApi;
   /** Activity across the caller's groups (API.md §8a): the feed, its read marker and unread count. */
   readonly activity: ActivityApi;
+  /** Comments on expenses and settlements (API.md §5.2). */
+  readonly comments: CommentsApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -97,6 +100,7 @@ export class TallyClient {
     this.settlements = new SettlementsApi(http);
     this.recurring = new RecurringApi(http);
     this.activity = new ActivityApi(http);
+    this.comments = new CommentsApi(http);
     this.outbox = new Outbox(
       {
         http,

@@ -19,6 +19,12 @@ export type Page<T> = Omit<Schemas['GroupPage'], 'data'> & { data: T[] };
 /** `?limit=` (1–100, server default 20) and `?cursor=` of every list. */
 export type ListOptions = NonNullable<operations['listGroups']['parameters']['query']>;
 
+/** The expense list's `limit`, `cursor` and search filters (API.md §5.1). */
+export type ExpenseListOptions = NonNullable<operations['listExpenses']['parameters']['query']>;
+
+/** A comment on an expense or a settlement (API.md §5.2). */
+export type Comment = Schemas['Comment'];
+
 /** The stable, machine-readable problem codes of API.md §1 (plus `internal_error` for 500). */
 export type ProblemCode = Schemas['Problem']['code'];
 

@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 
@@ -58,7 +60,9 @@ export function createKnex(options: DatabaseOptions): Knex {
   return knexFactory({
     client: ClientPgLite as unknown as typeof knexFactory.Client,
     dialect: 'postgres',
-    connection: { filename },
+    // pg_trgm indexes the expense search (migration 008); PGlite loads contrib extensions only
+    // when asked, so the database is opened here rather than by knex-pglite from a file name.
+    connection: { pglite: new PGlite(filename, { extensions: { pg_trgm } }) },
   } as Knex.Config);
 }
 

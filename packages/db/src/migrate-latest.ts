@@ -6,6 +6,7 @@ import * as pendingMembers from './migrations/004-pending-members';
 import * as recurring from './migrations/005-recurring';
 import * as groupRates from './migrations/006-group-rates';
 import * as activity from './migrations/007-activity';
+import * as searchComments from './migrations/008-search-comments';
 import * as accountDeletion from './migrations/009-account-deletion';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -19,6 +20,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['005-recurring', recurring],
   ['006-group-rates', groupRates],
   ['007-activity', activity],
+  ['008-search-comments', searchComments],
   ['009-account-deletion', accountDeletion],
 ];
 

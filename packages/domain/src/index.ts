@@ -24,6 +24,7 @@ export {
   splitAmongMembers,
   startOfLocalDay,
 } from './recurrence';
+export { expenseSearchText, normalizeSearchText, searchWordsOf } from './search-text';
 export { settlementBalanceEffect } from './settlement-balance-effect';
 export { simplifyDebts } from './simplify-debts';
 export type { BalanceDelta, MemberNet, Payer, Share, SplitInput, Transfer } from './types';

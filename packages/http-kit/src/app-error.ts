@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'unauthenticated'
   | 'invalid_credentials'
   | 'not_found'
+  | 'forbidden'
   | 'idempotency_key_reused'
   | 'idempotency_key_in_progress'
   | 'email_taken'
@@ -33,6 +34,7 @@ const TITLES: Record<ErrorCode, string> = {
   unauthenticated: 'Unauthenticated',
   invalid_credentials: 'Invalid credentials',
   not_found: 'Not found',
+  forbidden: 'Forbidden',
   idempotency_key_reused: 'Idempotency key reused',
   idempotency_key_in_progress: 'Idempotency key in progress',
   email_taken: 'Email taken',

@@ -4,6 +4,7 @@ import {
   DomainError,
   diffBalanceEffects,
   expenseBalanceEffect,
+  expenseSearchText,
   normalizePayers,
   type Payer,
   type Share,
@@ -191,23 +192,48 @@ const touchedParties = (deltas: readonly BalanceDelta[], first: Party[], fallbac
     return before.length > 0 ? before : [{ userId, path: 'userId' }];
   });
 
+/**
+ * The columns the search and filters read (migration 008, API.md §5.1), derived from an expense's
+ * content by every write of `description`, `category`, `paidBy` or `split`: the normalized search
+ * text, the payers, and everyone involved (payers and the split's users), as text arrays.
+ */
+export function searchColumnsOf(p: Pick<Prepared, 'description' | 'category' | 'paidBy' | 'split'>) {
+  const payers = [...new Set(p.paidBy.map((payer) => payer.userId))];
+  return {
+    searchText: expenseSearchText(p.description, p.category),
+    payerIds: JSON.stringify(payers),
+    involvedIds: JSON.stringify([...new Set([...payers, ...userIdsOf(p.split)])]),
+  };
+}
+
+/** A JSON array of strings as a `text[]` value (the same on pg and PGlite, which serialize arrays differently). */
+const textArray = (json: string) => sql`array(select jsonb_array_elements_text(${json}::jsonb))`;
+
 /** The expense rows' writes, as parts of a change's one statement (`GroupChange.write`). */
 const EXPENSE_WRITES = {
-  insert: (id: string, p: Prepared, userId: string, now: Date, origin: OccurrenceOrigin | undefined) =>
-    sql`insert into expenses (id, group_id, description, category, amount, currency, paid_by, split, shares,
-                              occurred_at, created_by, created_at, updated_at, version, recurring_id, occurrence_date)
+  insert: (id: string, p: Prepared, userId: string, now: Date, origin: OccurrenceOrigin | undefined) => {
+    const search = searchColumnsOf(p);
+    return sql`insert into expenses (id, group_id, description, category, amount, currency, paid_by, split, shares,
+                              occurred_at, created_by, created_at, updated_at, version, recurring_id, occurrence_date,
+                              search_text, payer_ids, involved_ids)
         select ${id}::text, guard.id, ${p.description}::text, ${p.category}::text, ${p.amount}::bigint,
                ${p.currency}::text, ${JSON.stringify(p.paidBy)}::jsonb, ${JSON.stringify(p.split)}::jsonb,
                ${JSON.stringify(p.shares)}::jsonb, ${p.occurredAt}::timestamptz, ${userId}::text,
                ${now}::timestamptz, ${now}::timestamptz, 1, ${origin?.recurringId ?? null}::text,
-               ${origin?.occurrenceDate ?? null}::text from guard`,
-  replace: (id: string, p: Prepared, now: Date, version: number) =>
-    sql`update expenses set description = ${p.description}::text, category = ${p.category}::text,
+               ${origin?.occurrenceDate ?? null}::text, ${search.searchText}::text, ${textArray(search.payerIds)},
+               ${textArray(search.involvedIds)} from guard`;
+  },
+  replace: (id: string, p: Prepared, now: Date, version: number) => {
+    const search = searchColumnsOf(p);
+    return sql`update expenses set description = ${p.description}::text, category = ${p.category}::text,
+                            search_text = ${search.searchText}::text, payer_ids = ${textArray(search.payerIds)},
+                            involved_ids = ${textArray(search.involvedIds)},
                             amount = ${p.amount}::bigint, currency = ${p.currency}::text,
                             paid_by = ${JSON.stringify(p.paidBy)}::jsonb, split = ${JSON.stringify(p.split)}::jsonb,
                             shares = ${JSON.stringify(p.shares)}::jsonb, occurred_at = ${p.occurredAt}::timestamptz,
                             updated_at = ${now}::timestamptz, version = ${version}::integer
-          from guard where expenses.id = ${id}::text`,
+          from guard where expenses.id = ${id}::text`;
+  },
   remove: (id: string, now: Date, version: number) =>
     sql`update expenses set deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz, version = ${version}::integer
           from guard where expenses.id = ${id}::text`,

@@ -25,7 +25,7 @@ export class StaleState extends Error {
 }
 
 /** The records a write may change, each read with its group's state in one statement. */
-export type RecordTable = 'expenses' | 'settlements' | 'recurring_expenses';
+export type RecordTable = 'expenses' | 'settlements' | 'recurring_expenses' | 'comments';
 
 /**
  * What a write's work gets: the group it changes (at most one per write), as a `GroupChange` on
@@ -92,6 +92,7 @@ const RECORD_READS = {
   expenses: recordWithGroup('expenses'),
   settlements: recordWithGroup('settlements'),
   recurring_expenses: recordWithGroup('recurring_expenses'),
+  comments: recordWithGroup('comments'),
 };
 const GROUP_READ = { name: 'write_open_group', text: groupSnapshotSql('$1') };
 

@@ -1,6 +1,6 @@
 import type Joi from 'joi';
 import parse from 'joi-to-json';
-import { currency, localDate, timeZone } from '../schemas';
+import { commentText, currency, localDate, realTimestamp, searchQuery, timeZone } from '../schemas';
 
 /**
  * joi → JSON Schema 2020-12 (the dialect of OpenAPI 3.1) through the maintained converter
@@ -121,6 +121,15 @@ const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
   // An IANA time zone: any name the server's Intl knows (aliases too), which no list here could
   // state exactly; a string, checked by the server (422).
   [customMethodOf(timeZone), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  // The search and comments (API.md §5.1, §5.2): a real date-time, the number of words in `q`, a
+  // comment's length in code points (not UTF-16 units) and its non-blankness: the server's checks
+  // (422), said in the descriptions.
+  [
+    customMethodOf(realTimestamp),
+    (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') }),
+  ],
+  [customMethodOf(searchQuery), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  [customMethodOf(commentText), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
 ]);
 /** String rules that already keep a string from being empty (or say what it must look like). */
 const NON_EMPTY_RULES = new Set(['min', 'length', 'pattern', 'email', 'isoDate', 'uri', 'guid']);

@@ -73,6 +73,7 @@ const TAGS = [
   { name: 'Expenses', description: 'Who paid, how it is split' },
   { name: 'Settlements', description: 'One member paying another back' },
   { name: 'Recurring expenses', description: 'Expenses the server creates on a schedule' },
+  { name: 'Comments', description: 'Notes members leave on expenses and settlements' },
   { name: 'Balances', description: 'Who owes whom' },
   { name: 'Events', description: 'The durable, ordered log of every change to a group' },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },

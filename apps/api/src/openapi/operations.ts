@@ -5,12 +5,14 @@ import {
   addMemberBody,
   balancesQuery,
   clientId,
+  commentBody,
   createExpenseBody,
   createGroupBody,
   createInviteBody,
   createRecurringBody,
   createSettlementBody,
   eventsQuery,
+  expensesQuery,
   listQuery,
   loginBody,
   patchExpenseBody,
@@ -79,6 +81,7 @@ export const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
   userId: 'User id (`usr_…`) of the member',
   expenseId: 'Expense id (`exp_…`, or the id a client chose with PUT)',
   settlementId: 'Settlement id (`stl_…`)',
+  commentId: 'Comment id (`cmt_…`)',
   memberId: 'User id (`usr_…`) of a pending member',
   inviteId: 'Invite id (`inv_…`)',
   code: 'An invite code (43 characters, base64url)',
@@ -594,10 +597,17 @@ export const OPERATIONS: Operation[] = [
     path: '/v1/groups/{groupId}/expenses',
     operationId: 'listExpenses',
     tag: 'Expenses',
-    summary: "A group's live expenses",
-    description: `Newest first by \`occurredAt\`, then by id (descending). Deleted expenses are not listed. ${LIST_NOTE}`,
+    summary: "A group's expenses, searched and filtered",
+    description:
+      'Newest first by `occurredAt`, then by id (descending). Deleted expenses are not listed unless ' +
+      '`includeDeleted=true`. Filters combine with AND (API.md §5.1): `q` (every word a substring of the ' +
+      'description or category, ignoring case and accents), `category` (exact), `paidBy`, `involves` (payer or ' +
+      'in the split), `from` (inclusive) and `to` (exclusive) on `occurredAt`. With `updatedAfter` (sync) the ' +
+      'order is `updatedAt`, then id, ascending. A cursor keeps the filters it was issued with: used with other ' +
+      'filters it is `422 validation_failed`. Timestamps must be real RFC 3339 date-times (`2026-02-30…` is ' +
+      `\`422\`). ${LIST_NOTE}`,
     rateLimited: true,
-    query: listQuery,
+    query: expensesQuery,
     success: [
       { status: 200, description: 'One page of expenses', schema: 'ExpensePage', headers: ['Cache-Control'] },
     ],
@@ -750,6 +760,66 @@ export const OPERATIONS: Operation[] = [
     idempotency: 'required',
     success: [{ status: 200, description: 'The live expense', schema: 'Expense', headers: ['ETag'] }],
     errors: ['not_found', 'not_a_member'],
+  },
+
+  // ---- comments (API.md §5.2) -----------------------------------------------------------------
+  ...(['expense', 'settlement'] as const).flatMap((target): Operation[] => {
+    const Target = target === 'expense' ? 'Expense' : 'Settlement';
+    const path = `/v1/${target}s/{${target}Id}/comments`;
+    return [
+      {
+        method: 'post',
+        path,
+        operationId: `create${Target}Comment`,
+        tag: 'Comments',
+        summary: `Comment on a${target === 'expense' ? 'n' : ''} ${target}`,
+        description:
+          '`text` is stored and returned exactly as sent (no trimming, no HTML): 1–2000 Unicode code points, ' +
+          'not only whitespace. Appends `comment.created` to the group’s log. A retried request (same ' +
+          `\`Idempotency-Key\`) creates one comment. A deleted ${target}, or one in a group the caller is not in, is \`404\`.`,
+        rateLimited: true,
+        jsonBody: true,
+        body: commentBody,
+        idempotency: 'required',
+        success: [{ status: 201, description: 'The comment', schema: 'Comment', headers: ['Location'] }],
+        errors: ['not_found'],
+      },
+      {
+        method: 'get',
+        path,
+        operationId: `list${Target}Comments`,
+        tag: 'Comments',
+        summary: `The comments on a${target === 'expense' ? 'n' : ''} ${target}`,
+        description:
+          `Oldest first (by \`createdAt\`, then id). Deleted comments are not listed. A deleted ${target} is \`404\` ` +
+          `(its comments come back when it is restored), as is one in a group the caller is not in. ${LIST_NOTE}`,
+        rateLimited: true,
+        query: listQuery,
+        success: [
+          {
+            status: 200,
+            description: 'One page of comments',
+            schema: 'CommentPage',
+            headers: ['Cache-Control'],
+          },
+        ],
+        errors: ['not_found'],
+      },
+    ];
+  }),
+  {
+    method: 'delete',
+    path: '/v1/comments/{commentId}',
+    operationId: 'deleteComment',
+    tag: 'Comments',
+    summary: 'Delete a comment',
+    description:
+      'By its author only: another member of the group gets `403 forbidden`, anyone else `404`. Appends ' +
+      '`comment.deleted`; deleting a deleted comment is `204` again (no second event).',
+    rateLimited: true,
+    idempotency: 'required',
+    success: [{ status: 204, description: 'Deleted' }],
+    errors: ['not_found', 'forbidden'],
   },
 
   // ---- settlements -----------------------------------------------------------------------------

@@ -56,6 +56,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   unauthenticated: 401,
   invalid_credentials: 401,
   not_found: 404,
+  forbidden: 403,
   idempotency_key_reused: 409,
   idempotency_key_in_progress: 409,
   email_taken: 409,
@@ -201,6 +202,14 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
     'rates.updated': {
       name: 'RatesUpdatedEvent',
       data: object({ rates: ref('GroupRates') }, ['rates']),
+    },
+    'comment.created': {
+      name: 'CommentCreatedEvent',
+      data: object({ comment: ref('Comment') }, ['comment']),
+    },
+    'comment.deleted': {
+      name: 'CommentDeletedEvent',
+      data: object({ comment: ref('Comment'), deletedAt }, ['comment', 'deletedAt']),
     },
   };
 })();
@@ -593,6 +602,12 @@ export const responseSchemas: Record<string, JsonSchema> = {
         description:
           'The recurring expense (`rec_…`) this expense is an occurrence of (API.md §6a); null for any other',
       },
+      deletedAt: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description:
+          'Only in a list asked with `includeDeleted=true` (API.md §5.1): when the expense was deleted, null when it is live',
+      },
     },
     required: [
       'id',
@@ -936,3 +951,22 @@ responseSchemas['ActivityPage'] = {
   required: ['data', 'nextCursor', 'unread', 'unreadCapped', 'readUpTo'],
 };
 responseSchemas['ActivityUnread'] = object(unreadFields, ['unread', 'unreadCapped', 'readUpTo']);
+
+// ---- comments (API.md §5.2) ------------------------------------------------------------------------
+responseSchemas['Comment'] = object(
+  {
+    id: id('cmt', 'Comment'),
+    groupId: id('grp', 'Group'),
+    targetType: { type: 'string', enum: ['expense', 'settlement'], description: 'What the comment is on' },
+    targetId: { type: 'string', description: 'The expense or settlement id' },
+    authorId: id('usr', 'User'),
+    text: {
+      type: 'string',
+      minLength: 1,
+      description: 'Exactly as sent: 1–2000 Unicode code points, no trimming, no HTML interpretation',
+    },
+    createdAt: timestamp,
+  },
+  ['id', 'groupId', 'targetType', 'targetId', 'authorId', 'text', 'createdAt'],
+);
+responseSchemas['CommentPage'] = pageOf('Comment');

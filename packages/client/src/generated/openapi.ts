@@ -430,8 +430,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A group's live expenses
-     * @description Newest first by `occurredAt`, then by id (descending). Deleted expenses are not listed. Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
+     * A group's expenses, searched and filtered
+     * @description Newest first by `occurredAt`, then by id (descending). Deleted expenses are not listed unless `includeDeleted=true`. Filters combine with AND (API.md §5.1): `q` (every word a substring of the description or category, ignoring case and accents), `category` (exact), `paidBy`, `involves` (payer or in the split), `from` (inclusive) and `to` (exclusive) on `occurredAt`. With `updatedAfter` (sync) the order is `updatedAt`, then id, ascending. A cursor keeps the filters it was issued with: used with other filters it is `422 validation_failed`. Timestamps must be real RFC 3339 date-times (`2026-02-30…` is `422`). Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
      */
     get: operations['listExpenses'];
     put?: never;
@@ -549,6 +549,74 @@ export interface paths {
      */
     post: operations['restoreExpense'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/expenses/{expenseId}/comments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The comments on an expense
+     * @description Oldest first (by `createdAt`, then id). Deleted comments are not listed. A deleted expense is `404` (its comments come back when it is restored), as is one in a group the caller is not in. Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
+     */
+    get: operations['listExpenseComments'];
+    put?: never;
+    /**
+     * Comment on an expense
+     * @description `text` is stored and returned exactly as sent (no trimming, no HTML): 1–2000 Unicode code points, not only whitespace. Appends `comment.created` to the group’s log. A retried request (same `Idempotency-Key`) creates one comment. A deleted expense, or one in a group the caller is not in, is `404`.
+     */
+    post: operations['createExpenseComment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/settlements/{settlementId}/comments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The comments on a settlement
+     * @description Oldest first (by `createdAt`, then id). Deleted comments are not listed. A deleted settlement is `404` (its comments come back when it is restored), as is one in a group the caller is not in. Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
+     */
+    get: operations['listSettlementComments'];
+    put?: never;
+    /**
+     * Comment on a settlement
+     * @description `text` is stored and returned exactly as sent (no trimming, no HTML): 1–2000 Unicode code points, not only whitespace. Appends `comment.created` to the group’s log. A retried request (same `Idempotency-Key`) creates one comment. A deleted settlement, or one in a group the caller is not in, is `404`.
+     */
+    post: operations['createSettlementComment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/comments/{commentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a comment
+     * @description By its author only: another member of the group gets `403 forbidden`, anyone else `404`. Appends `comment.deleted`; deleting a deleted comment is `204` again (no second event).
+     */
+    delete: operations['deleteComment'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1006,6 +1074,10 @@ export interface components {
               shares: number;
             }[];
           };
+    };
+    CommentRequest: {
+      /** @description 1–2000 characters, counted in Unicode code points; stored and returned exactly as sent (no trimming, no HTML) */
+      text: string;
     };
     SettlementRequest: {
       groupId: string;
@@ -1468,6 +1540,11 @@ export interface components {
       version: number;
       /** @description The recurring expense (`rec_…`) this expense is an occurrence of (API.md §6a); null for any other */
       recurringId: string | null;
+      /**
+       * Format: date-time
+       * @description Only in a list asked with `includeDeleted=true` (API.md §5.1): when the expense was deleted, null when it is live
+       */
+      deletedAt?: string | null;
     };
     Settlement: {
       /**
@@ -1573,7 +1650,9 @@ export interface components {
       | components['schemas']['RecurringUpdatedEvent']
       | components['schemas']['RecurringDeletedEvent']
       | components['schemas']['RecurringSkippedEvent']
-      | components['schemas']['RatesUpdatedEvent'];
+      | components['schemas']['RatesUpdatedEvent']
+      | components['schemas']['CommentCreatedEvent']
+      | components['schemas']['CommentDeletedEvent'];
     GroupUpdatedEvent: {
       /**
        * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
@@ -2140,6 +2219,72 @@ export interface components {
         rates: components['schemas']['GroupRates'];
       };
     };
+    CommentCreatedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'comment.created';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        comment: components['schemas']['Comment'];
+      };
+    };
+    CommentDeletedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'comment.deleted';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        comment: components['schemas']['Comment'];
+        /**
+         * Format: date-time
+         * @description When it was deleted
+         * @example 2026-11-25T10:00:00.000Z
+         */
+        deletedAt: string;
+      };
+    };
     /** @description Every message the server sends on the WebSocket */
     ServerMessage:
       | {
@@ -2345,6 +2490,7 @@ export interface components {
         | 'unauthenticated'
         | 'invalid_credentials'
         | 'not_found'
+        | 'forbidden'
         | 'idempotency_key_reused'
         | 'idempotency_key_in_progress'
         | 'email_taken'
@@ -2576,6 +2722,43 @@ export interface components {
       unreadCapped: boolean;
       /** @description The id of the item the read marker is at; null when the caller never marked any */
       readUpTo: string | null;
+    };
+    Comment: {
+      /**
+       * @description Comment id: `cmt_` followed by a ULID. Opaque: do not parse it.
+       * @example cmt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description What the comment is on
+       * @enum {string}
+       */
+      targetType: 'expense' | 'settlement';
+      /** @description The expense or settlement id */
+      targetId: string;
+      /**
+       * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      authorId: string;
+      /** @description Exactly as sent: 1–2000 Unicode code points, no trimming, no HTML interpretation */
+      text: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      createdAt: string;
+    };
+    CommentPage: {
+      data: components['schemas']['Comment'][];
+      /** @description Pass as `?cursor=` for the next page; null on the last page */
+      nextCursor: string | null;
     };
   };
   responses: never;
@@ -6072,6 +6255,22 @@ export interface operations {
       query?: {
         limit?: number;
         cursor?: string;
+        /** @description Words that must all appear in the description or the category, in any order, as substrings; case, accents and compatibility forms are ignored. At most 200 characters and 10 words; only spaces filters nothing */
+        q?: string;
+        /** @description Only expenses of exactly this category */
+        category?: string;
+        /** @description Only expenses this member paid (all or part of) */
+        paidBy?: string;
+        /** @description Only expenses this member paid or has a share in */
+        involves?: string;
+        /** @description Only expenses with `occurredAt` at or after this time */
+        from?: string;
+        /** @description Only expenses with `occurredAt` before this time (exclusive) */
+        to?: string;
+        /** @description Sync: only expenses whose `updatedAt` is after this time, oldest change first (`updatedAt`, then id, ascending) */
+        updatedAfter?: string;
+        /** @description Also list deleted expenses, each with `deletedAt` (every item then has `deletedAt`, null when live) */
+        includeDeleted?: boolean;
       };
       header?: {
         /** @description `304 Not Modified` when the current ETag matches. */
@@ -7422,6 +7621,743 @@ export interface operations {
             code?: 'not_a_member';
             /** @constant */
             status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  listExpenseComments: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Expense id (`exp_…`, or the id a client chose with PUT) */
+        expenseId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of comments */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CommentPage'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  createExpenseComment: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+      };
+      path: {
+        /** @description Expense id (`exp_…`, or the id a client chose with PUT) */
+        expenseId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CommentRequest'];
+      };
+    };
+    responses: {
+      /** @description The comment */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Comment'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  listSettlementComments: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Settlement id (`stl_…`) */
+        settlementId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of comments */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CommentPage'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  createSettlementComment: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+      };
+      path: {
+        /** @description Settlement id (`stl_…`) */
+        settlementId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CommentRequest'];
+      };
+    };
+    responses: {
+      /** @description The comment */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Comment'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  deleteComment: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+      };
+      path: {
+        /** @description Comment id (`cmt_…`) */
+        commentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `forbidden` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'forbidden';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
           };
         };
       };

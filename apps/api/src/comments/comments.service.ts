@@ -1,0 +1,168 @@
+import { AppError, notFound } from '@tally/http-kit';
+import type { Knex } from 'knex';
+import { toIso } from '../db-errors';
+import { decodeTimeIdCursor, pageOf } from '../http/cursor';
+import type { NewId } from '../ids';
+import { sql } from '../ledger/sql';
+import type { WriteContext, WriteResult } from '../ledger/write-runner';
+import { createRunRead } from '../read-queries';
+
+/** What a comment is on (API.md §5.2). */
+export type CommentTarget = { type: 'expense' | 'settlement'; id: string };
+
+export type Comment = {
+  id: string;
+  groupId: string;
+  targetType: 'expense' | 'settlement';
+  targetId: string;
+  authorId: string;
+  text: string;
+  createdAt: string;
+};
+
+type CommentRow = {
+  id: string;
+  group_id: string;
+  target_type: 'expense' | 'settlement';
+  target_id: string;
+  author_id: string;
+  text: string;
+  created_at: Date | string;
+  deleted_at: Date | string | null;
+};
+
+const toComment = (row: CommentRow): Comment => ({
+  id: row.id,
+  groupId: row.group_id,
+  targetType: row.target_type,
+  targetId: row.target_id,
+  authorId: row.author_id,
+  text: row.text,
+  createdAt: toIso(row.created_at),
+});
+
+const TABLES = { expense: 'expenses', settlement: 'settlements' } as const;
+const hiddenTarget = (target: CommentTarget) => () =>
+  notFound(target.type === 'expense' ? 'Expense' : 'Settlement');
+
+/**
+ * `$1` target type, `$2` target id, `$3` user, `$4` limit (and after a cursor `$5` time, `$6` id):
+ * one row `{ visible: false }` when the target does not exist, is deleted, or is in a group the
+ * caller is not in; else `{ visible: true }` with the page's columns (null for an empty page).
+ */
+function commentsPage(cursor: string) {
+  const target = (table: string) =>
+    `select t.group_id from ${table} t where $1 = '${table === 'expenses' ? 'expense' : 'settlement'}'
+        and t.id = $2 and t.deleted_at is null`;
+  return `select (t.group_id is not null) as visible, r.* from
+      (select (${target('expenses')} union all ${target('settlements')}) as group_id) t0
+      cross join lateral (select t0.group_id
+                           where exists (select 1 from group_members m
+                                          where m.group_id = t0.group_id and m.user_id = $3)) t
+      left join lateral (select * from comments c
+                          where c.target_type = $1 and c.target_id = $2 and c.deleted_at is null${cursor}
+                          order by c.created_at asc, c.id asc limit $4) r on t.group_id is not null`;
+}
+const READS = {
+  first: { name: 'read_comments_first', text: commentsPage('') },
+  after: {
+    name: 'read_comments_after',
+    text: commentsPage(' and (c.created_at > $5 or (c.created_at = $5 and c.id > $6))'),
+  },
+};
+
+/**
+ * Comments on expenses and settlements (API.md §5.2). A comment belongs to its target's group: its
+ * writes are changes of that group (a seq'd event each), its reads need the caller's membership.
+ */
+export function createCommentsService(deps: { knex: Knex; newId: NewId }) {
+  const { newId } = deps;
+  const runRead = createRunRead(deps.knex);
+
+  return {
+    async create(
+      ctx: WriteContext,
+      userId: string,
+      target: CommentTarget,
+      text: string,
+    ): Promise<WriteResult<Comment>> {
+      const hidden = hiddenTarget(target);
+      // A target in a group the caller is not in answers exactly like an unknown or deleted one.
+      const found = await ctx.openRecord<{ id: string; deleted_at: string | null }>(
+        TABLES[target.type],
+        target.id,
+        userId,
+        hidden,
+      );
+      if (!found || found.row.deleted_at) throw hidden();
+      const { change } = found;
+      const now = new Date();
+      const comment: Comment = {
+        id: newId('cmt'),
+        groupId: change.group.id,
+        targetType: target.type,
+        targetId: target.id,
+        authorId: userId,
+        text,
+        createdAt: now.toISOString(),
+      };
+      change.write(
+        sql`insert into comments (id, group_id, target_type, target_id, author_id, text, created_at)
+            select ${comment.id}::text, guard.id, ${comment.targetType}::text, ${comment.targetId}::text,
+                   ${userId}::text, ${text}::text, ${now}::timestamptz from guard`,
+      );
+      const event = change.commit('comment.created', userId, { comment }, { at: now });
+      return { value: comment, events: [event] };
+    },
+
+    /**
+     * By its author only: another member (who can see it) gets `403 forbidden`, a non-member `404`.
+     * Deleting a deleted comment is `204` again, with no second event.
+     */
+    async remove(ctx: WriteContext, userId: string, commentId: string): Promise<WriteResult<void>> {
+      const found = await ctx.openRecord<CommentRow>('comments', commentId, userId, () =>
+        notFound('Comment'),
+      );
+      if (!found) throw notFound('Comment');
+      const { change, row } = found;
+      if (row.author_id !== userId) {
+        throw new AppError('forbidden', 403, 'Only the author of a comment can delete it.');
+      }
+      if (row.deleted_at) return { value: undefined, events: [] };
+      const now = new Date();
+      change.write(
+        sql`update comments set deleted_at = ${now}::timestamptz from guard where comments.id = ${commentId}::text`,
+      );
+      const comment = toComment(row);
+      const event = change.commit(
+        'comment.deleted',
+        userId,
+        { comment, deletedAt: now.toISOString() },
+        { at: now },
+      );
+      return { value: undefined, events: [event] };
+    },
+
+    /** Oldest first; `404` for a target the caller cannot see (unknown, deleted, or another group's). */
+    async list(userId: string, target: CommentTarget, query: { limit: number; cursor?: string }) {
+      const head = [target.type, target.id, userId, query.limit + 1];
+      let after: { at: Date; id: string } | undefined;
+      try {
+        after = decodeTimeIdCursor(query.cursor);
+      } catch (invalid) {
+        const [row] = await runRead<{ visible: boolean }>(READS.first, head);
+        if (!row?.visible) throw hiddenTarget(target)();
+        throw invalid;
+      }
+      const rows = await runRead<CommentRow & { visible: boolean }>(
+        after ? READS.after : READS.first,
+        after ? [...head, after.at, after.id] : head,
+      );
+      if (!rows[0]?.visible) throw hiddenTarget(target)();
+      const comments = rows.filter((row) => row.id !== null).map(toComment);
+      return pageOf(comments, query.limit, (c) => [c.createdAt, c.id]);
+    },
+  };
+}
+
+export type CommentsService = ReturnType<typeof createCommentsService>;
