@@ -5,6 +5,7 @@ import * as boundedTables from './migrations/003-bounded-tables';
 import * as pendingMembers from './migrations/004-pending-members';
 import * as recurring from './migrations/005-recurring';
 import * as groupRates from './migrations/006-group-rates';
+import * as imports from './migrations/010-imports';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -16,6 +17,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['004-pending-members', pendingMembers],
   ['005-recurring', recurring],
   ['006-group-rates', groupRates],
+  ['010-imports', imports],
 ];
 
 /**

@@ -16,7 +16,9 @@ export type EventType =
   | 'recurring.updated'
   | 'recurring.deleted'
   | 'recurring.skipped'
-  | 'rates.updated';
+  | 'rates.updated'
+  | 'import.started'
+  | 'import.completed';
 
 /** One entry of a group's durable, ordered log (API.md §8). */
 export type GroupEvent = {
