@@ -19,6 +19,8 @@ import { createImportBody } from '../schemas';
 import { fileHashOf, type ImportInput, type ImportsService } from './imports.service';
 import { checkSplitwiseFile, MalformedFile } from './splitwise-csv';
 
+const USER_ID = /^usr_[0-9A-HJKMNP-TV-Z]{26}$/;
+
 /** @default 10 MiB */
 export const DEFAULT_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -58,6 +60,9 @@ function parseImport(req: Request): ImportInput {
     );
   }
   const errors = [
+    ...Object.entries(body.members)
+      .filter(([, id]) => typeof id !== 'string' || !USER_ID.test(id))
+      .map(([name]) => ({ path: `members.${name}`, message: 'must be a user id' })),
     ...file.people
       .filter((name) => body.members[name] === undefined)
       .map((name) => ({ path: `members.${name}`, message: `the person column "${name}" needs a member` })),
