@@ -4,6 +4,7 @@ import { ExpensesApi } from './expenses-api.js';
 import { GroupsApi } from './groups-api.js';
 import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client.js';
 import { randomIdempotencyKey } from './idempotency-key.js';
+import { ImportsApi } from './imports-api.js';
 import { InvitesApi } from './invites-api.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 import { RealtimeClient } from './realtime.js';
@@ -50,6 +51,8 @@ export class TallyClient {
   readonly settlements: SettlementsApi;
   /** Recurring expenses (API.md §6a): schedules the server turns into expenses. */
   readonly recurring: RecurringApi;
+  /** Imports of Splitwise exports (API.md §6b). */
+  readonly imports: ImportsApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -89,6 +92,7 @@ export class TallyClient {
     this.expenses = new ExpensesApi(http);
     this.settlements = new SettlementsApi(http);
     this.recurring = new RecurringApi(http);
+    this.imports = new ImportsApi(http);
     this.outbox = new Outbox(
       {
         http,
