@@ -2,10 +2,13 @@
  * API.md §6b: importing a Splitwise export, against real PostgreSQL and Redis. The crash and size
  * tests are in test/cross-process/imports-crash.test.ts.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import request from 'supertest';
+import { type ServerProcess, spawnServer } from '../support/server-process';
 import { redisUrl } from '../support/test-database';
-import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { newKey, startTestServer, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
 import { balancesOf, expectProblem, netsIn } from './component-helpers';
 
 const FIXTURE = readFileSync(path.join(__dirname, '../fixtures/splitwise-export.csv'), 'utf8');
@@ -208,6 +211,65 @@ describe('imports (Splitwise)', () => {
         .set(ada.auth)
         .send({ format: 'splitwise-csv', csv: FIXTURE, members });
       expectProblem(res, 400, 'idempotency_key_missing');
+    });
+  });
+});
+
+describe('imports on the embedded database (PGlite, `npm start`)', () => {
+  // A server process without DATABASE_URL, as `npm start` runs (PGlite cannot load in jest's
+  // sandbox without --experimental-vm-modules; see embedded-smoke.test.ts).
+  let proc: ServerProcess;
+  let agent: ReturnType<typeof request.agent>;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tally-import-embedded-'));
+  beforeAll(async () => {
+    // PGlite's first boot (initdb, the migrations) can outlast 30 s on a loaded machine.
+    proc = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { bootTimeoutMs: 80_000 });
+    agent = request.agent(proc.url);
+  }, 90_000);
+  afterAll(async () => {
+    await proc?.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const register = async (name: string) => {
+    const res = await agent
+      .post('/v1/auth/register')
+      .send({ email: uniqueEmail(name), name, password: 'correct horse battery' });
+    expect(res.status).toBe(201);
+    return { id: res.body.user.id as string, auth: { Authorization: `Bearer ${res.body.accessToken}` } };
+  };
+
+  it('imports the sample export for a claimed pending member as for anyone, once', async () => {
+    expect(existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+    const ada = await register('Ada');
+    const bob = await register('Bob');
+    const groupId = (await agent.post('/v1/groups').set(ada.auth).send({ name: 'Trip' })).body.id as string;
+    expect(
+      (await agent.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ userId: bob.id })).status,
+    ).toBe(201);
+    const added = await agent.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ name: 'Carol' });
+    const code = (await agent.post(`/v1/groups/${groupId}/invites`).set(ada.auth)).body.code as string;
+    const cara = await register('Cara');
+    const accepted = await agent
+      .post(`/v1/invites/${code}/accept`)
+      .set(cara.auth)
+      .send({ asMember: added.body.userId });
+    expect(accepted.status).toBe(201);
+    const members = { [PEOPLE[0]]: ada.id, [PEOPLE[1]]: bob.id, [PEOPLE[2]]: added.body.userId };
+    const send = () =>
+      agent
+        .post(`/v1/groups/${groupId}/imports`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ format: 'splitwise-csv', csv: FIXTURE, members });
+    expect((await send()).body).toMatchObject({ created: 7, existing: 0, refused: [] });
+    expect((await send()).body).toMatchObject({ created: 0, existing: 7, refused: [] });
+    // The claimed pending member's net is the account's that took over (API.md §3.3).
+    const balances = await agent.get(`/v1/groups/${groupId}/balances`).set(ada.auth);
+    expect(netsIn(balances.body.currencies, 'EUR')).toEqual({
+      [ada.id]: FILE_TOTAL[0],
+      [bob.id]: FILE_TOTAL[1],
+      [cara.id]: FILE_TOTAL[2],
     });
   });
 });

@@ -37,7 +37,10 @@ export async function freePort(): Promise<number> {
 /** Starts a server process and waits until `/healthz` answers. */
 export async function spawnServer(
   env: Record<string, string>,
-  options: { port?: number } = {},
+  options: {
+    port?: number /** How long to wait for `/healthz`. @default 30000 */;
+    bootTimeoutMs?: number;
+  } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -73,6 +76,7 @@ export async function spawnServer(
     await until(healthy, {
       what: 'the server process to answer /healthz',
       intervalMs: 100,
+      timeoutMs: options.bootTimeoutMs,
       abort: () => (ended ? 'it exited during start-up' : undefined),
     });
   } catch (error) {
