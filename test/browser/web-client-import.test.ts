@@ -64,7 +64,9 @@ describe('the web client at /: importing a Splitwise export', () => {
     // Preselected by first name: Ada Lovelace → Ada, Bob Smith → Bob, Carol "CJ" Jones → Carol.
     expect(
       await mapping.evaluateAll((selects) =>
-        selects.map((s) => (s as HTMLSelectElement).selectedOptions[0]?.text),
+        selects.map(
+          (s) => (s as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text,
+        ),
       ),
     ).toEqual(['Ada', 'Bob (not on Tally yet)', 'Carol (not on Tally yet)']);
     await ada.locator('#import-form button').click();
