@@ -130,6 +130,17 @@ describe('imports (Splitwise)', () => {
     expect(types.filter((x: string) => x === 'expense.created')).toHaveLength(5);
   });
 
+  it('imports the same file into two groups as two sets of records', async () => {
+    const one = await groupWithCarol();
+    const two = await groupWithCarol();
+    const first = await upload(one.groupId, { format: 'splitwise-csv', csv: FIXTURE, members: one.members });
+    const second = await upload(two.groupId, { format: 'splitwise-csv', csv: FIXTURE, members: two.members });
+    expect(first.body).toMatchObject({ created: 7, existing: 0 });
+    expect(second.body).toMatchObject({ created: 7, existing: 0 });
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(await counts(two.groupId)).toEqual({ expenses: 5, settlements: 2, imports: 1 });
+  });
+
   it('replays the answer for the same key', async () => {
     const { groupId, members } = await groupWithCarol();
     const key = newKey();

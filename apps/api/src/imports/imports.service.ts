@@ -75,12 +75,14 @@ export const importIdOf = (groupId: string, fileHash: string): string =>
   `imp_${sha256(`${groupId}\n${fileHash}`)}`;
 
 /**
- * A row's record id: the file's hash and the row's line, hashed. `exp_i`/`stl_i` plus 64 hex digits
- * is longer than any id a client may choose (PUT takes at most 64 characters), so no one can take
- * an imported row's id first, and a row imported again (a re-upload, a resumed import) finds its record.
+ * A row's record id: its import (the group and the file's hash) and its line, hashed. The group is
+ * part of it, so the same file imported into two groups makes two sets of records. `exp_i`/`stl_i`
+ * plus 64 hex digits is longer than any id a client may choose (PUT takes at most 64 characters), so
+ * no one can take an imported row's id first, and a row imported again (a re-upload, a resumed
+ * import) finds its record.
  */
-export const rowIdOf = (prefix: 'exp' | 'stl', fileHash: string, line: number): string =>
-  `${prefix}_i${sha256(`${fileHash}\n${line}`)}`;
+export const rowIdOf = (prefix: 'exp' | 'stl', importId: string, line: number): string =>
+  `${prefix}_i${sha256(`${importId}\n${line}`)}`;
 
 /** Rows whose presence is read in one query before they are written. */
 const BATCH = 100;
@@ -166,7 +168,7 @@ export function createImportsService(deps: {
     const member = (column: number) => input.members[input.file.people[column] as string] as string;
     if (row.kind === 'settlement') {
       return settlements.createImported(group, {
-        id: rowIdOf('stl', input.fileHash, row.line),
+        id: rowIdOf('stl', importIdOf(input.groupId, input.fileHash), row.line),
         groupId: input.groupId,
         fromUserId: member(row.from),
         toUserId: member(row.to),
@@ -177,23 +179,28 @@ export function createImportsService(deps: {
         createdAt: new Date().toISOString(),
       });
     }
-    return expenses.createImported(group, userId, rowIdOf('exp', input.fileHash, row.line), {
-      groupId: input.groupId,
-      description: row.description,
-      category: row.category,
-      amount: row.amount,
-      currency: row.currency,
-      occurredAt: row.occurredAt,
-      paidBy: [...row.paid].map(([column, amount]) => ({ userId: member(column), amount })),
-      split: {
-        type: 'exact',
-        between: [...row.owed].map(([column, amount]) => ({ userId: member(column), amount })),
+    return expenses.createImported(
+      group,
+      userId,
+      rowIdOf('exp', importIdOf(input.groupId, input.fileHash), row.line),
+      {
+        groupId: input.groupId,
+        description: row.description,
+        category: row.category,
+        amount: row.amount,
+        currency: row.currency,
+        occurredAt: row.occurredAt,
+        paidBy: [...row.paid].map(([column, amount]) => ({ userId: member(column), amount })),
+        split: {
+          type: 'exact',
+          between: [...row.owed].map(([column, amount]) => ({ userId: member(column), amount })),
+        },
       },
-    });
+    );
   }
 
-  const recordIdOf = (fileHash: string, row: SplitwiseRow) =>
-    row.kind === 'settlement' ? rowIdOf('stl', fileHash, row.line) : rowIdOf('exp', fileHash, row.line);
+  const recordIdOf = (importId: string, row: SplitwiseRow) =>
+    row.kind === 'settlement' ? rowIdOf('stl', importId, row.line) : rowIdOf('exp', importId, row.line);
 
   async function present(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
@@ -224,7 +231,7 @@ export function createImportsService(deps: {
     const flushBatch = async () => {
       const ids = batch
         .filter((r) => r.kind === 'expense' || r.kind === 'settlement')
-        .map((r) => recordIdOf(input.fileHash, r));
+        .map((r) => recordIdOf(importId, r));
       const found = await present(ids);
       let pending = { existing: 0, refused: [] as { line: number; reason: string }[] };
       const settle = async (next: number) => {
@@ -238,7 +245,7 @@ export function createImportsService(deps: {
           if (input.file.totalMismatch)
             pending.refused.push({ line: row.line, reason: input.file.totalMismatch });
         } else if (row.kind === 'expense' || row.kind === 'settlement') {
-          if (found.has(recordIdOf(input.fileHash, row))) {
+          if (found.has(recordIdOf(importId, row))) {
             pending.existing++;
             continue;
           }
