@@ -293,14 +293,10 @@ export function createImportsService(deps: {
         group.write(
           sql`update imports set status = 'completed', updated_at = now() from guard where imports.id = ${importId}::text`,
         );
-        const report = {
-          ...toReport(row),
-          status: 'completed' as const,
-          refused: undefined,
-          refusedCount: toReport(row).refused.length,
-        };
-        const { refused: _refused, ...summary } = report;
-        return { events: [group.commit('import.completed', userId, { import: summary })] };
+        // The report without its list of refusals (which can be long): their number.
+        const { refused, ...summary } = toReport(row);
+        const data = { import: { ...summary, status: 'completed', refusedCount: refused.length } };
+        return { events: [group.commit('import.completed', userId, data)] };
       }, announce);
     }
     return toReport((await readRow(importId)) as ImportRow);
