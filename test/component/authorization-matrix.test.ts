@@ -196,6 +196,21 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/export.csv`).set(u.auth),
     },
     {
+      name: 'POST /v1/groups/{id}/imports',
+      kind: 'group',
+      send: (i, u) =>
+        keyed(t.request.post(`/v1/groups/${i.groupId}/imports`).set(u.auth)).send({
+          format: 'splitwise-csv',
+          csv: 'Date,Description,Category,Cost,Currency,Me,Them\n2024-01-05,Mine,General,5.00,INR,5.00,-5.00\n',
+          members: { Me: u.id, Them: i.memberId },
+        }),
+    },
+    {
+      name: 'GET /v1/groups/{id}/imports/{importId}',
+      kind: 'group',
+      send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/imports/imp_${'0'.repeat(64)}`).set(u.auth),
+    },
+    {
       name: 'GET /v1/groups/{id}/expenses',
       kind: 'group',
       send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/expenses`).set(u.auth),

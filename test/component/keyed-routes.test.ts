@@ -115,6 +115,15 @@ describe('every keyed route', () => {
       path: `/v1/groups/${await t.createGroup(ada, [bob])}/members/${bob.id}`,
       status: 204,
     }),
+    'POST /v1/groups/:groupId/imports': async () => ({
+      path: `/v1/groups/${await t.createGroup(ada, [bob])}/imports`,
+      body: {
+        format: 'splitwise-csv',
+        csv: 'Date,Description,Category,Cost,Currency,Ada,Bob\r\n2024-01-05,Lunch,General,20.00,INR,10.00,-10.00\r\n',
+        members: { Ada: ada.id, Bob: bob.id },
+      },
+      status: 201,
+    }),
     'POST /v1/expenses': async () => ({
       path: '/v1/expenses',
       body: expenseBody(await t.createGroup(ada, [bob])),
@@ -230,8 +239,11 @@ describe('every keyed route', () => {
     expect(WRITE_ROUTES.map((r) => r.name).sort()).toEqual([...DOCUMENTED_WRITES].sort());
     for (const route of WRITE_ROUTES) {
       // Recurring expenses create money writes: their routes are money writes too (API.md §6a).
-      // Comments too (API.md §5.2): a retried comment must appear once.
-      const money = /^\/v1\/(expenses|settlements|recurring|comments)|\/recurring$/.test(route.path);
+      // Comments (a retried comment must appear once, API.md §5.2) and imports (they create expenses
+      // and settlements, §6b) too.
+      const money = /^\/v1\/(expenses|settlements|recurring|comments)|\/(recurring|imports)$/.test(
+        route.path,
+      );
       expect({ route: route.name, key: route.key }).toEqual({
         route: route.name,
         key: money ? 'required' : 'optional',

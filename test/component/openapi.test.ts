@@ -41,6 +41,7 @@ import {
   commentBody,
   createExpenseBody,
   createGroupBody,
+  createImportBody,
   createInviteBody,
   createRecurringBody,
   createSettlementBody,
@@ -196,6 +197,7 @@ const BODIES: Record<string, Joi.Schema> = {
   'PATCH /v1/recurring/{recurringId}': patchRecurringBody,
   'PUT /v1/groups/{groupId}/rates': putRatesBody,
   'POST /v1/me/activity/read': activityReadBody,
+  'POST /v1/groups/{groupId}/imports': createImportBody,
 };
 const USR_A = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC';
 const USR_B = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RD';
@@ -274,6 +276,10 @@ const VALID: Record<string, unknown[]> = {
     { base: 'INR', rates: {}, asOf: '2026-11-25' },
   ],
 };
+VALID['POST /v1/groups/{groupId}/imports'] = [
+  { format: 'splitwise-csv', csv: 'Date,Description,Category,Cost,Currency,A\n', members: { A: USR_A } },
+  { format: 'splitwise-csv', csv: 'x', members: {} },
+];
 VALID['PUT /v1/expenses/{expenseId}'] = VALID['POST /v1/expenses']!;
 VALID['POST /v1/groups/{groupId}/recurring'] = [
   {
@@ -366,6 +372,14 @@ const INVALID: Record<string, unknown[]> = {
     },
   ],
   'PATCH /v1/recurring/{recurringId}': [{}, { expense: {} }, { schedule: { every: 'day' } }],
+  'POST /v1/groups/{groupId}/imports': [
+    {},
+    { format: 'splitwise-csv', csv: '', members: {} },
+    { format: 'csv', csv: 'x', members: {} },
+    { format: 'splitwise-csv', csv: 'x' },
+    { format: 'splitwise-csv', csv: 'x', members: [] },
+    { format: 'splitwise-csv', csv: 'x', members: {}, extra: 1 },
+  ],
   'PUT /v1/groups/{groupId}/rates': [
     { rates: {}, asOf: '2026-11-25' },
     { base: 'eur', rates: {}, asOf: '2026-11-25' },
@@ -891,6 +905,19 @@ describe('OpenAPI document', () => {
     const rates = { base: 'EUR', rates: { INR: '80.0400', USD: '1.1414' }, asOf: '2018-12-21' };
     expectStatus(await call('put', `/v1/groups/${groupId}/rates`, { user: cy, body: rates }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/rates`, { user: cy }), 200);
+    const splitwise = {
+      format: 'splitwise-csv',
+      csv: 'Date,Description,Category,Cost,Currency,Cy,Bob\r\n2024-01-05,Lunch,General,20.00,INR,10.00,-10.00\r\n',
+      members: { Cy: cy.id, Bob: bob.id },
+    };
+    const imported = await call('post', `/v1/groups/${groupId}/imports`, {
+      user: cy,
+      key: true,
+      body: splitwise,
+    });
+    expectStatus(imported, 201);
+    expectStatus(await call('get', `/v1/groups/${groupId}/imports/${imported.body.id}`, { user: cy }), 200);
+    expectStatus(await call('get', `/v1/groups/${groupId}/imports/imp_unknown`, { user: cy }), 404);
     expectStatus(await call('get', `/v1/groups/${groupId}/balances?in=EUR`, { user: cy }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/balances?in=JPY`, { user: cy }), 422);
     expectStatus(await call('get', `/v1/groups/${groupId}/expenses?limit=1`, { user: cy }), 200);
@@ -990,6 +1017,8 @@ describe('OpenAPI document', () => {
       'expense.deleted',
       'expense.updated',
       'group.updated',
+      'import.completed',
+      'import.started',
       'member.added',
       'member.removed',
       'rates.updated',
@@ -1228,7 +1257,8 @@ describe('OpenAPI document', () => {
     for (const { key, path, method, op } of documented) {
       const params = paramNames(op);
       const isMoneyWrite =
-        method !== 'get' && /^\/v1\/(expenses|settlements|recurring|comments)|\/recurring$/.test(path);
+        method !== 'get' &&
+        /^\/v1\/(expenses|settlements|recurring|comments)|\/(recurring|imports)$/.test(path);
       const isGroupWrite =
         method !== 'get' &&
         (path.startsWith('/v1/groups') ||

@@ -37,7 +37,10 @@ export async function freePort(): Promise<number> {
 /** Starts a server process and waits until `/healthz` answers. */
 export async function spawnServer(
   env: Record<string, string>,
-  options: { port?: number } = {},
+  options: {
+    port?: number /** How long to wait for `/healthz`. @default 30000 */;
+    bootTimeoutMs?: number;
+  } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -75,7 +78,7 @@ export async function spawnServer(
       intervalMs: 100,
       // A boot on embedded PGlite (its WebAssembly database opened and migrated) takes about 10 s on
       // this machine alone and three times that when other suites load both cores.
-      timeoutMs: 55_000,
+      timeoutMs: options.bootTimeoutMs ?? 55_000,
       abort: () => (ended ? 'it exited during start-up' : undefined),
     });
   } catch (error) {

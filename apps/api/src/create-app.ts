@@ -28,6 +28,8 @@ import { type ProbeDeps, probeRoutes } from './http/probe-routes';
 import { requestId } from './http/request-id';
 import { upgradeRequired, WEBSOCKET_PATH } from './http/upgrade-required';
 import { createIdMaker } from './ids';
+import { importRoutes } from './imports/imports.routes';
+import { createImportsService } from './imports/imports.service';
 import type { Announcer } from './ledger/announcer';
 import type { GroupGate } from './ledger/group-access';
 import { createWriteRunner } from './ledger/write-runner';
@@ -73,6 +75,8 @@ export type AppDeps = {
   announceUserRevoked?: (userId: string) => void;
   /** How long an API process believes an account active before asking again. @default 10000 */
   revokedUsersTtlMs?: number;
+  /** The largest import request body (`IMPORT_MAX_BYTES`, API.md §6b). @default 10 MiB */
+  importMaxBytes?: number;
 };
 
 const privateNoCache: RequestHandler = (req, res, next) => {
@@ -113,13 +117,14 @@ export function createApp(deps: AppDeps): Express {
       deps.announceUserRevoked?.(userId);
     },
   });
+  const settlements = createSettlementsService({ knex: deps.knex, newId });
   const ledger = ledgerRoutes({
     knex: deps.knex,
     writes,
     announcer: deps.announcer,
     groups: createGroupsService({ knex: deps.knex, newId }),
     expenses,
-    settlements: createSettlementsService({ knex: deps.knex, newId }),
+    settlements,
     idempotency: deps.idempotency,
   });
   const members = memberRoutes({
@@ -154,6 +159,13 @@ export function createApp(deps: AppDeps): Express {
     search: createExpenseSearch({ knex: deps.knex, expenses }),
     idempotency: deps.idempotency,
   });
+  const importing = importRoutes({
+    imports: createImportsService({ knex: deps.knex, writes, expenses, settlements }),
+    writes,
+    announcer: deps.announcer,
+    idempotency: deps.idempotency,
+    maxBytes: deps.importMaxBytes,
+  });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
   app.locals['writeRoutes'] = [
     ...ledger.writeRoutes,
@@ -162,6 +174,7 @@ export function createApp(deps: AppDeps): Express {
     ...fx.writeRoutes,
     ...activity.writeRoutes,
     ...comments.writeRoutes,
+    ...importing.writeRoutes,
   ];
 
   app.use(requestId);
@@ -199,6 +212,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(members.router);
   v1.use(recurring.router);
   v1.use(activity.router);
+  v1.use(importing.router);
   // The API first: every request passes the layers ahead of the one that answers it, and `/v1` is
   // where the traffic is. The probes, the docs and the web client come after it (no path overlaps).
   app.use('/v1', v1);

@@ -397,3 +397,19 @@ export const commentText = Joi.string()
   );
 
 export const commentBody = Joi.object({ text: commentText.required() }).label('CommentRequest');
+
+// ---- imports (API.md §6b) ------------------------------------------------------------------------
+export const createImportBody = Joi.object({
+  format: Joi.string()
+    .valid('splitwise-csv')
+    .required()
+    .description('The file’s format: a Splitwise CSV export'),
+  csv: Joi.string().min(1).required().description('The file’s text, as exported'),
+  // Keys are the file's column names, values member ids: checked by the route against the file.
+  members: Joi.object()
+    .unknown(true)
+    .required()
+    .description(
+      'Each person column of the file (its header name) → the id (`usr_…`) of the group member it is',
+    ),
+}).label('CreateImportRequest');

@@ -295,6 +295,14 @@ const httpVariables = {
     .description(
       'Origins whose pages may call `/v1` from a browser: exact origins, comma-separated, or `*` alone for any. Unset: no CORS headers.',
     ),
+  IMPORT_MAX_BYTES: Joi.number()
+    .integer()
+    .min(65536)
+    .max(104857600)
+    .default(10485760)
+    .description(
+      '64 KiB–100 MiB: the largest request body of `POST /v1/groups/{groupId}/imports` (a Splitwise export in JSON); every other body stays at 64 KiB.',
+    ),
   RATE_LIMIT_PER_MINUTE: Joi.number()
     .integer()
     .min(1)

@@ -105,6 +105,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         ignoredErrors,
         refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
         corsOrigins: config.corsOrigins,
+        importMaxBytes: config.importMaxBytes,
         rateLimits: api.rateLimits,
         loadShedder: api.loadShedder.middleware,
         groupGate: api.groupGate,

@@ -27,6 +27,7 @@ export {
   type WriteOptions,
 } from './http-client.js';
 export { randomIdempotencyKey } from './idempotency-key.js';
+export { ImportsApi } from './imports-api.js';
 export { InvitesApi } from './invites-api.js';
 export { MeApi, type MyDataExport } from './me-api.js';
 export {

@@ -6,6 +6,7 @@ import { ExpensesApi } from './expenses-api.js';
 import { GroupsApi } from './groups-api.js';
 import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client.js';
 import { randomIdempotencyKey } from './idempotency-key.js';
+import { ImportsApi } from './imports-api.js';
 import { InvitesApi } from './invites-api.js';
 import { MeApi } from './me-api.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
@@ -59,6 +60,8 @@ export class TallyClient {
   readonly activity: ActivityApi;
   /** Comments on expenses and settlements (API.md §5.2). */
   readonly comments: CommentsApi;
+  /** Imports of Splitwise exports (API.md §6b). */
+  readonly imports: ImportsApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -101,6 +104,7 @@ export class TallyClient {
     this.recurring = new RecurringApi(http);
     this.activity = new ActivityApi(http);
     this.comments = new CommentsApi(http);
+    this.imports = new ImportsApi(http);
     this.outbox = new Outbox(
       {
         http,

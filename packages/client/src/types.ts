@@ -227,3 +227,8 @@ export interface RecurringExpense extends Omit<Schemas['RecurringExpense'], 'exp
   /** As it was sent. */
   expense: RecurringExpenseTemplate;
 }
+
+/** An import's report (API.md §6b): created, already present and refused rows. */
+export type ImportReport = Schemas['ImportReport'];
+/** The body of `POST /v1/groups/{groupId}/imports`. */
+export type ImportRequest = Schemas['CreateImportRequest'];

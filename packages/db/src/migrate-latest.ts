@@ -8,6 +8,7 @@ import * as groupRates from './migrations/006-group-rates';
 import * as activity from './migrations/007-activity';
 import * as searchComments from './migrations/008-search-comments';
 import * as accountDeletion from './migrations/009-account-deletion';
+import * as imports from './migrations/010-imports';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -22,6 +23,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['007-activity', activity],
   ['008-search-comments', searchComments],
   ['009-account-deletion', accountDeletion],
+  ['010-imports', imports],
 ];
 
 /**

@@ -18,7 +18,9 @@ export type EventType =
   | 'recurring.skipped'
   | 'rates.updated'
   | 'comment.created'
-  | 'comment.deleted';
+  | 'comment.deleted'
+  | 'import.started'
+  | 'import.completed';
 
 /** One entry of a group's durable, ordered log (API.md §8). */
 export type GroupEvent = {

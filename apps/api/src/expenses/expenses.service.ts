@@ -366,6 +366,17 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       return { value: value.expense, events };
     },
 
+    /** An expense at a given id staged on `change` (an imported row, API.md §6b), like any created one. */
+    createImported(
+      change: GroupChange,
+      createdBy: string,
+      id: string,
+      input: ExpenseInput,
+    ): WriteResult<Expense> {
+      const { value, events } = insert(change, createdBy, id, input);
+      return { value: value.expense, events };
+    },
+
     async create(ctx: WriteContext, userId: string, input: ExpenseInput): Promise<WriteResult<Expense>> {
       const { value, events } = insert(await ctx.open(input.groupId, userId), userId, newId('exp'), input);
       return { value: value.expense, events };

@@ -74,6 +74,7 @@ const TAGS = [
   { name: 'Settlements', description: 'One member paying another back' },
   { name: 'Recurring expenses', description: 'Expenses the server creates on a schedule' },
   { name: 'Comments', description: 'Notes members leave on expenses and settlements' },
+  { name: 'Imports', description: 'Expenses and payments brought in from a Splitwise export' },
   { name: 'Balances', description: 'Who owes whom' },
   { name: 'Events', description: 'The durable, ordered log of every change to a group' },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },

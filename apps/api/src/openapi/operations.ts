@@ -8,6 +8,7 @@ import {
   commentBody,
   createExpenseBody,
   createGroupBody,
+  createImportBody,
   createInviteBody,
   createRecurringBody,
   createSettlementBody,
@@ -86,6 +87,7 @@ export const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
   inviteId: 'Invite id (`inv_…`)',
   code: 'An invite code (43 characters, base64url)',
   recurringId: 'Recurring expense id (`rec_…`)',
+  importId: 'Import id (`imp_…`)',
 };
 
 const RECURRING_NOTE =
@@ -969,6 +971,47 @@ export const OPERATIONS: Operation[] = [
     ifMatch: true,
     success: [{ status: 204, description: 'Stopped' }],
     errors: ['not_found', 'precondition_failed'],
+  },
+
+  // ---- imports (API.md §6b) -------------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/v1/groups/{groupId}/imports',
+    operationId: 'createImport',
+    tag: 'Imports',
+    summary: 'Import a Splitwise export',
+    description:
+      '`csv` is the text of a Splitwise CSV export (header `Date,Description,Category,Cost,Currency`, then one ' +
+      'net column per person; a blank line and the `Total balance` row at the end); `members` maps each person ' +
+      'column to a member of the group (active or pending). Each row becomes an expense (payers, shares) or, for ' +
+      'a `Payment` row, a settlement, giving every member exactly the net the file says, with the usual ' +
+      '`expense.created`/`settlement.created` events between `import.started` and `import.completed`. ' +
+      'Synchronous: answers when the whole file is done. The same file again (any key) is the same import: ' +
+      'nothing is created twice, rows already there count as `existing`; a retry after a crash resumes. ' +
+      'A file that is no Splitwise export is `422 validation_failed` naming its line (`errors[0].path` `csv`), ' +
+      'and nothing is written; a row that cannot be imported is listed in `refused` and the rest goes on. The ' +
+      'body may be up to `IMPORT_MAX_BYTES` (10 MiB by default), not 64 KiB. See API.md §6b.',
+    rateLimited: true,
+    jsonBody: true,
+    body: createImportBody,
+    idempotency: 'required',
+    success: [
+      { status: 201, description: 'The import’s report', schema: 'ImportReport', headers: ['Location'] },
+    ],
+    errors: ['not_found', 'not_a_member'],
+  },
+  {
+    method: 'get',
+    path: '/v1/groups/{groupId}/imports/{importId}',
+    operationId: 'getImport',
+    tag: 'Imports',
+    summary: 'An import’s report',
+    description: 'Created, existing and refused rows (with line and reason); `404` for a non-member.',
+    rateLimited: true,
+    success: [
+      { status: 200, description: 'The import’s report', schema: 'ImportReport', headers: ['Cache-Control'] },
+    ],
+    errors: ['not_found'],
   },
 
   // ---- realtime --------------------------------------------------------------------------------

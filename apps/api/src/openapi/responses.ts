@@ -21,6 +21,12 @@ const timestamp: JsonSchema = {
   description: 'RFC 3339 UTC timestamp',
   examples: ['2026-11-25T10:00:00.000Z'],
 };
+/** An import's id: `imp_` and the SHA-256 of its group and file (API.md §6b). */
+const importId: JsonSchema = {
+  type: 'string',
+  pattern: '^imp_[0-9a-f]{64}$',
+  description: 'Import id: `imp_` and 64 hex digits, derived from the group and the file',
+};
 const amount: JsonSchema = {
   type: 'integer',
   minimum: 1,
@@ -210,6 +216,62 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
     'comment.deleted': {
       name: 'CommentDeletedEvent',
       data: object({ comment: ref('Comment'), deletedAt }, ['comment', 'deletedAt']),
+    },
+    'import.started': {
+      name: 'ImportStartedEvent',
+      data: object(
+        {
+          import: object(
+            {
+              id: importId,
+              format: { type: 'string', enum: ['splitwise-csv'] },
+              rows: { type: 'integer', minimum: 0 },
+            },
+            ['id', 'format', 'rows'],
+          ),
+        },
+        ['import'],
+      ),
+    },
+    'import.completed': {
+      name: 'ImportCompletedEvent',
+      data: object(
+        {
+          import: object(
+            {
+              id: importId,
+              groupId: id('grp', 'Group'),
+              format: { type: 'string', enum: ['splitwise-csv'] },
+              status: { type: 'string', enum: ['completed'] },
+              rows: { type: 'integer', minimum: 0 },
+              created: { type: 'integer', minimum: 0 },
+              existing: { type: 'integer', minimum: 0 },
+              refusedCount: {
+                type: 'integer',
+                minimum: 0,
+                description: 'The rows refused (the report lists them)',
+              },
+              createdBy: id('usr', 'User'),
+              createdAt: timestamp,
+              updatedAt: timestamp,
+            },
+            [
+              'id',
+              'groupId',
+              'format',
+              'status',
+              'rows',
+              'created',
+              'existing',
+              'refusedCount',
+              'createdBy',
+              'createdAt',
+              'updatedAt',
+            ],
+          ),
+        },
+        ['import'],
+      ),
     },
   };
 })();
@@ -836,6 +898,50 @@ responseSchemas['RecurringExpense'] = object(
   ],
 );
 responseSchemas['RecurringExpensePage'] = pageOf('RecurringExpense');
+// ---- imports (API.md §6b) -------------------------------------------------------------------------
+responseSchemas['ImportReport'] = object(
+  {
+    id: importId,
+    groupId: id('grp', 'Group'),
+    format: { type: 'string', enum: ['splitwise-csv'] },
+    status: {
+      type: 'string',
+      enum: ['running', 'completed'],
+      description: '`running` while a run is under way or was interrupted (a retry resumes it)',
+    },
+    rows: { type: 'integer', minimum: 0, description: 'Expense and payment rows in the file' },
+    created: { type: 'integer', minimum: 0, description: 'Rows this import created (across a resumed run)' },
+    existing: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Rows found already imported (the same file before)',
+    },
+    refused: {
+      type: 'array',
+      items: object(
+        { line: { type: 'integer', minimum: 1 }, reason: { type: 'string' } },
+        ['line', 'reason'],
+        'A line of the file not imported, and why',
+      ),
+    },
+    createdBy: id('usr', 'User'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  },
+  [
+    'id',
+    'groupId',
+    'format',
+    'status',
+    'rows',
+    'created',
+    'existing',
+    'refused',
+    'createdBy',
+    'createdAt',
+    'updatedAt',
+  ],
+);
 // ---- currency conversion (fx/) --------------------------------------------------------------------
 const decimalRate: JsonSchema = {
   type: 'string',

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { pageOf } from '../http/cursor';
 import type { NewId } from '../ids';
+import type { GroupChange } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
@@ -115,6 +116,28 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
       change.applyDeltas(settlementBalanceEffect(settlement));
       change.countRecord(settlement.currency, 1);
       const event = change.commit('settlement.created', userId, { settlement }, { withBalances: true });
+      return { value: settlement, events: [event] };
+    },
+
+    /**
+     * A settlement at a given id staged on `change` (an imported payment, API.md §6b): the same row,
+     * balances and `settlement.created` event as `create`.
+     */
+    createImported(change: GroupChange, settlement: Settlement): WriteResult<Settlement> {
+      const now = new Date();
+      change.assertMembers([
+        { userId: settlement.fromUserId, path: 'fromUserId' },
+        { userId: settlement.toUserId, path: 'toUserId' },
+      ]);
+      change.write(SETTLEMENT_WRITES.insert(settlement, now));
+      change.applyDeltas(settlementBalanceEffect(settlement));
+      change.countRecord(settlement.currency, 1);
+      const event = change.commit(
+        'settlement.created',
+        settlement.createdBy,
+        { settlement },
+        { withBalances: true },
+      );
       return { value: settlement, events: [event] };
     },
 

@@ -718,6 +718,46 @@ export interface paths {
     patch: operations['patchRecurringExpense'];
     trace?: never;
   };
+  '/v1/groups/{groupId}/imports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a Splitwise export
+     * @description `csv` is the text of a Splitwise CSV export (header `Date,Description,Category,Cost,Currency`, then one net column per person; a blank line and the `Total balance` row at the end); `members` maps each person column to a member of the group (active or pending). Each row becomes an expense (payers, shares) or, for a `Payment` row, a settlement, giving every member exactly the net the file says, with the usual `expense.created`/`settlement.created` events between `import.started` and `import.completed`. Synchronous: answers when the whole file is done. The same file again (any key) is the same import: nothing is created twice, rows already there count as `existing`; a retry after a crash resumes. A file that is no Splitwise export is `422 validation_failed` naming its line (`errors[0].path` `csv`), and nothing is written; a row that cannot be imported is listed in `refused` and the rest goes on. The body may be up to `IMPORT_MAX_BYTES` (10 MiB by default), not 64 KiB. See API.md §6b.
+     */
+    post: operations['createImport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/groups/{groupId}/imports/{importId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An import’s report
+     * @description Created, existing and refused rows (with line and reason); `404` for a non-member.
+     */
+    get: operations['getImport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/ws': {
     parameters: {
       query?: never;
@@ -1235,6 +1275,19 @@ export interface components {
         timeZone?: string;
       };
     };
+    CreateImportRequest: {
+      /**
+       * @description The file’s format: a Splitwise CSV export
+       * @constant
+       */
+      format: 'splitwise-csv';
+      /** @description The file’s text, as exported */
+      csv: string;
+      /** @description Each person column of the file (its header name) → the id (`usr_…`) of the group member it is */
+      members: {
+        [key: string]: unknown;
+      };
+    };
     /**
      * @description ISO 4217 currency code: one of the codes the server accepts (those its runtime knows, `Intl.supportedValuesOf("currency")`); anything else is `422 validation_failed`
      * @example INR
@@ -1652,7 +1705,9 @@ export interface components {
       | components['schemas']['RecurringSkippedEvent']
       | components['schemas']['RatesUpdatedEvent']
       | components['schemas']['CommentCreatedEvent']
-      | components['schemas']['CommentDeletedEvent'];
+      | components['schemas']['CommentDeletedEvent']
+      | components['schemas']['ImportStartedEvent']
+      | components['schemas']['ImportCompletedEvent'];
     GroupUpdatedEvent: {
       /**
        * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
@@ -2285,6 +2340,106 @@ export interface components {
         deletedAt: string;
       };
     };
+    ImportStartedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'import.started';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        import: {
+          /** @description Import id: `imp_` and 64 hex digits, derived from the group and the file */
+          id: string;
+          /** @enum {string} */
+          format: 'splitwise-csv';
+          rows: number;
+        };
+      };
+    };
+    ImportCompletedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'import.completed';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        import: {
+          /** @description Import id: `imp_` and 64 hex digits, derived from the group and the file */
+          id: string;
+          /**
+           * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+           * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+           */
+          groupId: string;
+          /** @enum {string} */
+          format: 'splitwise-csv';
+          /** @enum {string} */
+          status: 'completed';
+          rows: number;
+          created: number;
+          existing: number;
+          /** @description The rows refused (the report lists them) */
+          refusedCount: number;
+          /**
+           * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
+           * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+           */
+          createdBy: string;
+          /**
+           * Format: date-time
+           * @description RFC 3339 UTC timestamp
+           * @example 2026-11-25T10:00:00.000Z
+           */
+          createdAt: string;
+          /**
+           * Format: date-time
+           * @description RFC 3339 UTC timestamp
+           * @example 2026-11-25T10:00:00.000Z
+           */
+          updatedAt: string;
+        };
+      };
+    };
     /** @description Every message the server sends on the WebSocket */
     ServerMessage:
       | {
@@ -2626,6 +2781,49 @@ export interface components {
       data: components['schemas']['RecurringExpense'][];
       /** @description Pass as `?cursor=` for the next page; null on the last page */
       nextCursor: string | null;
+    };
+    ImportReport: {
+      /** @description Import id: `imp_` and 64 hex digits, derived from the group and the file */
+      id: string;
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /** @enum {string} */
+      format: 'splitwise-csv';
+      /**
+       * @description `running` while a run is under way or was interrupted (a retry resumes it)
+       * @enum {string}
+       */
+      status: 'running' | 'completed';
+      /** @description Expense and payment rows in the file */
+      rows: number;
+      /** @description Rows this import created (across a resumed run) */
+      created: number;
+      /** @description Rows found already imported (the same file before) */
+      existing: number;
+      refused: {
+        line: number;
+        reason: string;
+      }[];
+      /**
+       * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      createdBy: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      updatedAt: string;
     };
     /** @description A group’s own exchange rates: `rates[c]` units of currency `c` per one `base`. A group that never set any has `base`, `asOf`, `updatedBy` and `updatedAt` null and `rates` empty. */
     GroupRates: {
@@ -9517,6 +9715,289 @@ export interface operations {
             code?: 'validation_failed' | 'not_a_member' | 'split_mismatch';
             /** @constant */
             status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  createImport: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateImportRequest'];
+      };
+    };
+    responses: {
+      /** @description The import’s report */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportReport'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed`, `not_a_member` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed' | 'not_a_member';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  getImport: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+        /** @description Import id (`imp_…`) */
+        importId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The import’s report */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportReport'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
           };
         };
       };
