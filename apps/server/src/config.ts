@@ -295,6 +295,14 @@ const httpVariables = {
     .description(
       'Origins whose pages may call `/v1` from a browser: exact origins, comma-separated, or `*` alone for any. Unset: no CORS headers.',
     ),
+  ACCOUNT_STATUS_TTL_MS: Joi.number()
+    .integer()
+    .min(0)
+    .max(900000)
+    .default(10000)
+    .description(
+      'How long an API process believes an account it found active before reading its status again (API.md §11.3): a deleted account’s access token is refused by the other processes at most this long after the deletion; the read costs one round trip per user per period.',
+    ),
   IMPORT_MAX_BYTES: Joi.number()
     .integer()
     .min(65536)

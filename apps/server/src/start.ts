@@ -106,6 +106,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
         corsOrigins: config.corsOrigins,
         importMaxBytes: config.importMaxBytes,
+        revokedUsersTtlMs: config.accountStatusTtlMs,
         rateLimits: api.rateLimits,
         loadShedder: api.loadShedder.middleware,
         groupGate: api.groupGate,
