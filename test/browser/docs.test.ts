@@ -88,6 +88,8 @@ describe('/docs in headless Chromium', () => {
       'Expenses',
       'Settlements',
       'Recurring expenses',
+      'Comments',
+      'Imports',
       'Balances',
       'Events',
       'Realtime',
