@@ -65,10 +65,23 @@ export async function connectRedisClients(
     async close() {
       await bus.close();
       await sharded?.close();
-      await subscriber?.quit().catch(() => subscriber.disconnect());
-      await redis?.quit().catch(() => redis.disconnect());
+      await Promise.all([subscriber, redis].map((client) => client && closeClient(client)));
     },
   };
+}
+
+/**
+ * A client's end: `QUIT` when connected, so that what it sent is answered first; a client that is
+ * not (Redis down, reconnecting) is dropped at once. A `QUIT` sent while disconnected would wait in
+ * the offline queue behind the subscriber's queued (un)subscriptions, retried for ever: the process
+ * could not stop while Redis was down.
+ */
+async function closeClient(client: Redis | Cluster): Promise<void> {
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  await client.quit().catch(() => client.disconnect());
 }
 
 /**
