@@ -2,6 +2,7 @@ import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { jsonColumn } from '../json-column';
+import { createRunRead } from '../read-queries';
 
 /** One item of the feed: a group's event with the group's id and name (API.md §8a). */
 export type ActivityItem = {
@@ -113,32 +114,11 @@ const MARK_SQL = `
 
 type Rows<R> = { rows: R[] };
 
-type Connection = {
-  query(
-    query: { name: string; text: string; values: unknown[] } | string,
-    values?: unknown[],
-  ): Promise<{ rows: unknown[] }>;
-};
-
 export function createActivityService(deps: { knex: Knex }) {
   const { knex } = deps;
-
-  /**
-   * A `pg` named (prepared) statement: the feed's plan (a LATERAL over every partition) takes
-   * longer to plan than to run, so it is planned once per connection. PGlite has none.
-   */
-  async function prepared<R>(statement: { name: string; text: string }, values: unknown[]): Promise<R[]> {
-    const connection = (await knex.client.acquireConnection()) as Connection;
-    try {
-      const result =
-        knex.client.config.client === 'pg'
-          ? await connection.query({ ...statement, values })
-          : await connection.query(statement.text, values);
-      return result.rows as R[];
-    } finally {
-      await knex.client.releaseConnection(connection);
-    }
-  }
+  // A `pg` named (prepared) statement: the feed's plan (a LATERAL over every partition) takes
+  // longer to plan than to run, so it is planned once per connection. PGlite has none.
+  const prepared = createRunRead(knex);
 
   async function unreadOf(userId: string): Promise<Unread> {
     const [counted, marker] = await Promise.all([
