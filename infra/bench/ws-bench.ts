@@ -123,6 +123,7 @@ async function connectionToken(secret: string, userId: string, n: number): Promi
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuer('tally')
+    .setAudience('tally')
     .setJti(`bench-${n}`)
     .setIssuedAt()
     .setExpirationTime('1h')

@@ -14,7 +14,7 @@ const secretKey = new TextEncoder().encode(TEST_JWT_SECRET);
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A token exactly like the server's own (HS256, issuer tally), with overridable claims and header. */
+/** A token exactly like the server's own (HS256, issuer and audience tally), with overridable claims and header. */
 function signToken(
   sub: string,
   options: { alg?: string; key?: Parameters<SignJWT['sign']>[0]; exp?: number; iat?: number } = {},
@@ -23,6 +23,7 @@ function signToken(
     .setProtectedHeader({ alg: options.alg ?? 'HS256', typ: 'JWT' })
     .setSubject(sub)
     .setIssuer('tally')
+    .setAudience('tally')
     .setIssuedAt(options.iat ?? nowSeconds())
     .setExpirationTime(options.exp ?? nowSeconds() + 600);
   return jwt.sign(options.key ?? secretKey);
@@ -380,11 +381,24 @@ describe('authentication (API.md §2)', () => {
       expectUnauthenticated(await me(token));
     });
 
+    it('rejects a token for another audience (JWT_AUDIENCE), or none', async () => {
+      for (const audience of ['tally-elsewhere', undefined]) {
+        let jwt = new SignJWT({})
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(user.id)
+          .setIssuer('tally')
+          .setExpirationTime('10m');
+        if (audience) jwt = jwt.setAudience(audience);
+        expectUnauthenticated(await me(await jwt.sign(secretKey)));
+      }
+    });
+
     it('rejects a token with another issuer', async () => {
       const token = await new SignJWT({})
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(user.id)
         .setIssuer('someone-else')
+        .setAudience('tally')
         .setExpirationTime('10m')
         .sign(secretKey);
       expectUnauthenticated(await me(token));

@@ -19,6 +19,7 @@ const signExpired = (userId: string) => {
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuer('tally')
+    .setAudience('tally')
     .setIssuedAt(now - 3600)
     .setExpirationTime(now - 60)
     .sign(createSecretKey(Buffer.from(TEST_JWT_SECRET, 'utf8')));

@@ -250,6 +250,14 @@ const authVariables = {
     .description(
       'A retired signing key (at least 32 characters, not `JWT_SECRET`) still accepted when verifying access tokens, so a rotation logs nobody out; new tokens are signed with `JWT_SECRET`.',
     ),
+  JWT_AUDIENCE: Joi.string()
+    .trim()
+    .min(1)
+    .max(200)
+    .default('tally')
+    .description(
+      "The `aud` claim written into access tokens and required of every token presented: deployments that share `JWT_SECRET` but not `JWT_AUDIENCE` refuse each other's tokens.",
+    ),
   ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(1).default(900).description('Access token lifetime.'),
   REFRESH_REUSE_GRACE_SECONDS: Joi.number()
     .integer()

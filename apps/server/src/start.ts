@@ -55,6 +55,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     secret: resolveJwtSecret(config.jwtSecret, config.dataDir),
     previousSecret: config.jwtSecretPrevious,
     ttlSeconds: config.accessTokenTtlSeconds,
+    audience: config.jwtAudience,
   });
   const redis = await connectRedisClients(config, {
     logger,

@@ -74,7 +74,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       expires_at: new Date(now + REFRESH_TOKEN_TTL_MS),
       created_at: new Date(now),
     });
-    return { user, accessToken: await tokens.sign(user.id), refreshToken, expiresIn: tokens.ttlSeconds };
+    return {
+      user,
+      accessToken: await tokens.sign(user.id, familyId),
+      refreshToken,
+      expiresIn: tokens.ttlSeconds,
+    };
   }
 
   return {
