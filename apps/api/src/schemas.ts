@@ -47,12 +47,13 @@ export const clientId = Joi.string()
 
 // ---- auth ----------------------------------------------------------------------------------------
 const email = Joi.string().trim().lowercase().email({ tlds: false }).max(254);
-const password = Joi.string().min(8).max(1024);
+/** A password being chosen (register, change, reset): the rules of API.md §2. */
+export const newPassword = Joi.string().min(8).max(1024);
 
 export const registerBody = Joi.object({
   email: email.required(),
   name: Joi.string().trim().min(1).max(100).required(),
-  password: password.required(),
+  password: newPassword.required(),
 }).label('RegisterRequest');
 
 export const loginBody = Joi.object({
