@@ -46,6 +46,8 @@ async function main() {
       REDIS_URL: redis.url,
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+      LOGIN_THROTTLE_IP_FREE_FAILURES: '1000000',
       LOG_LEVEL: 'warn',
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-import-')),
     },

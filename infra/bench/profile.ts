@@ -120,6 +120,8 @@ async function main() {
         LOG_LEVEL: 'warn',
         DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-profile-')),
         RATE_LIMIT_PER_MINUTE: '100000000',
+        AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
+        LOGIN_THROTTLE_IP_FREE_FAILURES: '100000000',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },

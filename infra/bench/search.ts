@@ -89,6 +89,8 @@ async function main() {
       DATABASE_URL: db.url,
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
       RATE_LIMIT_PER_MINUTE: '100000000',
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
+      LOGIN_THROTTLE_IP_FREE_FAILURES: '100000000',
     }),
   );
   try {

@@ -116,7 +116,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       // The load generator's 18 users each send about 10 requests a second, near the default budget
       // of 600 a minute: a 429 (and its Retry-After of up to a minute) would then stand in for the
       // disruptions this run measures. The rate limiter has its own tests.
-      env: { WS_HEARTBEAT_MS: '2000', RATE_LIMIT_PER_MINUTE: '1000000' },
+      env: {
+        WS_HEARTBEAT_MS: '2000',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+        LOGIN_THROTTLE_IP_FREE_FAILURES: '1000000',
+      },
       log,
     });
     const events: ChaosEvent[] = [];

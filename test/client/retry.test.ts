@@ -256,7 +256,9 @@ describe('HTTP client retries', () => {
       );
       server.reply({ action: 'destroy' });
       expect(
-        await rejection(tally.auth.register({ email: 'a@example.com', name: 'A', password: 'password1' })),
+        await rejection(
+          tally.auth.register({ email: 'a@example.com', name: 'A', password: 'sesame-open-sesame' }),
+        ),
       ).toBeInstanceOf(NetworkError);
       expect(server.requests.map((r) => r.path)).toEqual(['/v1/auth/login', '/v1/auth/register']);
       expect(keysOf()).toEqual([undefined, undefined]);

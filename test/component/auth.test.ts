@@ -74,7 +74,7 @@ describe('authentication (API.md §2)', () => {
     });
 
     it('accepts a password of exactly 8 characters', async () => {
-      const res = await register({ email: uniqueEmail('Eight'), name: 'Eight', password: '12345678' });
+      const res = await register({ email: uniqueEmail('Eight'), name: 'Eight', password: 'tq8#Lm2v' });
       expect(res.status).toBe(201);
     });
 

@@ -24,7 +24,11 @@ describe('CORS_ORIGINS on the real server', () => {
 
   beforeAll(async () => {
     server = await startTestServer({
-      env: { CORS_ORIGINS: `${APP}, https://app.example.com`, RATE_LIMIT_PER_MINUTE: String(LIMIT) },
+      env: {
+        CORS_ORIGINS: `${APP}, https://app.example.com`,
+        RATE_LIMIT_PER_MINUTE: String(LIMIT),
+        AUTH_RATE_LIMIT_PER_MINUTE: String(LIMIT),
+      },
     });
     ada = await server.register('Ada');
     bob = await server.register('Bob');

@@ -82,6 +82,8 @@ describe('the production build', () => {
       REDIS_URL: redisUrl(),
       JWT_SECRET: TEST_JWT_SECRET,
       RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+      LOGIN_THROTTLE_IP_FREE_FAILURES: '1000000',
     };
 
     beforeAll(async () => {

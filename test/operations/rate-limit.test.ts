@@ -30,7 +30,11 @@ describe.each([
   let redis: { env: Record<string, string>; stop(): Promise<void> };
   beforeAll(async () => {
     redis = await start();
-    const env = { ...redis.env, RATE_LIMIT_PER_MINUTE: String(LIMIT) };
+    const env = {
+      ...redis.env,
+      RATE_LIMIT_PER_MINUTE: String(LIMIT),
+      AUTH_RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    };
     a = await startTestServer({ env });
     // A second instance on the same database and Redis, as behind a load balancer.
     b = await startTestServer({ env: { ...env, DATABASE_URL: a.db!.url } });

@@ -64,6 +64,11 @@ export async function startTestServer(
     JWT_SECRET: TEST_JWT_SECRET,
     // Tests drive one user hard; the limiter has its own tests with a small budget.
     RATE_LIMIT_PER_MINUTE: '1000000',
+    // So do the budget of /v1/auth/* and the login throttle (their tests set them low): the shared
+    // Redis keeps the throttle's counters of every file's logins from 127.0.0.1.
+    AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    LOGIN_THROTTLE_ACCOUNT_FREE_FAILURES: '1000000',
+    LOGIN_THROTTLE_IP_FREE_FAILURES: '1000000',
     ...(db ? { DATABASE_URL: db.url } : {}),
     ...options.env,
   });

@@ -12,6 +12,7 @@ import { createActivityService } from './activity/activity.service';
 import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
+import type { LoginThrottle } from './auth/login-throttle';
 import { commentRoutes } from './comments/comments.routes';
 import { createCommentsService } from './comments/comments.service';
 import { createExpenseSearch } from './expenses/expense-search';
@@ -52,6 +53,8 @@ export type AppDeps = {
   isReady: ProbeDeps['isReady'];
   /** Per-user and per-IP budgets (API.md §9); absent means unlimited. */
   rateLimits?: { perUser: RequestHandler; perIp: RequestHandler };
+  /** Login throttling per account and per client IP (`createLoginThrottle`, API.md §2); absent: none. */
+  loginThrottle?: LoginThrottle;
   /** Refuses new work with 503 when this process is saturated. */
   loadShedder?: RequestHandler;
   /** True once the process drains: new work is refused with 503 so the load balancer moves on. */
@@ -101,6 +104,7 @@ export function createApp(deps: AppDeps): Express {
     newId,
     tokens: deps.tokens,
     refreshReuseGraceSeconds: deps.refreshReuseGraceSeconds,
+    loginThrottle: deps.loginThrottle,
   });
   const writes = createWriteRunner({
     knex: deps.knex,

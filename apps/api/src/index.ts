@@ -1,5 +1,11 @@
 export type { GroupEvent } from '@tally/events';
 export { type AccessTokens, createAccessTokens } from '@tally/http-kit';
+export {
+  createLoginThrottle,
+  LOGIN_THROTTLED_METRIC,
+  type LoginThrottle,
+  type LoginThrottleOptions,
+} from './auth/login-throttle';
 export { type AppDeps, createApp } from './create-app';
 export { createEcbRatesProvider, ECB_DAILY_URL } from './fx/ecb-rates-provider';
 export type { ProviderRates, RatesProvider } from './fx/rates-provider';

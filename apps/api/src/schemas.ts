@@ -1,5 +1,6 @@
 import { isTimeZone, MAX_AMOUNT, parseLocalDate, RECURRENCE_EVERY } from '@tally/domain';
 import Joi from 'joi';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './auth/password-rules';
 
 /**
  * Bodies are validated with conversion on (so strings are trimmed and emails lower-cased) but every
@@ -47,8 +48,25 @@ export const clientId = Joi.string()
 
 // ---- auth ----------------------------------------------------------------------------------------
 const email = Joi.string().trim().lowercase().email({ tlds: false }).max(254);
-/** A password being chosen (register, change, reset): the rules of API.md §2. */
-export const newPassword = Joi.string().min(8).max(1024);
+/**
+ * A password being chosen (register, change, reset): the rules of API.md §2 (`auth/password-rules.ts`):
+ * 8–128 characters (code points), no composition rules, not a common password from leaks.
+ */
+export const newPassword = Joi.string()
+  .custom((value: string, helpers) => {
+    const problem = passwordProblem(value);
+    return problem ? helpers.error(problem) : value;
+  })
+  .messages({
+    'string.empty': `must be at least ${PASSWORD_MIN_LENGTH} characters`,
+    'password.tooShort': `must be at least ${PASSWORD_MIN_LENGTH} characters`,
+    'password.tooLong': `must be at most ${PASSWORD_MAX_LENGTH} characters`,
+    'password.common': 'is too common: it appears in lists of leaked passwords; choose another',
+  })
+  .description(
+    `${PASSWORD_MIN_LENGTH}–${PASSWORD_MAX_LENGTH} characters, counted in Unicode code points; any characters, no composition rules; ` +
+      'a password on the list of common passwords found in leaks is refused (422), whatever its case',
+  );
 
 export const registerBody = Joi.object({
   email: email.required(),
@@ -58,6 +76,8 @@ export const registerBody = Joi.object({
 
 export const loginBody = Joi.object({
   email: email.required(),
+  // Any password chosen before the rules of API.md §2 still signs in: up to 1024 characters, as
+  // registration allowed then; longer is refused (422) before anything is hashed.
   password: Joi.string().min(1).max(1024).required(),
 }).label('LoginRequest');
 

@@ -3,6 +3,7 @@ import {
   createEcbRatesProvider,
   createGroupGate,
   createLoadShedder,
+  createLoginThrottle,
   createRateLimits,
   createRecurringScheduler,
 } from '@tally/api';
@@ -98,6 +99,18 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
   const rateLimits = createRateLimits({
     redis,
     pointsPerMinute: config.rateLimitPerMinute,
+    authPointsPerMinute: config.authRateLimitPerMinute,
+    registry,
+    logger,
+    ignoredErrors,
+  });
+  // Login attempts per account and per client IP (API.md §2), shared through Redis like the budgets.
+  const loginThrottle = createLoginThrottle({
+    redis,
+    accountFreeFailures: config.loginThrottleAccountFreeFailures,
+    ipFreeFailures: config.loginThrottleIpFreeFailures,
+    maxDelaySeconds: config.loginThrottleMaxDelaySeconds,
+    decaySeconds: config.loginThrottleDecaySeconds,
     registry,
     logger,
     ignoredErrors,
@@ -148,6 +161,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     announcer,
     idempotency,
     rateLimits,
+    loginThrottle,
     loadShedder,
     groupGate,
     ratesProvider,

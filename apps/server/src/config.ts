@@ -324,7 +324,42 @@ const httpVariables = {
     .min(1)
     .default(600)
     .description(
-      'Requests per fixed one-minute window, per user on authenticated `/v1` routes and per client IP on `/v1/auth/*`.',
+      'Requests per fixed one-minute window, per user on authenticated `/v1` routes (`/v1/auth/*` has its own: `AUTH_RATE_LIMIT_PER_MINUTE`).',
+    ),
+  AUTH_RATE_LIMIT_PER_MINUTE: Joi.number()
+    .integer()
+    .min(1)
+    .default(60)
+    .description(
+      'Requests per fixed one-minute window per client IP on `/v1/auth/*` (register, login, refresh), distinct from `RATE_LIMIT_PER_MINUTE`; over it: `429 rate_limited`. Raise it where many users share one IP (NAT, an office proxy).',
+    ),
+  LOGIN_THROTTLE_ACCOUNT_FREE_FAILURES: Joi.number()
+    .integer()
+    .min(1)
+    .default(5)
+    .description(
+      'Login attempts per account (the email, registered or not) before each further one locks it for a doubling delay (1 s, 2 s, 4 s … up to `LOGIN_THROTTLE_MAX_DELAY_SECONDS`); a successful login resets it (API.md §2).',
+    ),
+  LOGIN_THROTTLE_IP_FREE_FAILURES: Joi.number()
+    .integer()
+    .min(1)
+    .default(20)
+    .description(
+      'Failed login attempts per client IP (an IPv6 address by its /64) before each further one locks the IP for a doubling delay; a successful login takes its attempt back (API.md §2).',
+    ),
+  LOGIN_THROTTLE_MAX_DELAY_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .max(86400)
+    .default(900)
+    .description('The longest lock of the login throttle (API.md §2), in seconds.'),
+  LOGIN_THROTTLE_DECAY_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .max(86400)
+    .default(900)
+    .description(
+      'How long the login throttle remembers an account’s or an IP’s attempts after the last one (or after its lock ends), in seconds.',
     ),
   MAX_IN_FLIGHT: Joi.number()
     .integer()

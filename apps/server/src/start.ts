@@ -109,6 +109,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         importMaxBytes: config.importMaxBytes,
         revokedUsersTtlMs: config.accountStatusTtlMs,
         rateLimits: api.rateLimits,
+        loginThrottle: api.loginThrottle,
         loadShedder: api.loadShedder.middleware,
         groupGate: api.groupGate,
         ratesProvider: api.ratesProvider,

@@ -13,7 +13,7 @@ export function authRoutes(deps: { auth: AuthService }): Router {
     sendReply(res, created(session));
   });
   router.post('/auth/login', jsonBody, async (req, res) => {
-    sendReply(res, ok(await deps.auth.login(validate(loginBody, req.body))));
+    sendReply(res, ok(await deps.auth.login(validate(loginBody, req.body), { ip: req.ip })));
   });
   router.post('/auth/refresh', jsonBody, async (req, res) => {
     const { refreshToken } = validate<{ refreshToken: string }>(refreshBody, req.body);

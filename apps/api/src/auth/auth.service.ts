@@ -4,6 +4,7 @@ import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toIso } from '../db-errors';
 import type { NewId } from '../ids';
+import type { LoginThrottle } from './login-throttle';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
 
 /** Refresh tokens live 30 days; each use rotates it within its family. */
@@ -17,7 +18,8 @@ type UserRow = {
   email: string;
   email_normalized: string;
   name: string;
-  password_hash: string;
+  password_hash: string | null;
+  status?: string;
   created_at: Date | string;
 };
 
@@ -41,6 +43,8 @@ export type AuthServiceDeps = {
   newId: NewId;
   /** How long a just-rotated refresh token still refreshes (a retried refresh); 0 = strict. @default 10 */
   refreshReuseGraceSeconds?: number;
+  /** Login throttling per account and per IP (API.md §2); absent: none. */
+  loginThrottle?: LoginThrottle;
 };
 
 type RefreshTokenRow = {
@@ -105,10 +109,21 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
     },
 
-    async login(input: { email: string; password: string }): Promise<Session> {
-      const row = await knex<UserRow>('users').where({ email_normalized: input.email.toLowerCase() }).first();
-      const valid = await verifyPassword(input.password, row?.password_hash ?? (await DUMMY_HASH_PROMISE));
-      if (!row || !valid) throw new AppError('invalid_credentials', 401, 'The email or password is wrong.');
+    /**
+     * Every path costs one hash and ends in the same answer unless the password is right: an
+     * unknown email, a pending or deleted user (no login email, no password) and a wrong password
+     * are all `401 invalid_credentials`. The throttle counts the attempt first and may refuse it
+     * (429) before anything is read or hashed, for any email alike.
+     */
+    async login(input: { email: string; password: string }, context: { ip?: string } = {}): Promise<Session> {
+      const email = input.email.toLowerCase();
+      const attempt = await deps.loginThrottle?.attempt(email, context.ip);
+      const row = await knex<UserRow>('users').where({ email_normalized: email }).first();
+      const usable = row && row.status === 'active' && row.password_hash ? row.password_hash : undefined;
+      const valid = await verifyPassword(input.password, usable ?? (await DUMMY_HASH_PROMISE));
+      if (!row || !usable || !valid)
+        throw new AppError('invalid_credentials', 401, 'The email or password is wrong.');
+      await attempt?.succeeded();
       return issueSession(knex, toUser(row), newId('rtk'));
     },
 

@@ -4,6 +4,7 @@ import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { loginThrottledCounter } from '../auth/login-throttle';
 
 const WINDOW_SECONDS = 60;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
@@ -61,6 +62,11 @@ export type RateLimitOptions = {
    */
   redis?: Redis | Cluster | undefined;
   pointsPerMinute: number;
+  /**
+   * The per-IP budget of `/v1/auth/*` (`AUTH_RATE_LIMIT_PER_MINUTE`), distinct from the general
+   * one; its refusals also count in `login_throttled_total{scope="auth_budget"}`. @default pointsPerMinute
+   */
+  authPointsPerMinute?: number;
   registry?: Registry;
   logger?: Logger;
   /**
@@ -198,25 +204,29 @@ export function createRateLimits(options: RateLimitOptions) {
     labelNames: ['limiter'] as const,
     registers: options.registry ? [options.registry] : [],
   });
-  const limit = String(pointsPerMinute);
+  const authPointsPerMinute = options.authPointsPerMinute ?? pointsPerMinute;
+  const authThrottled = loginThrottledCounter(options.registry);
   const ignored =
     options.ignoredErrors ?? createIgnoredErrors({ logger: options.logger, registry: options.registry });
 
-  const limiter = (name: string): Limiter => {
-    const memory = memoryLimiter(name, pointsPerMinute);
-    return redis ? leasedLimiter(redis, `rl:${name}`, pointsPerMinute, memory, ignored) : memory;
+  const limiter = (name: string, points = pointsPerMinute): Limiter => {
+    const memory = memoryLimiter(name, points);
+    return redis ? leasedLimiter(redis, `rl:${name}`, points, memory, ignored) : memory;
   };
 
   const middleware = (
     name: string,
     store: Limiter,
     keyOf: (req: Request, res: Response) => string,
+    points = pointsPerMinute,
   ): RequestHandler => {
+    const limit = String(points);
     return async (req, res, next) => {
       const { allowed, remaining, resetMs } = await store.consume(keyOf(req, res));
       const resetSeconds = String(Math.max(1, Math.ceil(resetMs / 1000)));
       if (!allowed) {
         rejected.inc({ limiter: name });
+        if (name === 'ip') authThrottled.inc({ scope: 'auth_budget' });
         throw new AppError('rate_limited', 429, 'Too many requests; slow down and retry later.', {
           headers: {
             'RateLimit-Limit': limit,
@@ -236,7 +246,15 @@ export function createRateLimits(options: RateLimitOptions) {
   return {
     /** After authentication: one budget per user. */
     perUser: middleware('user', limiter('user'), (_req, res) => String(res.locals['userId'])),
-    /** Before the auth routes: one budget per client IP (behind the load balancer, X-Forwarded-For). */
-    perIp: middleware('ip', limiter('ip'), (req) => req.ip ?? 'unknown'),
+    /**
+     * Before the auth routes: one budget per client IP (behind the load balancer, X-Forwarded-For),
+     * of `authPointsPerMinute`.
+     */
+    perIp: middleware(
+      'ip',
+      limiter('ip', authPointsPerMinute),
+      (req) => req.ip ?? 'unknown',
+      authPointsPerMinute,
+    ),
   };
 }

@@ -1,6 +1,15 @@
 import type Joi from 'joi';
 import parse from 'joi-to-json';
-import { commentText, currency, localDate, realTimestamp, searchQuery, timeZone } from '../schemas';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password-rules';
+import {
+  commentText,
+  currency,
+  localDate,
+  newPassword,
+  realTimestamp,
+  searchQuery,
+  timeZone,
+} from '../schemas';
 
 /**
  * joi → JSON Schema 2020-12 (the dialect of OpenAPI 3.1) through the maintained converter
@@ -130,6 +139,19 @@ const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
   ],
   [customMethodOf(searchQuery), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
   [customMethodOf(commentText), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  // A new password (API.md §2): its length in code points is what minLength/maxLength count; that it
+  // is not a common password is the server's check (422), said in the description.
+  [
+    customMethodOf(newPassword),
+    (d) => ({
+      ...d,
+      rules: [
+        ...(d.rules ?? []).filter((rule) => rule.name !== 'custom'),
+        { name: 'min', args: { limit: PASSWORD_MIN_LENGTH } },
+        { name: 'max', args: { limit: PASSWORD_MAX_LENGTH } },
+      ],
+    }),
+  ],
 ]);
 /** String rules that already keep a string from being empty (or say what it must look like). */
 const NON_EMPTY_RULES = new Set(['min', 'length', 'pattern', 'email', 'isoDate', 'uri', 'guid']);

@@ -158,8 +158,8 @@ export const OPERATIONS: Operation[] = [
     tag: 'Auth',
     summary: 'Register a user',
     description:
-      'Creates a user (password at least 8 characters, stored only as a slow salted hash) and signs them in. ' +
-      'Rate limited per IP. `Idempotency-Key` is ignored on auth endpoints.',
+      'Creates a user (password 8–128 characters, not a common password from leaks; stored only as a slow salted ' +
+      'hash) and signs them in. Rate limited per IP (`AUTH_RATE_LIMIT_PER_MINUTE`). `Idempotency-Key` is ignored on auth endpoints.',
     public: true,
     rateLimited: true,
     jsonBody: true,
@@ -173,7 +173,11 @@ export const OPERATIONS: Operation[] = [
     operationId: 'login',
     tag: 'Auth',
     summary: 'Sign in',
-    description: 'Rate limited per IP.',
+    description:
+      'Rate limited per IP (`AUTH_RATE_LIMIT_PER_MINUTE`) and throttled per account and per IP (API.md §2): past ' +
+      'the free attempts each further one locks the email (registered or not) or the IP for a doubling delay, ' +
+      'during which a login answers `429 rate_limited` with `Retry-After` without checking the password. ' +
+      'An unknown email, an account that cannot sign in and a wrong password all answer `401 invalid_credentials`.',
     public: true,
     rateLimited: true,
     jsonBody: true,

@@ -16,7 +16,7 @@ export interface paths {
     put?: never;
     /**
      * Register a user
-     * @description Creates a user (password at least 8 characters, stored only as a slow salted hash) and signs them in. Rate limited per IP. `Idempotency-Key` is ignored on auth endpoints.
+     * @description Creates a user (password 8–128 characters, not a common password from leaks; stored only as a slow salted hash) and signs them in. Rate limited per IP (`AUTH_RATE_LIMIT_PER_MINUTE`). `Idempotency-Key` is ignored on auth endpoints.
      */
     post: operations['register'];
     delete?: never;
@@ -36,7 +36,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in
-     * @description Rate limited per IP.
+     * @description Rate limited per IP (`AUTH_RATE_LIMIT_PER_MINUTE`) and throttled per account and per IP (API.md §2): past the free attempts each further one locks the email (registered or not) or the IP for a doubling delay, during which a login answers `429 rate_limited` with `Retry-After` without checking the password. An unknown email, an account that cannot sign in and a wrong password all answer `401 invalid_credentials`.
      */
     post: operations['login'];
     delete?: never;
@@ -952,6 +952,7 @@ export interface components {
       email: string;
       /** @description Surrounding whitespace is trimmed; then 1–100 characters. */
       name: string;
+      /** @description 8–128 characters, counted in Unicode code points; any characters, no composition rules; a password on the list of common passwords found in leaks is refused (422), whatever its case */
       password: string;
     };
     LoginRequest: {

@@ -1,0 +1,322 @@
+/**
+ * Login throttling (API.md §2): per account and per client IP, growing delays after the free
+ * attempts, `429 rate_limited` with `Retry-After` while a key is locked, shared through Redis, per
+ * process without it; the per-IP budget of /v1/auth/*; and answers that do not tell whether an
+ * email has an account (neither by content nor by timing).
+ */
+import { createLoginThrottle } from '@tally/api';
+import { AppError } from '@tally/http-kit';
+import { Redis } from 'ioredis';
+import { Registry } from 'prom-client';
+import type { Response } from 'supertest';
+import { ensureRedis } from '../support/services';
+import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
+import { expectProblem } from './component-helpers';
+
+const PASSWORD = 'correct horse battery';
+/** Low thresholds and short delays, so a test waits seconds, not minutes. */
+const THROTTLE = {
+  LOGIN_THROTTLE_ACCOUNT_FREE_FAILURES: '5',
+  LOGIN_THROTTLE_IP_FREE_FAILURES: '20',
+  LOGIN_THROTTLE_MAX_DELAY_SECONDS: '4',
+  LOGIN_THROTTLE_DECAY_SECONDS: '60',
+};
+
+let ipCounter = 0;
+/** A fresh client IP from TEST-NET-3 (203.0.113.0/24) and beyond, per call. */
+const freshIp = () => {
+  const n = ++ipCounter + ((process.pid * 7) % 5000);
+  return `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
+};
+
+const login = (t: TestServer, email: string, password: string, ip: string) =>
+  t.request.post('/v1/auth/login').set('X-Forwarded-For', ip).send({ email, password });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function expectThrottled(res: Response): number {
+  expectProblem(res, 429, 'rate_limited');
+  const retryAfter = Number(res.headers['retry-after']);
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  return retryAfter;
+}
+
+async function metric(t: TestServer, scope: string): Promise<number> {
+  const text = (await t.request.get('/metrics')).text;
+  const line = text.split('\n').find((l) => l.startsWith(`login_throttled_total{scope="${scope}"}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+describe('login throttling on one process (no Redis)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ env: THROTTLE });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('throttles 50 wrong passwords from 10 IPs; the right one from a fresh IP gets in after the delay', async () => {
+    const ada = await t.register('Ada');
+    const ips = Array.from({ length: 10 }, freshIp);
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await login(t, ada.email, `wrong guess ${i}`, ips[i % 10]!);
+      if (res.status === 429) expectThrottled(res);
+      else expectProblem(res, 401, 'invalid_credentials');
+      statuses.push(res.status);
+    }
+    const refused = statuses.filter((s) => s === 429).length;
+    // 5 free, then one attempt per delay (1 s, 2 s, 4 s …): most of the 50 never reached a hash.
+    expect(statuses.slice(0, 6)).toEqual([401, 401, 401, 401, 401, 401]);
+    expect(statuses[6]).toBe(429);
+    expect(refused).toBeGreaterThanOrEqual(35);
+    expect(await metric(t, 'account')).toBeGreaterThanOrEqual(refused);
+
+    // The right password from an IP never seen: the account is still locked, then it is not.
+    const ip = freshIp();
+    let res = await login(t, ada.email, PASSWORD, ip);
+    for (let tries = 0; res.status === 429 && tries < 3; tries++) {
+      await sleep(expectThrottled(res) * 1000 + 50);
+      res = await login(t, ada.email, PASSWORD, ip);
+    }
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(ada.id);
+
+    // The success reset the account's counter: 5 more failures are free again (the 6th locks).
+    const after: number[] = [];
+    for (let i = 0; i < 7; i++) after.push((await login(t, ada.email, `again ${i}`, ip)).status);
+    expect(after).toEqual([401, 401, 401, 401, 401, 401, 429]);
+  });
+
+  it('locks an email that has no account the same way, so a 429 reveals nothing', async () => {
+    const email = uniqueEmail('nobody');
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await login(t, email, `guess ${i}`, freshIp())).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+  });
+
+  it('throttles one IP trying many accounts (20 free failures per IP)', async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const res = await login(t, uniqueEmail(`spray${i}`), 'password spraying', ip);
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 21)).toEqual(Array(21).fill(401));
+    expect(statuses.slice(21)).toEqual([429, 429, 429, 429]);
+    // Another IP is not affected.
+    expect((await login(t, uniqueEmail('other'), 'password spraying', freshIp())).status).toBe(401);
+    expect(await metric(t, 'ip')).toBeGreaterThanOrEqual(4);
+  });
+
+  it('counts a successful login against neither key', async () => {
+    const bob = await t.register('Bob');
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await login(t, bob.email, PASSWORD, ip)).status);
+    expect(statuses).toEqual(Array(30).fill(200));
+  });
+});
+
+describe('answers that do not tell whether an email has an account', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    // The test server's default thresholds (1,000,000) keep the throttle out of the timing.
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const comparable = (res: Response) => {
+    const { requestId: _r, instance: _i, ...body } = res.body as Record<string, unknown>;
+    const headers = { ...res.headers } as Record<string, string>;
+    for (const name of ['x-request-id', 'date', 'content-length', 'etag']) delete headers[name];
+    return { status: res.status, body, headers };
+  };
+
+  it('answers an unknown email, a deleted account and a wrong password alike', async () => {
+    const ada = await t.register('Ada');
+    const cleo = await t.register('Cleo');
+    const deleted = await t.request.delete('/v1/me').set(cleo.auth);
+    const wrong = await login(t, ada.email, 'not the password', freshIp());
+    const unknown = await login(t, uniqueEmail('ghost'), 'not the password', freshIp());
+    expectProblem(wrong, 401, 'invalid_credentials');
+    expect(comparable(unknown)).toEqual(comparable(wrong));
+    expect(deleted.status).toBe(204);
+    // Its old password: a deleted account has no email and no password left to sign in with.
+    const gone = await login(t, cleo.email, PASSWORD, freshIp());
+    expect(comparable(gone)).toEqual(comparable(wrong));
+    // A login password over 1024 characters is refused before anything is hashed, for any email alike.
+    const long = 'x'.repeat(1025);
+    const a = await login(t, ada.email, long, freshIp());
+    const b = await login(t, uniqueEmail('ghost'), long, freshIp());
+    expect(comparable(a)).toEqual(comparable(b));
+    expect(a.status).toBe(422);
+  });
+
+  it('takes as long for an unknown email as for a wrong password (200 of each, interleaved)', async () => {
+    const ada = await t.register('Ada');
+    const timeOf = async (email: string) => {
+      const started = performance.now();
+      const res = await login(t, email, 'not the password at all', freshIp());
+      const ms = performance.now() - started;
+      expect(res.status).toBe(401);
+      return ms;
+    };
+    // Warm-up: the dummy hash, connections, JIT.
+    for (let i = 0; i < 5; i++) {
+      await timeOf(ada.email);
+      await timeOf(uniqueEmail('warm'));
+    }
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      if (i % 2 === 0) {
+        known.push(await timeOf(ada.email));
+        unknown.push(await timeOf(uniqueEmail('ghost')));
+      } else {
+        unknown.push(await timeOf(uniqueEmail('ghost')));
+        known.push(await timeOf(ada.email));
+      }
+    }
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((x, y) => x - y);
+      return (s[99]! + s[100]!) / 2;
+    };
+    const mKnown = median(known);
+    const mUnknown = median(unknown);
+    const gap = Math.abs(mKnown - mUnknown) / Math.min(mKnown, mUnknown);
+    console.log(
+      `login medians: known email ${mKnown.toFixed(1)} ms, unknown email ${mUnknown.toFixed(1)} ms, gap ${(gap * 100).toFixed(1)} %`,
+    );
+    expect(gap).toBeLessThan(0.25);
+  }, 180_000);
+});
+
+describe('the per-IP budget of /v1/auth/*', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '3' } });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('answers 429 rate_limited with Retry-After past AUTH_RATE_LIMIT_PER_MINUTE, apart from the general budget', async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.request
+        .post('/v1/auth/register')
+        .set('X-Forwarded-For', ip)
+        .send({ email: uniqueEmail('budget'), name: 'B', password: PASSWORD });
+      expect(res.headers['ratelimit-limit']).toBe('3');
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([201, 201, 201]);
+    const over = await login(t, uniqueEmail('budget'), PASSWORD, ip);
+    expectThrottled(over);
+    expect(over.headers['ratelimit-remaining']).toBe('0');
+    expect(await metric(t, 'auth_budget')).toBe(1);
+    // The general budget (RATE_LIMIT_PER_MINUTE, 1,000,000 here) of a signed-in user is untouched.
+    const ada = await t.register('Ada');
+    expect((await t.request.get('/v1/me').set(ada.auth)).headers['ratelimit-limit']).toBe('1000000');
+  });
+});
+
+describe('login throttling shared through Redis', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let redis: { url: string; stop(): Promise<void> };
+  beforeAll(async () => {
+    redis = await ensureRedis({ ephemeral: true });
+    const env = { ...THROTTLE, REDIS_URL: redis.url };
+    a = await startTestServer({ env });
+    b = await startTestServer({ env: { ...env, DATABASE_URL: a.db!.url } });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+    await redis?.stop();
+  });
+
+  it('counts one account across instances', async () => {
+    const ada = await a.register('Ada');
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      statuses.push((await login(i % 2 === 0 ? a : b, ada.email, `wrong ${i}`, freshIp())).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+    // Parallel guesses cannot slip past the count: of 20 at once on both instances, none is hashed.
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => login(i % 2 === 0 ? a : b, ada.email, `burst ${i}`, freshIp())),
+    );
+    expect(burst.map((r) => r.status)).toEqual(Array(20).fill(429));
+  });
+
+  it('lets no more than the free attempts of a burst through before the first answer', async () => {
+    const email = uniqueEmail('burst');
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => login(i % 2 === 0 ? a : b, email, `burst ${i}`, freshIp())),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(6);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(24);
+  });
+});
+
+describe('login throttling without Redis: per process', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startTestServer({ env: THROTTLE });
+    b = await startTestServer({ env: { ...THROTTLE, DATABASE_URL: a.db!.url } });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it('counts on each process alone', async () => {
+    const email = uniqueEmail('local');
+    const onA: number[] = [];
+    for (let i = 0; i < 7; i++) onA.push((await login(a, email, `wrong ${i}`, freshIp())).status);
+    expect(onA).toEqual([401, 401, 401, 401, 401, 401, 429]);
+    expect((await login(b, email, 'wrong on b', freshIp())).status).toBe(401);
+  });
+});
+
+describe('a Redis that cannot be reached', () => {
+  it('falls back to counting in this process, and counts the ignored errors', async () => {
+    // Nothing listens on port 1: every call fails at once.
+    const down = new Redis({
+      port: 1,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+    });
+    const registry = new Registry();
+    try {
+      const throttle = createLoginThrottle({ redis: down, accountFreeFailures: 2, registry });
+      const outcomes: (number | string)[] = [];
+      for (let i = 0; i < 4; i++) {
+        try {
+          await throttle.attempt('ada@example.com', '203.0.113.9');
+          outcomes.push('counted');
+        } catch (error) {
+          expect(error).toBeInstanceOf(AppError);
+          outcomes.push((error as AppError).status);
+        }
+      }
+      expect(outcomes).toEqual(['counted', 'counted', 'counted', 429]);
+      const text = await registry.metrics();
+      expect(text).toMatch(/ignored_errors_total\{reason="login_throttle"\} [1-9]/);
+      expect(text).toMatch(/login_throttled_total\{scope="account"\} 1/);
+    } finally {
+      down.disconnect();
+    }
+  });
+});
