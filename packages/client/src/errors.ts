@@ -152,7 +152,11 @@ export class RateUnavailableError extends ProblemError {
   override name = 'RateUnavailableError';
 }
 
-/** 429 `rate_limited`: retried automatically (honouring `Retry-After`) until the attempt cap. */
+/**
+ * 429 `rate_limited`: retried automatically (honouring `Retry-After`) until the attempt cap. At
+ * login (never retried) it means the email or the IP is locked by the login throttle (API.md §2):
+ * `retryAfterMs` says when one more attempt is allowed.
+ */
 export class RateLimitedError extends ProblemError {
   declare readonly code: 'rate_limited';
   override name = 'RateLimitedError';
