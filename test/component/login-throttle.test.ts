@@ -9,6 +9,7 @@ import { AppError } from '@tally/http-kit';
 import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import type { Response } from 'supertest';
+import { startRedisCluster } from '../support/redis-cluster';
 import { ensureRedis } from '../support/services';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
 import { expectProblem } from './component-helpers';
@@ -227,13 +228,28 @@ describe('the per-IP budget of /v1/auth/*', () => {
   });
 });
 
-describe('login throttling shared through Redis', () => {
+describe.each([
+  {
+    redis: 'one Redis',
+    start: async () => {
+      const redis = await ensureRedis({ ephemeral: true });
+      return { env: { REDIS_URL: redis.url }, stop: () => redis.stop() };
+    },
+  },
+  {
+    redis: 'a Redis Cluster',
+    start: async () => {
+      const cluster = await startRedisCluster({ masters: 3 });
+      return { env: { REDIS_CLUSTER_NODES: cluster.nodes }, stop: () => cluster.stop() };
+    },
+  },
+])('login throttling shared through $redis', ({ start }) => {
   let a: TestServer;
   let b: TestServer;
-  let redis: { url: string; stop(): Promise<void> };
+  let redis: { env: Record<string, string>; stop(): Promise<void> };
   beforeAll(async () => {
-    redis = await ensureRedis({ ephemeral: true });
-    const env = { ...THROTTLE, REDIS_URL: redis.url };
+    redis = await start();
+    const env = { ...THROTTLE, ...redis.env };
     a = await startTestServer({ env });
     b = await startTestServer({ env: { ...env, DATABASE_URL: a.db!.url } });
   });
