@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
 import { TestSocket } from '../gateway/ws-client';
-import { startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { type ServerProcess, spawnServer } from '../support/server-process';
+import { startTestServer, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
 import { expectProblem, RFC3339_UTC } from './component-helpers';
 
 const PASSWORD = 'correct horse battery';
@@ -170,6 +175,64 @@ describe('sessions (API.md §2)', () => {
     expect((await sessionsOf(other)).map((s) => s.id)).toEqual([sidOf(other.accessToken)]);
     expectProblem(
       await t.request.get('/v1/me').set({ Authorization: `Bearer ${rotated.body.accessToken}` }),
+      401,
+      'unauthenticated',
+    );
+  });
+});
+
+/** A server process without DATABASE_URL (PGlite in jest needs --experimental-vm-modules; see embedded-smoke). */
+describe('sessions on the embedded database (PGlite)', () => {
+  let proc: ServerProcess;
+  let dataDir: string;
+  let t: { request: ReturnType<typeof request.agent>; register(name: string): Promise<TestUser> };
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'tally-sessions-'));
+    proc = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    const agent = request.agent(proc.url);
+    t = {
+      request: agent,
+      async register(name) {
+        const res = await agent
+          .post('/v1/auth/register')
+          .send({ email: uniqueEmail(name), name, password: PASSWORD });
+        expect(res.status).toBe(201);
+        const { user, accessToken, refreshToken } = res.body;
+        return { ...user, accessToken, refreshToken, auth: { Authorization: `Bearer ${accessToken}` } };
+      },
+    };
+  }, 60_000);
+  afterAll(async () => {
+    await proc?.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('records, lists and ends sessions', async () => {
+    const user = await t.register('Embedded');
+    const res = await t.request
+      .post('/v1/auth/login')
+      .set('User-Agent', 'Embedded phone')
+      .send({ email: user.email, password: PASSWORD });
+    expect(res.status).toBe(200);
+    const phone = { Authorization: `Bearer ${res.body.accessToken}` };
+    expect(
+      (await t.request.post('/v1/auth/refresh').send({ refreshToken: res.body.refreshToken })).status,
+    ).toBe(200);
+    const list = await t.request.get('/v1/me/sessions').set(user.auth);
+    expect(
+      list.body.data.map((s: { userAgent: string | null; current: boolean }) => [s.userAgent, s.current]),
+    ).toEqual([
+      ['Embedded phone', false],
+      [null, true],
+    ]);
+    expect((await t.request.delete(`/v1/me/sessions/${list.body.data[0].id}`).set(user.auth)).status).toBe(
+      204,
+    );
+    expectProblem(await t.request.get('/v1/me').set(phone), 401, 'unauthenticated');
+    expect((await t.request.post('/v1/auth/logout').set(user.auth)).status).toBe(204);
+    expectProblem(await t.request.get('/v1/me').set(user.auth), 401, 'unauthenticated');
+    expectProblem(
+      await t.request.post('/v1/auth/refresh').send({ refreshToken: user.refreshToken }),
       401,
       'unauthenticated',
     );
