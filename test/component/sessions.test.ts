@@ -161,6 +161,27 @@ describe('sessions (API.md §2)', () => {
     expect((await sessionsOf(again)).map((s) => s.id)).toEqual([sidOf(again.accessToken)]);
   });
 
+  it('gives a family signed in without a session row (an older process) one at its refresh; logout-all ends it', async () => {
+    const user = await t.register('Legacy');
+    const legacy = await login(user, 'Old app');
+    const legacySid = sidOf(legacy.accessToken);
+    expect(await t.server.knex('sessions').where({ id: legacySid }).delete()).toBe(1);
+    expect((await sessionsOf(user)).map((s) => s.id)).toEqual([sidOf(user.accessToken)]);
+
+    const rotated = await refresh(legacy.refreshToken);
+    expect(rotated.status).toBe(200);
+    const listed = await sessionsOf(user);
+    expect(listed.map((s) => [s.id, s.userAgent])).toEqual([
+      [legacySid, null],
+      [sidOf(user.accessToken), null],
+    ]);
+
+    // Without its row again: sign out everywhere still kills its refresh token.
+    await t.server.knex('sessions').where({ id: legacySid }).delete();
+    expect((await t.request.post('/v1/auth/logout-all').set(user.auth)).status).toBe(204);
+    expectProblem(await refresh(rotated.body.refreshToken), 401, 'unauthenticated');
+  });
+
   it('reuse detection ends the session: it leaves the list', async () => {
     const user = await t.register('Reused');
     const other = await login(user, 'Other');

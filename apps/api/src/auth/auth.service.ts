@@ -168,10 +168,14 @@ export function createAuthService(deps: AuthServiceDeps) {
         // The session first (API.md §2): its row is locked before the token's, the order in which
         // `revokeSessions` takes them, so a concurrent sign-out either ends the session before this
         // rotation (which then finds the token revoked) or waits for it and revokes its new token.
+        // A family without a session row (signed in by a process of the version before sessions,
+        // during a rolling deploy) gets one here, device unknown.
         await trx.raw(
-          `update sessions set last_used_at = ?
-            where id = (select family_id from refresh_tokens where token_hash = ?) and revoked_at is null`,
-          [now, hash],
+          `insert into sessions (id, user_id, created_at, last_used_at)
+           select family_id, user_id, ?, ? from refresh_tokens
+            where token_hash = ? and revoked_at is null and expires_at > ?
+           on conflict (id) do update set last_used_at = excluded.last_used_at where sessions.revoked_at is null`,
+          [now, now, hash, now],
         );
         const claimed = await trx('refresh_tokens')
           .where({ token_hash: hash })

@@ -83,7 +83,10 @@ export async function revokeSessions(
     conditions.push('id <> ?');
     bindings.push(options.except);
   }
+  // Every session: every refresh token of the user as well, a family without a session row included.
+  const everyToken = options.only === undefined && options.except === undefined;
   bindings.push(now);
+  if (everyToken) bindings.push(options.userId);
   const { rows } = (await db.raw(
     `with ended as (
        update sessions set revoked_at = ?, revoked_reason = ?
@@ -91,7 +94,7 @@ export async function revokeSessions(
         returning id),
      tokens as (
        update refresh_tokens set revoked_at = ?
-        where family_id in (select id from ended) and revoked_at is null
+        where ${everyToken ? 'user_id = ?' : 'family_id in (select id from ended)'} and revoked_at is null
         returning 1)
      select id from ended`,
     bindings,
