@@ -78,7 +78,9 @@ describe('migration 011', () => {
     expect(fresh).toMatchObject({ user_id: 'usr_b', revoked_at: null });
 
     await migrateTo(knex, '010-imports');
-    const tables = await knex('information_schema.tables').where({ table_name: 'sessions' }).pluck('table_name');
+    const tables = await knex('information_schema.tables')
+      .where({ table_name: 'sessions' })
+      .pluck('table_name');
     expect(tables).toEqual([]);
     await migrateLatest(knex, { useAdvisoryLock: false });
     expect(await knex('sessions').count({ n: '*' }).first()).toEqual({ n: '2' });
