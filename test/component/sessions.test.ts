@@ -116,6 +116,32 @@ describe('sessions (API.md §2)', () => {
     ).toBe(204);
   });
 
+  it('moves a socket to the session of the token of its last `auth` message, and refuses a signed-out one there', async () => {
+    const user = await t.register('Mover');
+    const second = await login(user, 'Second');
+    const third = await login(user, 'Third');
+    const socket = await TestSocket.open(t.url, user.accessToken);
+    await socket.next((m) => m.type === 'welcome');
+    socket.send({ type: 'auth', id: 'a1', accessToken: second.accessToken });
+    expect(await socket.next((m) => m.id === 'a1')).toMatchObject({ type: 'authenticated' });
+
+    // The session it was opened with ends: it no longer belongs to it and stays open.
+    expect(
+      (await t.request.delete(`/v1/me/sessions/${sidOf(user.accessToken)}`).set(third.auth)).status,
+    ).toBe(204);
+    socket.send({ type: 'ping', id: 'p1' });
+    expect(await socket.next((m) => m.id === 'p1')).toMatchObject({ type: 'pong' });
+    // A token of that ended session is refused by `auth`.
+    socket.send({ type: 'auth', id: 'a2', accessToken: user.accessToken });
+    expect(await socket.next((m) => m.id === 'a2')).toMatchObject({ type: 'error', code: 'unauthenticated' });
+
+    // Its session now: ending it closes the socket.
+    expect(
+      (await t.request.delete(`/v1/me/sessions/${sidOf(second.accessToken)}`).set(third.auth)).status,
+    ).toBe(204);
+    expect(await socket.closeCode()).toBe(4401);
+  });
+
   it("answers 404 not_found for another user's session or an unknown one, and leaves it alone", async () => {
     const ada = await t.register('Ada');
     const bob = await t.register('Bob');
