@@ -212,6 +212,40 @@ describe('the web client at / in two browser contexts', () => {
     await bob.locator('#recurring-list li').waitFor({ state: 'detached', timeout: 15_000 });
   });
 
+  it('lists where Bob is signed in, signs his other device out, then signs out here', async () => {
+    const phone = await openPage();
+    const problemsBefore = problems.length;
+    const form = phone.locator('#auth-form');
+    await form.locator('input[name=email]').fill(bobEmail);
+    await form.locator('input[name=password]').fill(PASSWORD);
+    await form.locator('button[value=login]').click();
+    await phone.locator('#live', { hasText: 'open' }).waitFor();
+
+    await bob.locator('#refresh-sessions').click();
+    await until(
+      async () => (await bob.locator('#sessions li').count()) === 2,
+      'both of Bob’s sessions listed',
+    );
+    await expect(bob.locator('#sessions li', { hasText: '(this device)' }).count()).resolves.toBe(1);
+    // The phone's session: the one that is not this device. Its socket closes (4401) and its page signs out.
+    await bob
+      .locator('#sessions li')
+      .filter({ hasNotText: '(this device)' })
+      .locator('button', { hasText: 'Sign out' })
+      .click();
+    await bob.locator('#status', { hasText: 'That device is signed out.' }).waitFor();
+    await phone.locator('#auth').waitFor({ state: 'visible', timeout: 15_000 });
+    // The phone's refused refresh (and upgrade) are the browser's console errors of a 401: expected here.
+    const refused = problems.splice(problemsBefore);
+    expect(refused.some((p) => /status of 401/.test(p))).toBe(true);
+    problems.push(...refused.filter((p) => !/status of 401/.test(p)));
+    await expect(bob.locator('#sessions li').count()).resolves.toBe(1);
+
+    await bob.locator('#sign-out').click();
+    await bob.locator('#status', { hasText: 'Signed out.' }).waitFor();
+    await bob.locator('#auth').waitFor({ state: 'visible' });
+  });
+
   it('loads everything from the server itself, with no CSP violation and no error', () => {
     const origin = new URL(server.url).origin;
     for (const urls of requested.values()) {

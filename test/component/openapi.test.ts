@@ -1123,6 +1123,17 @@ describe('OpenAPI document', () => {
     expectStatus(await call('get', '/v1/me/export', { user: cy }), 200);
     expectStatus(await call('delete', '/v1/me', { user: await t.register('Leaver') }), 204);
 
+    // sessions and signing out (API.md §2)
+    const traveller = await t.register('Traveller');
+    const sessions = await call('get', '/v1/me/sessions', { user: traveller });
+    expectStatus(sessions, 200);
+    expectStatus(
+      await call('delete', `/v1/me/sessions/${sessions.body.data[0].id}`, { user: traveller }),
+      204,
+    );
+    expectStatus(await call('post', '/v1/auth/logout', { user: await t.register('Out') }), 204);
+    expectStatus(await call('post', '/v1/auth/logout-all', { user: await t.register('AllOut') }), 204);
+
     // operations
     expectStatus(await call('get', '/healthz'), 200);
     expectStatus(await call('get', '/readyz'), 200);
@@ -1278,9 +1289,10 @@ describe('OpenAPI document', () => {
         (method === 'patch' && path === '/v1/groups/{groupId}') ||
         (['patch', 'delete'].includes(method) && path === '/v1/recurring/{recurringId}');
       expect({ key, ifMatch: params.includes('IfMatch') }).toEqual({ key, ifMatch });
-      const isPublic = /^\/v1\/auth\/|^\/healthz$|^\/readyz$|^\/metrics$|^\/docs$|^\/v1\/openapi\.json$/.test(
-        path,
-      );
+      // Signing out needs the access token of the session it ends (API.md §2).
+      const isPublic =
+        !/^\/v1\/auth\/logout/.test(path) &&
+        /^\/v1\/auth\/|^\/healthz$|^\/readyz$|^\/metrics$|^\/docs$|^\/v1\/openapi\.json$/.test(path);
       expect({
         key,
         public: Array.isArray(op['security']) && (op['security'] as unknown[]).length === 0,

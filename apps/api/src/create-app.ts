@@ -13,6 +13,8 @@ import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
 import type { LoginThrottle } from './auth/login-throttle';
+import { createSessions } from './auth/sessions';
+import { sessionRoutes } from './auth/sessions.routes';
 import { commentRoutes } from './comments/comments.routes';
 import { createCommentsService } from './comments/comments.service';
 import { createExpenseSearch } from './expenses/expense-search';
@@ -76,6 +78,12 @@ export type AppDeps = {
    * WebSockets with 4401 (the bus's control channel). Absent: no gateway is told.
    */
   announceUserRevoked?: (userId: string) => void;
+  /**
+   * After sessions were signed out (API.md §2: logout, logout-all, `DELETE /v1/me/sessions/{id}`,
+   * reuse detection): tells every gateway, so they close those sessions' WebSockets with 4401 (the
+   * bus's control channel). Absent: no gateway is told.
+   */
+  announceSessionsRevoked?: (userId: string, sessionIds: readonly string[]) => void;
   /** How long an API process believes an account active before asking again. @default 10000 */
   revokedUsersTtlMs?: number;
   /** The largest import request body (`IMPORT_MAX_BYTES`, API.md §6b). @default 10 MiB */
@@ -99,12 +107,23 @@ export function createApp(deps: AppDeps): Express {
 
   // The one id maker of this app (its randomness is its own): every id the API makes comes from it.
   const newId = createIdMaker();
+  const revokedUsers = createRevokedUsers({ knex: deps.knex, activeTtlMs: deps.revokedUsersTtlMs });
+  // Sessions (API.md §2). For a change that ends sessions in its own transaction (a password change
+  // or reset): `revokeSessions(trx, …)` from ./auth/sessions, then `sessions.announce(userId, ids)`.
+  const sessions = createSessions({
+    knex: deps.knex,
+    onRevoked: (userId, sessionIds) => {
+      revokedUsers.revokeSessions(sessionIds);
+      deps.announceSessionsRevoked?.(userId, sessionIds);
+    },
+  });
   const auth = createAuthService({
     knex: deps.knex,
     newId,
     tokens: deps.tokens,
     refreshReuseGraceSeconds: deps.refreshReuseGraceSeconds,
     loginThrottle: deps.loginThrottle,
+    onSessionsRevoked: sessions.announce,
   });
   const writes = createWriteRunner({
     knex: deps.knex,
@@ -113,7 +132,6 @@ export function createApp(deps: AppDeps): Express {
     onIgnoredError: deps.ignoredErrors,
   });
   const expenses = createExpensesService({ knex: deps.knex, newId });
-  const revokedUsers = createRevokedUsers({ knex: deps.knex, activeTtlMs: deps.revokedUsersTtlMs });
   const accounts = createAccountDeletion({
     knex: deps.knex,
     onDeleted: (userId) => {
@@ -207,6 +225,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(authenticate(deps.tokens, revokedUsers.isRevoked));
   if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
   v1.use(meRoutes({ auth }));
+  v1.use(sessionRoutes({ sessions }));
   v1.use(exportRoutes({ knex: deps.knex, logger: deps.logger, accounts }));
   // Ahead of the ledger: it answers the balances reads that ask for a conversion (`?in=`).
   v1.use(fx.router);

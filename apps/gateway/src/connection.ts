@@ -148,6 +148,11 @@ export function createConnectionScope(): ConnectionScope {
 export class Connection {
   /** Numbers the connections of its gateway in order (the heartbeat's slices go by it). */
   readonly serial: number;
+  /**
+   * The session (`sid`) of the access token it was opened or last authenticated with: when that
+   * session is signed out, the connection closes with 4401. Undefined for a token without one.
+   */
+  sessionId: string | undefined;
   closed = false;
   /** It answered the last heartbeat ping. */
   alive = true;

@@ -100,6 +100,7 @@ export function createGateway(deps: GatewayDeps) {
   const activity = createActivity({ eventLog, bus, ignoredErrors });
   const listen = createMessageHandler({
     tokens: deps.tokens,
+    isRevoked: (userId, sessionId) => isRevoked(userId, sessionId),
     subscriptions,
     activity,
     metrics,
@@ -120,6 +121,7 @@ export function createGateway(deps: GatewayDeps) {
 
   function open(ws: WebSocket, identity: VerifiedToken): void {
     const conn = new Connection(ws, identity.userId, hooks, scope);
+    conn.sessionId = identity.sessionId;
     sliceOf(conn).add(conn);
     connectionCount++;
     perUser.add(conn.userId);
@@ -137,7 +139,23 @@ export function createGateway(deps: GatewayDeps) {
    * expired: their open sockets close with 4401 and an upgrade with a token issued before is refused.
    */
   const revokedUntil = new Map<string, number>();
+  /**
+   * Sessions signed out (API.md §2), likewise until their last access token has expired: only the
+   * connections of those sessions close; the user's others stay.
+   */
+  const revokedSessionsUntil = new Map<string, number>();
   const stopRevocations = bus.subscribe(USER_CONTROL_GROUP, (message) => {
+    if (message.kind === 'session.revoked') {
+      const now = Date.now();
+      for (const [id, until] of revokedSessionsUntil) if (until <= now) revokedSessionsUntil.delete(id);
+      const ended = new Set(message.sessionIds);
+      for (const id of ended) revokedSessionsUntil.set(id, now + deps.tokens.ttlSeconds * 1000);
+      for (const conn of connections.flatMap((set) => [...set])) {
+        if (conn.userId === message.userId && conn.sessionId !== undefined && ended.has(conn.sessionId))
+          conn.close(CLOSE.tokenExpired, 'session revoked');
+      }
+      return;
+    }
     if (message.kind !== 'user.revoked') return;
     const now = Date.now();
     for (const [userId, until] of revokedUntil) if (until <= now) revokedUntil.delete(userId);
@@ -146,7 +164,11 @@ export function createGateway(deps: GatewayDeps) {
       if (conn.userId === message.userId) conn.close(CLOSE.tokenExpired, 'session revoked');
     }
   });
-  const isRevoked = (userId: string) => (revokedUntil.get(userId) ?? 0) > Date.now();
+  const isRevoked = (userId: string, sessionId?: string) => {
+    const now = Date.now();
+    if ((revokedUntil.get(userId) ?? 0) > now) return true;
+    return sessionId !== undefined && (revokedSessionsUntil.get(sessionId) ?? 0) > now;
+  };
 
   const handleUpgrade = createUpgradeHandler({
     tokens: deps.tokens,

@@ -14,6 +14,8 @@ export type MessagesDeps = {
   metrics: GatewayMetrics;
   logger: Logger;
   maxMessagesPerSecond: number;
+  /** A token of a deleted account or a signed-out session (API.md §2, §8) is refused like an invalid one. */
+  isRevoked?: (userId: string, sessionId?: string) => boolean;
 };
 
 /**
@@ -23,14 +25,23 @@ export type MessagesDeps = {
 export function createMessageHandler(deps: MessagesDeps) {
   const { tokens, subscriptions, metrics, logger } = deps;
 
-  /** `auth`: a fresh token of the same user moves the connection's 4401 deadline to its expiry. */
+  /**
+   * `auth`: a fresh token of the same user moves the connection's 4401 deadline to its expiry, and
+   * the connection to its session.
+   */
   async function authenticate(conn: Connection, id: string | undefined, accessToken: string): Promise<void> {
     const verified = await tokens.verifyDetailed(accessToken);
     if (conn.closed) return;
-    if (!verified || verified.userId !== conn.userId) {
+    if (
+      !verified ||
+      verified.userId !== conn.userId ||
+      deps.isRevoked?.(verified.userId, verified.sessionId)
+    ) {
       conn.send({ type: 'error', id, code: 'unauthenticated' });
       return;
     }
+    // The connection now belongs to the fresh token's session (the one a sign-out must close).
+    conn.sessionId = verified.sessionId;
     conn.setExpiry(verified.expiresAt);
     conn.send({ type: 'authenticated', id, expiresAt: verified.expiresAt.toISOString() });
   }

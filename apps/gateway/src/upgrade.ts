@@ -17,8 +17,8 @@ export type UpgradeDeps = {
   tokens: AccessTokens;
   metrics: GatewayMetrics;
   isDraining?: () => boolean;
-  /** A user whose sessions were revoked (account deleted): refused like an invalid token. */
-  isRevoked?: (userId: string) => boolean;
+  /** A user whose sessions were revoked (account deleted), or a signed-out session: refused like an invalid token. */
+  isRevoked?: (userId: string, sessionId?: string) => boolean;
   maxConnectionsPerUser: number;
   /** Open connections of the user on this process. */
   connectionsOf(userId: string): number;
@@ -66,7 +66,7 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
     }
     const token = tokenOf(req, url);
     const identity = token ? await deps.tokens.verifyDetailed(token) : undefined;
-    if (!identity || deps.isRevoked?.(identity.userId)) {
+    if (!identity || deps.isRevoked?.(identity.userId, identity.sessionId)) {
       refuse(
         socket,
         new AppError('unauthenticated', 401, 'A valid bearer access token is required.', {

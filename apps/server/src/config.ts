@@ -309,7 +309,7 @@ const httpVariables = {
     .max(900000)
     .default(10000)
     .description(
-      'How long an API process believes an account it found active before reading its status again (API.md §11.3): a deleted account’s access token is refused by the other processes at most this long after the deletion; the read costs one round trip per user per period.',
+      'How long an API process believes an account it found active (and a session live) before reading its status again (API.md §11.3, §2): a deleted account’s or a signed-out session’s access token is refused by the other processes at most this long after the deletion or sign-out; the read costs one round trip per user and session per period.',
     ),
   IMPORT_MAX_BYTES: Joi.number()
     .integer()

@@ -4,6 +4,7 @@ import {
   createEventLog,
   createMemoryPresenceStore,
   createRedisPresenceStore,
+  sessionRevokedMessage,
   userRevokedMessage,
 } from '@tally/events';
 import { createGateway } from '@tally/gateway';
@@ -117,6 +118,11 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
           redis.bus
             .publish(userRevokedMessage(userId))
             .catch((error: unknown) => ignoredErrors('user_revoked_publish', error, { userId }));
+        },
+        announceSessionsRevoked: (userId, sessionIds) => {
+          redis.bus
+            .publish(sessionRevokedMessage(userId, sessionIds))
+            .catch((error: unknown) => ignoredErrors('session_revoked_publish', error, { userId }));
         },
         isDraining: () => draining,
         isReady: readiness.check,

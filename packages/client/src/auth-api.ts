@@ -1,4 +1,5 @@
 import type { TokenManager } from './auth.js';
+import { ProblemError } from './errors.js';
 import type { CallOptions, HttpClient } from './http-client.js';
 import type { LoginRequest, RegisterRequest, Session, User } from './types.js';
 
@@ -62,9 +63,30 @@ export class AuthApi {
     return this.tokens.setSession(session);
   }
 
-  /** Forgets the tokens on this device (there is no server-side sign-out in v1). */
-  logout(): Promise<void> {
-    return this.tokens.clear();
+  /**
+   * Signs this session out (`POST /v1/auth/logout`: its refresh token dies on the server too), then
+   * forgets the tokens on this device. The tokens are forgotten whatever the answer; a session the
+   * server had already ended (401) is no error, any other failure (network, 5xx) rejects after the
+   * tokens are gone, so the app knows the server may still hold the session.
+   */
+  async logout(options: CallOptions = {}): Promise<void> {
+    await this.signOut('/v1/auth/logout', options);
+  }
+
+  /** Signs out every session of the user, this one included (`POST /v1/auth/logout-all`), as `logout`. */
+  async logoutAll(options: CallOptions = {}): Promise<void> {
+    await this.signOut('/v1/auth/logout-all', options);
+  }
+
+  private async signOut(path: string, options: CallOptions): Promise<void> {
+    try {
+      if ((await this.tokens.tokens()) === undefined) return;
+      await this.http.request<undefined>({ ...options, method: 'POST', path, idempotencyKey: false });
+    } catch (error) {
+      if (!(error instanceof ProblemError && error.status === 401)) throw error;
+    } finally {
+      await this.tokens.clear();
+    }
   }
 
   /** Whether tokens are stored. */

@@ -78,6 +78,7 @@ export {
   type RetryPolicy,
   retryDelay,
 } from './retry-policy.js';
+export { SessionsApi } from './sessions-api.js';
 export { SettlementsApi } from './settlements-api.js';
 export { TallyClient, type TallyClientOptions } from './tally-client.js';
 export type * from './types.js';

@@ -13,6 +13,7 @@ import { Outbox, type OutboxOptions } from './outbox.js';
 import { RealtimeClient } from './realtime.js';
 import type { RealtimeOptions } from './realtime-types.js';
 import { RecurringApi } from './recurring-api.js';
+import { SessionsApi } from './sessions-api.js';
 import { SettlementsApi } from './settlements-api.js';
 import type { Session } from './types.js';
 
@@ -62,6 +63,8 @@ export class TallyClient {
   readonly comments: CommentsApi;
   /** Imports of Splitwise exports (API.md §6b). */
   readonly imports: ImportsApi;
+  /** The caller's signed-in devices: list them, sign one out (API.md §2). */
+  readonly sessions: SessionsApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -105,6 +108,7 @@ export class TallyClient {
     this.activity = new ActivityApi(http);
     this.comments = new CommentsApi(http);
     this.imports = new ImportsApi(http);
+    this.sessions = new SessionsApi(http);
     this.outbox = new Outbox(
       {
         http,

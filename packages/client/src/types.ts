@@ -46,6 +46,8 @@ export type User = Schemas['User'];
 export type Session = Schemas['Session'];
 export type RegisterRequest = Schemas['RegisterRequest'];
 export type LoginRequest = Schemas['LoginRequest'];
+/** A signed-in device (API.md §2, `GET /v1/me/sessions`). */
+export type DeviceSession = Schemas['DeviceSession'];
 
 // ---- groups --------------------------------------------------------------------------------------
 

@@ -1,4 +1,10 @@
-import type { BusMessage, EventBus } from './event-bus';
+import {
+  type BusMessage,
+  type EventBus,
+  sessionRevokedMessage,
+  USER_CONTROL_GROUP,
+  userRevokedMessage,
+} from './event-bus';
 
 /** One suite for every EventBus adapter (in-process and Redis). Not a test file itself. */
 export function describeEventBusContract(
@@ -90,6 +96,20 @@ export function describeEventBusContract(
       await caughtUp(mine);
       await quiet();
       expect(got).toEqual([{ kind: 'presence', groupId: mine }]);
+      off();
+    });
+
+    it('delivers the control channel’s user.revoked and session.revoked messages as published', async () => {
+      const got: BusMessage[] = [];
+      const off = bus.subscribe(USER_CONTROL_GROUP, keep(got));
+      await caughtUp(USER_CONTROL_GROUP);
+      await bus.publish(userRevokedMessage('usr_gone'));
+      await bus.publish(sessionRevokedMessage('usr_ada', ['rtk_a', 'rtk_b']));
+      await caughtUp(USER_CONTROL_GROUP);
+      expect(got).toEqual([
+        { kind: 'user.revoked', groupId: '~users', userId: 'usr_gone' },
+        { kind: 'session.revoked', groupId: '~users', userId: 'usr_ada', sessionIds: ['rtk_a', 'rtk_b'] },
+      ]);
       off();
     });
 

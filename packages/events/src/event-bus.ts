@@ -12,7 +12,8 @@ export type BusMessage =
   | { kind: 'event'; groupId: string; seq: number; eventId: string; event?: GroupEvent }
   | { kind: 'presence'; groupId: string }
   | { kind: 'membership'; groupId: string; userId: string }
-  | UserRevokedMessage;
+  | UserRevokedMessage
+  | SessionRevokedMessage;
 
 /**
  * Not about a group: on the control channel (`groupId` is `USER_CONTROL_GROUP`, which no group id
@@ -28,6 +29,29 @@ export const userRevokedMessage = (userId: string): UserRevokedMessage => ({
   kind: 'user.revoked',
   groupId: USER_CONTROL_GROUP,
   userId,
+});
+
+/**
+ * On the control channel as well: sessions of a user were signed out (API.md §2: logout, logout-all,
+ * a device signed out, refresh-token reuse). Every gateway closes the WebSockets opened or last
+ * authenticated with an access token of one of `sessionIds` (its `sid`) with 4401, and refuses such
+ * tokens at the upgrade until they have expired. The user's other sessions are untouched.
+ */
+export type SessionRevokedMessage = {
+  kind: 'session.revoked';
+  groupId: typeof USER_CONTROL_GROUP;
+  userId: string;
+  sessionIds: string[];
+};
+
+export const sessionRevokedMessage = (
+  userId: string,
+  sessionIds: readonly string[],
+): SessionRevokedMessage => ({
+  kind: 'session.revoked',
+  groupId: USER_CONTROL_GROUP,
+  userId,
+  sessionIds: [...sessionIds],
 });
 
 /** An event's announcement. */

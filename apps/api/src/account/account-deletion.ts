@@ -23,7 +23,7 @@ type NetRow = { group_id: string; group_name: string; currency: string; net: str
  *    groups listed in `errors`, because nobody could sign in as them to settle it;
  * 2. the row keeps its id (records, memberships and events name it) but loses email, name (now
  *    "Deleted user"), password hash and any pending email; `status` becomes `deleted`;
- * 3. every refresh token of the user is revoked.
+ * 3. every session (API.md §2) and refresh token of the user is revoked.
  *
  * Memberships stay: the groups' members, histories and balances read as before, the member shown
  * as a deleted user.
@@ -71,6 +71,10 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
                             status = 'deleted', deleted_at = ?
             where id = ?`,
           [DELETED_USER_NAME, now, userId],
+        );
+        await trx.raw(
+          `update sessions set revoked_at = ?, revoked_reason = 'deleted' where user_id = ? and revoked_at is null`,
+          [now, userId],
         );
         await trx.raw('update refresh_tokens set revoked_at = ? where user_id = ? and revoked_at is null', [
           now,

@@ -28,24 +28,50 @@ export function createRevokedUsers(options: RevokedUsersOptions) {
     if (known.size > maxEntries) known.delete(known.keys().next().value as string);
   };
 
+  /** sessionId → until when it is known live, or 0 for ended (the same bounds as `known`). */
+  const sessions = new Map<string, number>();
+  const rememberSession = (sessionId: string, until: number) => {
+    sessions.delete(sessionId);
+    sessions.set(sessionId, until);
+    if (sessions.size > maxEntries) sessions.delete(sessions.keys().next().value as string);
+  };
+  const isFresh = (until: number | undefined) => until !== undefined && until > Date.now();
+
   return {
-    async isRevoked(userId: string): Promise<boolean> {
+    /**
+     * `sessionId` (the token's `sid`): a session that ended (signed out, API.md §2) is refused as
+     * well. User and session are asked about in one query, and only when either answer is stale.
+     */
+    async isRevoked(userId: string, sessionId?: string): Promise<boolean> {
       const until = known.get(userId);
       if (until === 0) return true;
-      if (until !== undefined && until > Date.now()) return false;
-      const { rows } = (await knex.raw('select status from users where id = ?', [userId])) as {
-        rows: { status: string }[];
-      };
+      const sessionUntil = sessionId === undefined ? undefined : sessions.get(sessionId);
+      if (sessionUntil === 0) return true;
+      if (isFresh(until) && (sessionId === undefined || isFresh(sessionUntil))) return false;
+      const { rows } = (await knex.raw(
+        sessionId === undefined
+          ? 'select status, null as ended from users where id = ?'
+          : `select u.status, (s.revoked_at is not null) as ended
+               from users u left join sessions s on s.id = ? and s.user_id = u.id
+              where u.id = ?`,
+        sessionId === undefined ? [userId] : [sessionId, userId],
+      )) as { rows: { status: string; ended: boolean | null }[] };
       // Only a deleted account is refused here: a token of an id this database does not hold (signed
       // with a shared secret elsewhere) is left to the routes, as before accounts could be deleted.
+      // Likewise a `sid` without a session row (none was recorded for it) is not refused.
       const deleted = rows[0]?.status === 'deleted';
       remember(userId, deleted ? 0 : Date.now() + ttlMs);
-      return deleted;
+      const ended = rows[0]?.ended === true;
+      if (sessionId !== undefined) rememberSession(sessionId, ended ? 0 : Date.now() + ttlMs);
+      return deleted || ended;
     },
     revoke(userId: string): void {
       remember(userId, 0);
     },
+    /** Sessions this process ended (or heard of): their access tokens are refused at once here. */
+    revokeSessions(sessionIds: readonly string[]): void {
+      for (const id of sessionIds) rememberSession(id, 0);
+    },
   };
 }
-
 export type RevokedUsers = ReturnType<typeof createRevokedUsers>;

@@ -1,19 +1,23 @@
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import { jsonBody } from '../http/json-body';
 import { created, ok, sendReply } from '../http/reply';
 import { validate } from '../http/validate';
 import { loginBody, refreshBody, registerBody } from '../schemas';
 import type { AuthService } from './auth.service';
 import { userIdOf } from './authenticate';
+import type { DeviceInfo } from './sessions';
+
+/** The device a sign-in comes from, as its session records it (API.md §2). */
+const deviceOf = (req: Request): DeviceInfo => ({ userAgent: req.get('user-agent'), ip: req.ip });
 
 export function authRoutes(deps: { auth: AuthService }): Router {
   const router = Router();
   router.post('/auth/register', jsonBody, async (req, res) => {
-    const session = await deps.auth.register(validate(registerBody, req.body));
+    const session = await deps.auth.register(validate(registerBody, req.body), deviceOf(req));
     sendReply(res, created(session));
   });
   router.post('/auth/login', jsonBody, async (req, res) => {
-    sendReply(res, ok(await deps.auth.login(validate(loginBody, req.body), { ip: req.ip })));
+    sendReply(res, ok(await deps.auth.login(validate(loginBody, req.body), deviceOf(req))));
   });
   router.post('/auth/refresh', jsonBody, async (req, res) => {
     const { refreshToken } = validate<{ refreshToken: string }>(refreshBody, req.body);

@@ -6,6 +6,7 @@ import { isUniqueViolation, toIso } from '../db-errors';
 import type { NewId } from '../ids';
 import type { LoginThrottle } from './login-throttle';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
+import { type DeviceInfo, sessionRow } from './sessions';
 
 /** Refresh tokens live 30 days; each use rotates it within its family. */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -45,6 +46,8 @@ export type AuthServiceDeps = {
   refreshReuseGraceSeconds?: number;
   /** Login throttling per account and per IP (API.md §2); absent: none. */
   loginThrottle?: LoginThrottle;
+  /** After reuse detection ended a session (committed): as `Sessions.announce`. */
+  onSessionsRevoked?: (userId: string, sessionIds: readonly string[]) => void;
 };
 
 type RefreshTokenRow = {
@@ -67,17 +70,50 @@ export function createAuthService(deps: AuthServiceDeps) {
     new Date(row.used_at).getTime() > now.getTime() - graceMs &&
     new Date(row.expires_at).getTime() > now.getTime();
 
-  async function issueSession(db: Knex | Knex.Transaction, user: User, familyId: string): Promise<Session> {
+  /**
+   * A refresh token in `familyId`. `device`: the family is new (a sign-in), and its session row
+   * (API.md §2) is inserted in the same statement as the token.
+   */
+  async function issueSession(
+    db: Knex | Knex.Transaction,
+    user: User,
+    familyId: string,
+    device?: DeviceInfo,
+  ): Promise<Session> {
     const refreshToken = `rt_${randomBytes(32).toString('base64url')}`;
     const now = Date.now();
-    await db('refresh_tokens').insert({
+    const token = {
       id: newId('rtk'),
       token_hash: sha256(refreshToken),
       family_id: familyId,
       user_id: user.id,
       expires_at: new Date(now + REFRESH_TOKEN_TTL_MS),
       created_at: new Date(now),
-    });
+    };
+    if (device === undefined) await db('refresh_tokens').insert(token);
+    else {
+      const s = sessionRow(familyId, user.id, device, new Date(now));
+      await db.raw(
+        `with s as (insert into sessions (id, user_id, user_agent, ip, created_at, last_used_at)
+                    values (?, ?, ?, ?, ?, ?))
+         insert into refresh_tokens (id, token_hash, family_id, user_id, expires_at, created_at)
+         values (?, ?, ?, ?, ?, ?)`,
+        [
+          s.id,
+          s.user_id,
+          s.user_agent,
+          s.ip,
+          s.created_at,
+          s.last_used_at,
+          token.id,
+          token.token_hash,
+          token.family_id,
+          token.user_id,
+          token.expires_at,
+          token.created_at,
+        ],
+      );
+    }
     return {
       user,
       accessToken: await tokens.sign(user.id, familyId),
@@ -87,7 +123,11 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
-    async register(input: { email: string; name: string; password: string }): Promise<Session> {
+    /** `device`: the new session's user agent and IP (API.md §2). */
+    async register(
+      input: { email: string; name: string; password: string },
+      device: DeviceInfo = {},
+    ): Promise<Session> {
       const passwordHash = await hashPassword(input.password);
       const row = {
         id: newId('usr'),
@@ -100,7 +140,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       try {
         return await knex.transaction(async (trx) => {
           await trx('users').insert(row);
-          return issueSession(trx, toUser(row), newId('rtk'));
+          return issueSession(trx, toUser(row), newId('rtk'), device);
         });
       } catch (error) {
         if (isUniqueViolation(error))
@@ -113,18 +153,19 @@ export function createAuthService(deps: AuthServiceDeps) {
      * Every path costs one hash and ends in the same answer unless the password is right: an
      * unknown email, a pending or deleted user (no login email, no password) and a wrong password
      * are all `401 invalid_credentials`. The throttle counts the attempt first and may refuse it
-     * (429) before anything is read or hashed, for any email alike.
+     * (429) before anything is read or hashed, for any email alike. `device`: the new session's
+     * user agent and IP (API.md §2); its IP is also the throttle's.
      */
-    async login(input: { email: string; password: string }, context: { ip?: string } = {}): Promise<Session> {
+    async login(input: { email: string; password: string }, device: DeviceInfo = {}): Promise<Session> {
       const email = input.email.toLowerCase();
-      const attempt = await deps.loginThrottle?.attempt(email, context.ip);
+      const attempt = await deps.loginThrottle?.attempt(email, device.ip);
       const row = await knex<UserRow>('users').where({ email_normalized: email }).first();
       const usable = row && row.status === 'active' && row.password_hash ? row.password_hash : undefined;
       const valid = await verifyPassword(input.password, usable ?? (await DUMMY_HASH_PROMISE));
       if (!row || !usable || !valid)
         throw new AppError('invalid_credentials', 401, 'The email or password is wrong.');
       await attempt?.succeeded();
-      return issueSession(knex, toUser(row), newId('rtk'));
+      return issueSession(knex, toUser(row), newId('rtk'), device);
     },
 
     /**
@@ -136,8 +177,21 @@ export function createAuthService(deps: AuthServiceDeps) {
      */
     async refresh(refreshToken: string): Promise<Session> {
       const hash = sha256(refreshToken);
+      let reused: { userId: string; familyId: string } | undefined;
       const result = await knex.transaction(async (trx) => {
         const now = new Date();
+        // The session first (API.md §2): its row is locked before the token's, the order in which
+        // `revokeSessions` takes them, so a concurrent sign-out either ends the session before this
+        // rotation (which then finds the token revoked) or waits for it and revokes its new token.
+        // A family without a session row (signed in by a process of the version before sessions,
+        // during a rolling deploy) gets one here, device unknown.
+        await trx.raw(
+          `insert into sessions (id, user_id, created_at, last_used_at)
+           select family_id, user_id, ?, ? from refresh_tokens
+            where token_hash = ? and revoked_at is null and expires_at > ?
+           on conflict (id) do update set last_used_at = excluded.last_used_at where sessions.revoked_at is null`,
+          [now, now, hash, now],
+        );
         const claimed = await trx('refresh_tokens')
           .where({ token_hash: hash })
           .whereNull('used_at')
@@ -156,10 +210,14 @@ export function createAuthService(deps: AuthServiceDeps) {
             | undefined;
           if (!known) return undefined;
           if (!withinGrace(known, now)) {
-            await trx('refresh_tokens')
-              .where({ family_id: known.family_id })
-              .whereNull('revoked_at')
-              .update({ revoked_at: now });
+            // Reuse: the family and its session end (the session row is already locked above).
+            await trx.raw(
+              `with s as (update sessions set revoked_at = ?, revoked_reason = 'reuse'
+                           where id = ? and revoked_at is null returning id)
+               update refresh_tokens set revoked_at = ? where family_id = ? and revoked_at is null`,
+              [now, known.family_id, now, known.family_id],
+            );
+            reused = { userId: known.user_id, familyId: known.family_id };
             return undefined;
           }
           token = known;
@@ -172,6 +230,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         if (!user) return undefined;
         return issueSession(trx, toUser(user), token.family_id);
       });
+      if (reused) deps.onSessionsRevoked?.(reused.userId, [reused.familyId]);
       if (!result) throw deadRefreshToken();
       return result;
     },

@@ -14,18 +14,26 @@ export async function userIdFromAuthorization(tokens: AccessTokens, header: stri
   return match?.[1] ? tokens.verify(match[1]) : undefined;
 }
 
+/** Parses `Authorization: Bearer <jwt>` and returns the verified token (user, session, expiry), or undefined. */
+export async function identityFromAuthorization(tokens: AccessTokens, header: string | undefined) {
+  const match = header ? /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header) : null;
+  return match?.[1] ? tokens.verifyDetailed(match[1]) : undefined;
+}
+
 /**
- * `isRevoked`: a deleted account's access token is refused before it expires (API.md §11.3);
- * absent, every valid token is accepted.
+ * `isRevoked`: a deleted account's access token (API.md §11.3), or one of a session that was signed
+ * out (its `sid`, §2), is refused before it expires; absent, every valid token is accepted.
  */
 export function authenticate(
   tokens: AccessTokens,
-  isRevoked?: (userId: string) => Promise<boolean>,
+  isRevoked?: (userId: string, sessionId?: string) => Promise<boolean>,
 ): RequestHandler {
   return async (req, res, next) => {
-    const userId = await userIdFromAuthorization(tokens, req.get('authorization'));
-    if (!userId || (isRevoked && (await isRevoked(userId)))) throw unauthenticated();
+    const identity = await identityFromAuthorization(tokens, req.get('authorization'));
+    const userId = identity?.userId;
+    if (!userId || (isRevoked && (await isRevoked(userId, identity.sessionId)))) throw unauthenticated();
     res.locals['userId'] = userId;
+    if (identity.sessionId !== undefined) res.locals['sessionId'] = identity.sessionId;
     const ctx = requestContext.getStore();
     if (ctx) ctx.userId = userId;
     next();
@@ -36,4 +44,10 @@ export function userIdOf(res: { locals: Record<string, unknown> }): string {
   const id = res.locals['userId'];
   if (typeof id !== 'string') throw unauthenticated();
   return id;
+}
+
+/** The session (`sid`) of the request's access token; undefined for a token issued without one. */
+export function sessionIdOf(res: { locals: Record<string, unknown> }): string | undefined {
+  const id = res.locals['sessionId'];
+  return typeof id === 'string' ? id : undefined;
 }

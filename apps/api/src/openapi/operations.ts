@@ -257,6 +257,70 @@ export const OPERATIONS: Operation[] = [
     errors: ['member_has_balance'],
   },
 
+  // ---- sessions and signing out (API.md §2, added 2026-11-27) -------------------------------------
+  {
+    method: 'get',
+    path: '/v1/me/sessions',
+    operationId: 'listSessions',
+    tag: 'Auth',
+    summary: "The caller's signed-in devices",
+    description:
+      'Each sign-in (register or login) starts a session: its refresh tokens rotate within it. Live sessions ' +
+      'only, the most recently used (refreshed) first; `current` marks the session of the access token that ' +
+      'asked (its `sid`). `userAgent` and `ip` are those of the sign-in (null when unknown, e.g. sessions ' +
+      'from before sessions were recorded).',
+    rateLimited: true,
+    success: [
+      {
+        status: 200,
+        description: 'The live sessions',
+        schema: 'DeviceSessionList',
+        headers: ['Cache-Control'],
+      },
+    ],
+  },
+  {
+    method: 'delete',
+    path: '/v1/me/sessions/{sessionId}',
+    operationId: 'revokeSession',
+    tag: 'Auth',
+    summary: 'Sign a device out',
+    description:
+      'Ends the session: its refresh token is refused (`401`), its access tokens are refused at once by the ' +
+      'API process that answered and within `ACCOUNT_STATUS_TTL_MS` by the others, and its open WebSockets ' +
+      "close with 4401. A session already ended: `204` again. Another user's session, or none: " +
+      '`404 not_found`. Not keyed: an `Idempotency-Key` is ignored (it is idempotent by itself).',
+    rateLimited: true,
+    success: [{ status: 204, description: 'The session is ended' }],
+    errors: ['not_found'],
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/logout',
+    operationId: 'logout',
+    tag: 'Auth',
+    summary: 'Sign out this session',
+    description:
+      'Ends the session of the bearer access token (its `sid`), as `DELETE /v1/me/sessions/{sessionId}` does. ' +
+      'Unlike the other `/v1/auth` operations it needs `Authorization: Bearer`; the per-IP auth budget ' +
+      'applies too. A token without `sid` (issued before sessions existed, at most one access-token lifetime ' +
+      'old) ends every session of the user, as `logout-all`. No body; an `Idempotency-Key` is ignored.',
+    rateLimited: true,
+    success: [{ status: 204, description: 'Signed out' }],
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/logout-all',
+    operationId: 'logoutAll',
+    tag: 'Auth',
+    summary: 'Sign out everywhere',
+    description:
+      'Ends every session of the user, this one included (refresh tokens refused, access tokens refused, ' +
+      'WebSockets closed with 4401). Needs `Authorization: Bearer`. No body; an `Idempotency-Key` is ignored.',
+    rateLimited: true,
+    success: [{ status: 204, description: 'Every session is ended' }],
+  },
+
   // ---- groups and members ----------------------------------------------------------------------
   {
     method: 'get',

@@ -1076,3 +1076,28 @@ responseSchemas['Comment'] = object(
   ['id', 'groupId', 'targetType', 'targetId', 'authorId', 'text', 'createdAt'],
 );
 responseSchemas['CommentPage'] = pageOf('Comment');
+
+// ---- sessions (API.md §2, added 2026-11-27) --------------------------------------------------------
+responseSchemas['DeviceSession'] = {
+  type: 'object',
+  description: "A signed-in device: one refresh-token family (the access token's `sid`).",
+  properties: {
+    id: id('rtk', 'Session'),
+    userAgent: {
+      type: ['string', 'null'],
+      description: 'The `User-Agent` of the sign-in (at most 256 characters); null when unknown',
+    },
+    ip: { type: ['string', 'null'], description: 'The client IP of the sign-in; null when unknown' },
+    createdAt: timestamp,
+    lastUsedAt: { ...timestamp, description: 'The sign-in or the latest refresh' },
+    current: { type: 'boolean', description: 'The session of the access token that asked' },
+  },
+  required: ['id', 'userAgent', 'ip', 'createdAt', 'lastUsedAt', 'current'],
+  additionalProperties: false,
+};
+responseSchemas['DeviceSessionList'] = {
+  type: 'object',
+  properties: { data: { type: 'array', items: ref('DeviceSession') } },
+  required: ['data'],
+  additionalProperties: false,
+};

@@ -90,7 +90,7 @@ async function signedIn(session) {
   realtime.on('activity', () => void listMyActivity().catch(() => {}));
   realtime.followActivity();
   realtime.connect();
-  await Promise.all([listGroups(), listMyActivity()]);
+  await Promise.all([listGroups(), listMyActivity(), listSessions()]);
   say(`Welcome, ${me.name}.`);
 }
 
@@ -292,12 +292,19 @@ $('auth-form').addEventListener(
   }),
 );
 
+/** Signs this session (or every one) out on the server; the tokens here are forgotten whatever it answers. */
+async function signOut(everywhere) {
+  const failure = await (everywhere ? tally.auth.logoutAll() : tally.auth.logout()).then(
+    () => undefined,
+    (error) => error,
+  );
+  const done = everywhere ? 'Signed out everywhere.' : 'Signed out.';
+  signedOut(failure ? `Signed out on this device; the server did not confirm: ${describe(failure)}` : done);
+}
+
 $('sign-out').addEventListener(
   'click',
-  handle(async () => {
-    await tally.auth.logout();
-    signedOut('Signed out.');
-  }),
+  handle(() => signOut(false)),
 );
 
 $('refresh-groups').addEventListener('click', handle(listGroups));
@@ -582,6 +589,43 @@ $('delete-account').addEventListener(
     if (!sure) return;
     await tally.me.delete();
     signedOut('Your account is deleted.');
+  }),
+);
+
+// ---- sessions: where the user is signed in (API.md §2) ----------------------------------------------
+async function listSessions() {
+  const sessions = await tally.sessions.list();
+  $('sessions').replaceChildren(
+    ...sessions.map((s) => {
+      const item = element(
+        'li',
+        `${s.userAgent ?? 'Unknown device'} · ${s.ip ?? 'unknown IP'} · last used ${new Date(s.lastUsedAt).toLocaleString()}`,
+      );
+      item.dataset.sessionId = s.id;
+      if (s.current) item.append(' ', element('strong', '(this device)'));
+      const button = element('button', 'Sign out', { type: 'button' });
+      button.addEventListener(
+        'click',
+        handle(async () => {
+          if (s.current) return signOut(false);
+          await tally.sessions.revoke(s.id);
+          await listSessions();
+          say('That device is signed out.');
+        }),
+      );
+      item.append(' ', button);
+      return item;
+    }),
+  );
+}
+
+$('refresh-sessions').addEventListener('click', handle(listSessions));
+
+$('sign-out-everywhere').addEventListener(
+  'click',
+  handle(async () => {
+    if (!window.confirm('Sign out on every device, this one included?')) return;
+    await signOut(true);
   }),
 );
 

@@ -1,0 +1,182 @@
+import { AppError } from '@tally/http-kit';
+import type { Knex } from 'knex';
+import { toIso } from '../db-errors';
+
+/** The longest user agent a session keeps (the rest is cut off). */
+export const MAX_USER_AGENT_LENGTH = 256;
+
+/** What a sign-in records about the device (API.md §2, `GET /v1/me/sessions`). */
+export type DeviceInfo = { userAgent?: string | undefined; ip?: string | undefined };
+
+/** Why a session ended (`sessions.revoked_reason`). */
+export type SessionEndReason =
+  | 'logout'
+  | 'logout_all'
+  | 'revoked'
+  | 'reuse'
+  | 'password_change'
+  | 'password_reset';
+
+export type SessionView = {
+  id: string;
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: string;
+  lastUsedAt: string;
+  /** The session of the access token that asked. */
+  current: boolean;
+};
+
+type SessionRow = {
+  id: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Date | string;
+  last_used_at: Date | string;
+};
+
+/** The columns of a new session row (its id is the refresh-token family id). */
+export function sessionRow(id: string, userId: string, device: DeviceInfo | undefined, at: Date) {
+  const userAgent = device?.userAgent?.trim();
+  return {
+    id,
+    user_id: userId,
+    user_agent: userAgent ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
+    ip: device?.ip ?? null,
+    created_at: at,
+    last_used_at: at,
+  };
+}
+
+export type RevokeSessionsOptions = {
+  userId: string;
+  /** Only these sessions (ids of other users' sessions are ignored); absent: every session of the user. */
+  only?: readonly string[];
+  /** Every session but this one (e.g. the caller's, on a password change). */
+  except?: string | undefined;
+  /** Recorded in `revoked_reason`. @default 'revoked' */
+  reason?: SessionEndReason;
+};
+
+/**
+ * Ends sessions of a user in one statement: each live session matched gets `revoked_at`, and every
+ * refresh token of its family is revoked with it (so it refreshes no more). Returns the ids of the
+ * sessions it ended (an already ended one is not among them). Pass a transaction to make it part of
+ * a larger change; after the commit, call `announce` (`createSessions`) with the ids so that access
+ * tokens and WebSockets of those sessions are refused too.
+ *
+ * The session rows are locked before their refresh tokens, the order a refresh takes them in.
+ */
+export async function revokeSessions(
+  db: Knex | Knex.Transaction,
+  options: RevokeSessionsOptions,
+): Promise<string[]> {
+  if (options.only !== undefined && options.only.length === 0) return [];
+  const now = new Date();
+  const conditions = ['user_id = ?', 'revoked_at is null'];
+  const bindings: (string | Date)[] = [now, options.reason ?? 'revoked', options.userId];
+  if (options.only !== undefined) {
+    conditions.push(`id in (${options.only.map(() => '?').join(', ')})`);
+    bindings.push(...options.only);
+  }
+  if (options.except !== undefined) {
+    conditions.push('id <> ?');
+    bindings.push(options.except);
+  }
+  // Every session: every refresh token of the user as well, a family without a session row included.
+  const everyToken = options.only === undefined && options.except === undefined;
+  bindings.push(now);
+  if (everyToken) bindings.push(options.userId);
+  const { rows } = (await db.raw(
+    `with ended as (
+       update sessions set revoked_at = ?, revoked_reason = ?
+        where ${conditions.join(' and ')}
+        returning id),
+     tokens as (
+       update refresh_tokens set revoked_at = ?
+        where ${everyToken ? 'user_id = ?' : 'family_id in (select id from ended)'} and revoked_at is null
+        returning 1)
+     select id from ended`,
+    bindings,
+  )) as { rows: { id: string }[] };
+  return rows.map((r) => r.id);
+}
+
+export type SessionsDeps = {
+  knex: Knex;
+  /**
+   * After sessions ended (committed): this process's authentication refuses their access tokens
+   * at once, and every gateway closes their WebSockets (the bus's control channel).
+   */
+  onRevoked: (userId: string, sessionIds: readonly string[]) => void;
+};
+
+/** Sessions of a user (API.md §2): list, sign one out, sign out this one or all of them. */
+export function createSessions(deps: SessionsDeps) {
+  const { knex } = deps;
+
+  const announce = (userId: string, sessionIds: readonly string[]) => {
+    if (sessionIds.length > 0) deps.onRevoked(userId, sessionIds);
+  };
+
+  const end = async (options: RevokeSessionsOptions): Promise<string[]> => {
+    const ids = await revokeSessions(knex, options);
+    announce(options.userId, ids);
+    return ids;
+  };
+
+  return {
+    /** Tells this process and the gateways about sessions ended by `revokeSessions` in a transaction. */
+    announce,
+    /** `revokeSessions` on its own, then `announce`. */
+    end,
+
+    /** Live sessions, the most recently used first; `current` marks `currentId`. */
+    async list(userId: string, currentId: string | undefined): Promise<SessionView[]> {
+      const rows = (await knex('sessions')
+        .where({ user_id: userId })
+        .whereNull('revoked_at')
+        .orderBy([
+          { column: 'last_used_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .select('id', 'user_agent', 'ip', 'created_at', 'last_used_at')) as SessionRow[];
+      return rows.map((r) => ({
+        id: r.id,
+        userAgent: r.user_agent,
+        ip: r.ip,
+        createdAt: toIso(r.created_at),
+        lastUsedAt: toIso(r.last_used_at),
+        current: r.id === currentId,
+      }));
+    },
+
+    /**
+     * `DELETE /v1/me/sessions/{id}`: a session of another user, or none, is `404 not_found`; one
+     * already ended is done (idempotent).
+     */
+    async revoke(userId: string, sessionId: string): Promise<void> {
+      const ended = await end({ userId, only: [sessionId], reason: 'revoked' });
+      if (ended.length > 0) return;
+      const row = await knex('sessions').where({ id: sessionId, user_id: userId }).first('id');
+      if (!row) throw new AppError('not_found', 404, 'There is no such session.');
+    },
+
+    /**
+     * `POST /v1/auth/logout`: the token's session. A token without a session (issued before sessions
+     * were recorded, at most one access-token lifetime old) cannot say which one it is: every
+     * session of the user ends, as `logout-all`.
+     */
+    async logout(userId: string, sessionId: string | undefined): Promise<void> {
+      if (sessionId === undefined) await end({ userId, reason: 'logout_all' });
+      else await end({ userId, only: [sessionId], reason: 'logout' });
+    },
+
+    /** `POST /v1/auth/logout-all`: every session of the user, this one included. */
+    async logoutAll(userId: string): Promise<void> {
+      await end({ userId, reason: 'logout_all' });
+    },
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;
