@@ -9,6 +9,7 @@ import * as activity from './migrations/007-activity';
 import * as searchComments from './migrations/008-search-comments';
 import * as accountDeletion from './migrations/009-account-deletion';
 import * as imports from './migrations/010-imports';
+import * as passwordResets from './migrations/012-password-resets';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -24,6 +25,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['008-search-comments', searchComments],
   ['009-account-deletion', accountDeletion],
   ['010-imports', imports],
+  ['012-password-resets', passwordResets],
 ];
 
 /**
