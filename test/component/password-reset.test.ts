@@ -1,7 +1,12 @@
 import { Writable } from 'node:stream';
+import { createAccessTokens } from '@tally/http-kit';
 import { loadConfig, start } from '@tally/server';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import request from 'supertest';
+import { createApp } from '../../apps/api/src/create-app';
+import { createBackgroundTasks } from '../../apps/api/src/mail/background';
+import type { Mail } from '../../apps/api/src/mail/mailer';
 import { resetLinkOf, resetTokenOf, startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
 import { createTestDatabase } from '../support/test-database';
 import {
@@ -210,7 +215,7 @@ describe('password reset links expire (PASSWORD_RESET_TTL_SECONDS)', () => {
 });
 
 describe('without SMTP_URL: the log mailer', () => {
-  it('writes the mail, link included, to the log at info', async () => {
+  it('writes the mail, link included, to the log at info (and warns at start-up in production)', async () => {
     const db = await createTestDatabase();
     const lines: Record<string, unknown>[] = [];
     const destination = new Writable({
@@ -226,10 +231,15 @@ describe('without SMTP_URL: the log mailer', () => {
         DATABASE_URL: db.url,
         RATE_LIMIT_PER_MINUTE: '1000000',
         LOG_LEVEL: 'info',
+        NODE_ENV: 'production',
       }),
       { logger: pino({ level: 'info' }, destination) },
     );
     try {
+      // In production, a missing SMTP_URL is worth a warning at start-up.
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 40, msg: expect.stringContaining('SMTP_URL is not set') }),
+      );
       const email = uniqueEmail('Logged');
       const agent = request(server.url);
       expect(
@@ -253,6 +263,72 @@ describe('without SMTP_URL: the log mailer', () => {
       expect(metrics.text).toMatch(/mails_total\{outcome="sent"\} 1/);
     } finally {
       await server.stop();
+      await db.drop();
+    }
+  });
+});
+
+describe('createApp: the mailer and the sessions-revoked announcement it is given', () => {
+  it('mails through the Mailer given and announces ended sessions after the commit', async () => {
+    const db = await createTestDatabase();
+    const mails: Mail[] = [];
+    const announced: { userId: string; except?: string | undefined }[] = [];
+    const background = createBackgroundTasks();
+    const tokens = createAccessTokens({ secret: TEST_JWT_SECRET, ttlSeconds: 60 });
+    const app = createApp({
+      knex: db.knex,
+      tokens,
+      logger: pino({ level: 'silent' }),
+      registry: new Registry(),
+      announcer: { publications: () => [], announce: () => {} },
+      isReady: async () => true,
+      mailer: {
+        send: async (mail) => {
+          mails.push(mail);
+        },
+        close: async () => {},
+      },
+      background,
+      appUrl: () => 'https://example.test/app',
+      announceSessionsRevoked: (userId, { except }) => announced.push({ userId, except }),
+    });
+    try {
+      const email = uniqueEmail('Gus');
+      const registered = await request(app)
+        .post('/v1/auth/register')
+        .send({ email, name: 'Gus', password: PASSWORD });
+      expect(registered.status).toBe(201);
+      const userId: string = registered.body.user.id;
+      const sessionId = (await tokens.verifyDetailed(registered.body.accessToken))?.sessionId;
+      expect(sessionId).toEqual(expect.any(String));
+
+      const changed = await request(app)
+        .post('/v1/me/password')
+        .set('Authorization', `Bearer ${registered.body.accessToken}`)
+        .send({ current: PASSWORD, new: NEW_PASSWORD });
+      expect(changed.status).toBe(204);
+      expect(announced).toEqual([{ userId, except: sessionId }]);
+
+      expect((await request(app).post('/v1/auth/password-reset').send({ email })).status).toBe(202);
+      await background.idle();
+      expect(mails).toEqual([
+        {
+          to: email,
+          subject: 'Reset your Tally password',
+          text: expect.stringContaining('https://example.test/app/#reset='),
+        },
+      ]);
+      const token = /#reset=([A-Za-z0-9_-]+)/.exec(mails[0]?.text ?? '')?.[1];
+      const confirmed = await request(app)
+        .post('/v1/auth/password-reset/confirm')
+        .send({ token, password: 'third horse battery' });
+      expect(confirmed.status).toBe(204);
+      expect(announced).toEqual([
+        { userId, except: sessionId },
+        { userId, except: undefined },
+      ]);
+    } finally {
+      await background.idle();
       await db.drop();
     }
   });
