@@ -44,8 +44,10 @@ const DOCUMENTED_WRITES = Object.entries(openApiDocument().paths as Record<strin
   .filter((name) => !name.includes(' /v1/auth/'))
   // Account deletion is no group write: no key is recorded (API.md §11.3), like auth's.
   .filter((name) => name !== 'DELETE /v1/me')
-  // Signing a device out is idempotent by itself and no group write: no key (API.md §2.1).
-  .filter((name) => name !== 'DELETE /v1/me/sessions/:sessionId');
+  // Signing a device out is idempotent by itself and no group write: no key (API.md §2.3).
+  .filter((name) => name !== 'DELETE /v1/me/sessions/:sessionId')
+  // A password change is no group write either: no key is recorded (API.md §2.4), like auth's.
+  .filter((name) => name !== 'POST /v1/me/password');
 
 // ---- one successful keyed request per route ------------------------------------------------------
 type Scenario = { path: string; body?: object; status: number };

@@ -4,6 +4,7 @@
  * joi on sample bodies), and what the server really answers: every response below, HTTP and
  * WebSocket, is validated with ajv against the document's own schemas (test/support/openapi-validator).
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -38,6 +39,7 @@ import {
   acceptInviteBody,
   activityReadBody,
   addMemberBody,
+  changePasswordBody,
   commentBody,
   createExpenseBody,
   createGroupBody,
@@ -47,6 +49,8 @@ import {
   createSettlementBody,
   currency,
   loginBody,
+  passwordResetBody,
+  passwordResetConfirmBody,
   patchExpenseBody,
   patchGroupBody,
   patchRecurringBody,
@@ -198,12 +202,18 @@ const BODIES: Record<string, Joi.Schema> = {
   'PUT /v1/groups/{groupId}/rates': putRatesBody,
   'POST /v1/me/activity/read': activityReadBody,
   'POST /v1/groups/{groupId}/imports': createImportBody,
+  'POST /v1/auth/password-reset': passwordResetBody,
+  'POST /v1/auth/password-reset/confirm': passwordResetConfirmBody,
+  'POST /v1/me/password': changePasswordBody,
 };
 const USR_A = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC';
 const USR_B = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RD';
 
 /** Bodies joi accepts, per operation (several shapes where the schema has alternatives). */
 const VALID: Record<string, unknown[]> = {
+  'POST /v1/auth/password-reset': [{ email: 'Ada@Example.com' }],
+  'POST /v1/auth/password-reset/confirm': [{ token: 'AbCd_-0123456789xyzXYZ', password: 'correct horse' }],
+  'POST /v1/me/password': [{ current: 'x', new: 'correct horse' }],
   'POST /v1/me/activity/read': [{ upTo: 'evt_1' }],
   'POST /v1/expenses/{expenseId}/comments': [{ text: 'x' }, { text: ' <b>as sent</b> ' }],
   'POST /v1/settlements/{settlementId}/comments': [{ text: 'Thanks 👍' }],
@@ -311,6 +321,17 @@ VALID['PATCH /v1/recurring/{recurringId}'] = [
 /** Bodies joi rejects for reasons JSON Schema can express, so the generated schema must reject them too. */
 const expense = VALID['POST /v1/expenses']![0] as Record<string, unknown>;
 const INVALID: Record<string, unknown[]> = {
+  'POST /v1/auth/password-reset': [{}, { email: 'not-an-email' }, { email: 'ada@example.com', extra: 1 }],
+  'POST /v1/auth/password-reset/confirm': [
+    { token: 'AbCd_-0123456789xyzXYZ' },
+    { token: 'not a token!', password: 'correct horse' },
+    { token: 'AbCd_-0123456789xyzXYZ', password: 'short' },
+  ],
+  'POST /v1/me/password': [
+    { current: 'x' },
+    { current: '', new: 'correct horse' },
+    { current: 'x', new: 'short' },
+  ],
   'POST /v1/me/activity/read': [{}, { upTo: 1 }, { upTo: 'evt_1', more: true }],
   'POST /v1/expenses/{expenseId}/comments': [{}, { text: '' }, { text: 5 }, { text: 'x', extra: 1 }],
   'POST /v1/settlements/{settlementId}/comments': [{ text: null }],
@@ -734,6 +755,24 @@ describe('OpenAPI document', () => {
       304,
     );
     expectStatus(await call('get', '/v1/me'), 401);
+
+    // password reset and change
+    const zed = await t.register('Zed');
+    expectStatus(await call('post', '/v1/auth/password-reset', { body: { email: zed.email } }), 202);
+    expectStatus(await call('post', '/v1/auth/password-reset', { body: { email: 'x' } }), 422);
+    const resetToken = randomBytes(32).toString('base64url');
+    await t.server.knex('password_resets').insert({
+      token_hash: createHash('sha256').update(resetToken).digest('hex'),
+      user_id: zed.id,
+      created_at: new Date(),
+      expires_at: new Date(Date.now() + 60_000),
+    });
+    const confirmBody = { token: resetToken, password: 'a new horse battery' };
+    expectStatus(await call('post', '/v1/auth/password-reset/confirm', { body: confirmBody }), 204);
+    expectStatus(await call('post', '/v1/auth/password-reset/confirm', { body: confirmBody }), 400);
+    const changeBody = { current: 'a new horse battery', new: 'correct horse battery' };
+    expectStatus(await call('post', '/v1/me/password', { user: zed, body: changeBody }), 204);
+    expectStatus(await call('post', '/v1/me/password', { user: zed, body: changeBody }), 403);
 
     // groups and members
     const bob = await t.register('Bob');

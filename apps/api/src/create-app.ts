@@ -13,6 +13,8 @@ import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
 import type { LoginThrottle } from './auth/login-throttle';
+import { changePasswordRoutes, passwordResetRoutes } from './auth/password.routes';
+import { createPasswordService } from './auth/password-service';
 import { createSessions } from './auth/sessions';
 import { sessionRoutes } from './auth/sessions.routes';
 import { commentRoutes } from './comments/comments.routes';
@@ -37,6 +39,8 @@ import type { Announcer } from './ledger/announcer';
 import type { GroupGate } from './ledger/group-access';
 import { createWriteRunner } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
+import { type BackgroundTasks, createBackgroundTasks } from './mail/background';
+import { createLogMailer, type Mailer, withMailMetrics } from './mail/mailer';
 import { memberRoutes } from './members.routes';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
 import { recurringRoutes } from './recurring/recurring.routes';
@@ -79,8 +83,8 @@ export type AppDeps = {
    */
   announceUserRevoked?: (userId: string) => void;
   /**
-   * After sessions were signed out (API.md §2: logout, logout-all, `DELETE /v1/me/sessions/{id}`,
-   * reuse detection): tells every gateway, so they close those sessions' WebSockets with 4401 (the
+   * After sessions were signed out (API.md §2.3–§2.4: logout, logout-all, `DELETE
+   * /v1/me/sessions/{id}`, reuse detection, a password change or reset): tells every gateway, so they close those sessions' WebSockets with 4401 (the
    * bus's control channel). Absent: no gateway is told.
    */
   announceSessionsRevoked?: (userId: string, sessionIds: readonly string[]) => void;
@@ -88,6 +92,16 @@ export type AppDeps = {
   revokedUsersTtlMs?: number;
   /** The largest import request body (`IMPORT_MAX_BYTES`, API.md §6b). @default 10 MiB */
   importMaxBytes?: number;
+  /** Where password reset mails go (`createSmtpMailer`); absent: a log mailer on `logger`. */
+  mailer?: Mailer;
+  /** Runs the work of a reset request after its answer; absent: one of this app's own. */
+  background?: BackgroundTasks;
+  /** The web client's address, the base of reset links (`APP_URL`). @default http://localhost */
+  appUrl?: () => string;
+  /** How long a reset link works (`PASSWORD_RESET_TTL_SECONDS`). @default 1800 */
+  passwordResetTtlSeconds?: number;
+  /** Reset mails per account per hour at most (`PASSWORD_RESET_MAX_PER_HOUR`). @default 3 */
+  passwordResetMaxPerHour?: number;
 };
 
 const privateNoCache: RequestHandler = (req, res, next) => {
@@ -125,6 +139,16 @@ export function createApp(deps: AppDeps): Express {
     loginThrottle: deps.loginThrottle,
     onSessionsRevoked: sessions.announce,
   });
+  const passwords = createPasswordService({
+    knex: deps.knex,
+    mailer: withMailMetrics(deps.mailer ?? createLogMailer({ logger: deps.logger }), deps.registry),
+    logger: deps.logger,
+    linkBase: deps.appUrl ?? (() => 'http://localhost'),
+    resetTtlSeconds: deps.passwordResetTtlSeconds,
+    resetMaxPerHour: deps.passwordResetMaxPerHour,
+    announceSessionsRevoked: sessions.announce,
+  });
+  const background = deps.background ?? createBackgroundTasks({ ignoredErrors: deps.ignoredErrors });
   const writes = createWriteRunner({
     knex: deps.knex,
     newId,
@@ -222,10 +246,12 @@ export function createApp(deps: AppDeps): Express {
   v1.use(privateNoCache);
   if (deps.rateLimits) v1.use('/auth', deps.rateLimits.perIp);
   v1.use(authRoutes({ auth }));
+  v1.use(passwordResetRoutes({ passwords, background }));
   v1.use(authenticate(deps.tokens, revokedUsers.isRevoked));
   if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
   v1.use(meRoutes({ auth }));
   v1.use(sessionRoutes({ sessions }));
+  v1.use(changePasswordRoutes({ passwords }));
   v1.use(exportRoutes({ knex: deps.knex, logger: deps.logger, accounts }));
   // Ahead of the ledger: it answers the balances reads that ask for a conversion (`?in=`).
   v1.use(fx.router);

@@ -21,4 +21,13 @@ export { createRateLimits } from './http/rate-limit';
 export { requestContext } from './http/request-context';
 export { type Announcer, createAnnouncer } from './ledger/announcer';
 export { createGroupGate, type GroupGate } from './ledger/group-access';
+export { type BackgroundTasks, createBackgroundTasks } from './mail/background';
+export {
+  createLogMailer,
+  createSmtpMailer,
+  DEFAULT_MAIL_FROM,
+  type Mail,
+  type Mailer,
+  withMailMetrics,
+} from './mail/mailer';
 export { createRecurringScheduler, type RecurringScheduler } from './recurring/recurring-scheduler';

@@ -85,6 +85,24 @@ export const refreshBody = Joi.object({
   refreshToken: Joi.string().min(1).max(512).required(),
 }).label('RefreshRequest');
 
+// Password reset and change (API.md §2).
+export const passwordResetBody = Joi.object({
+  email: email.required(),
+}).label('PasswordResetRequest');
+
+export const passwordResetConfirmBody = Joi.object({
+  token: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{16,128}$/)
+    .message('must be the token of a reset link')
+    .required(),
+  password: newPassword.required(),
+}).label('PasswordResetConfirmRequest');
+
+export const changePasswordBody = Joi.object({
+  current: Joi.string().min(1).max(1024).required(),
+  new: newPassword.required(),
+}).label('ChangePasswordRequest');
+
 // ---- groups --------------------------------------------------------------------------------------
 const groupName = Joi.string().trim().min(1).max(100);
 const groupDescription = Joi.string().allow('').max(1000);

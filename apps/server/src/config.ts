@@ -450,6 +450,41 @@ const fxVariables = {
     ),
 };
 
+const mailVariables = {
+  SMTP_URL: Joi.string<string | undefined>()
+    .uri({ scheme: ['smtp', 'smtps'] })
+    .empty('')
+    .description(
+      '`smtp://user:pass@host:587` (STARTTLS where offered) or `smtps://user:pass@host:465` (TLS): the SMTP server password reset mails go through. Unset: each mail, its reset link included, is written to the log at `info` instead (the embedded default; set it in production).',
+    ),
+  MAIL_FROM: Joi.string()
+    .trim()
+    .min(3)
+    .max(320)
+    .default('Tally <no-reply@tally.invalid>')
+    .description('The `From` of every mail, e.g. `Tally <no-reply@example.com>`.'),
+  APP_URL: Joi.string<string | undefined>()
+    .uri({ scheme: ['http', 'https'] })
+    .empty('')
+    .description(
+      'Where users open the web client: reset links in mails are `APP_URL/#reset=<token>`. Unset: `http://localhost:PORT`, this process’s own web client.',
+    ),
+  PASSWORD_RESET_TTL_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .max(86400)
+    .default(1800)
+    .description('1–86400: how long a password reset link works (once).'),
+  PASSWORD_RESET_MAX_PER_HOUR: Joi.number()
+    .integer()
+    .min(1)
+    .max(100)
+    .default(3)
+    .description(
+      '1–100: reset mails one account gets per hour at most; further requests are answered alike but send nothing.',
+    ),
+};
+
 const testVariables = {
   TALLY_TEST_FAULT_POINT: Joi.string<(typeof FAULT_POINTS)[number] | undefined>()
     .valid(...FAULT_POINTS)
@@ -475,6 +510,7 @@ export const CONFIG_GROUPS = [
   { title: 'HTTP API', variables: httpVariables },
   { title: 'WebSocket gateway', variables: webSocketVariables },
   { title: 'Currency conversion', variables: fxVariables },
+  { title: 'Mail and password reset', variables: mailVariables },
   { title: 'Tests', variables: testVariables },
 ] as const;
 
@@ -487,6 +523,7 @@ const VARIABLES = {
   ...httpVariables,
   ...webSocketVariables,
   ...fxVariables,
+  ...mailVariables,
   ...testVariables,
 };
 

@@ -1,4 +1,12 @@
-import { createAccessTokens, createApp, createProbesApp, createReadiness } from '@tally/api';
+import {
+  createAccessTokens,
+  createApp,
+  createBackgroundTasks,
+  createLogMailer,
+  createProbesApp,
+  createReadiness,
+  createSmtpMailer,
+} from '@tally/api';
 import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
 import {
   createEventLog,
@@ -84,6 +92,17 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     client.on('close', () => readiness.observe('redis', 'down'));
   }
 
+  // Password reset mails: through SMTP_URL, or into the log (the embedded default).
+  const mailer = config.smtpUrl
+    ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
+    : createLogMailer({ logger, from: config.mailFrom });
+  if (servesApi && !config.smtpUrl && config.nodeEnv === 'production')
+    logger.warn(
+      'SMTP_URL is not set: password reset mails, links included, go to the log instead of being sent',
+    );
+  const background = createBackgroundTasks({ ignoredErrors });
+  let listeningPort: number | undefined;
+
   const api = servesApi
     ? createApiParts(config, {
         knex,
@@ -126,6 +145,11 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         },
         isDraining: () => draining,
         isReady: readiness.check,
+        mailer,
+        background,
+        appUrl: () => config.appUrl ?? `http://localhost:${listeningPort ?? config.port}`,
+        passwordResetTtlSeconds: config.passwordResetTtlSeconds,
+        passwordResetMaxPerHour: config.passwordResetMaxPerHour,
       })
     : createProbesApp({ registry, logger, ignoredErrors, isReady: readiness.check });
 
@@ -152,6 +176,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     : undefined;
 
   const server = await listen({ app, gateway, port: config.port, logger, isDraining: () => draining });
+  listeningPort = server.port;
   logger.info(
     {
       port: server.port,
@@ -174,6 +199,8 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         draining = true;
         await server.drain(config.shutdownTimeoutSeconds * 1000);
         await api?.stop();
+        await background.idle();
+        await mailer.close();
         await redis.close();
         await knex.destroy();
       })();

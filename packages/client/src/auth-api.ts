@@ -53,6 +53,38 @@ export class AuthApi {
     return this.tokens.refresh();
   }
 
+  /**
+   * `POST /v1/auth/password-reset`: asks for a mail with a link to set a new password. Resolves
+   * alike whether or not an account has this email (the server does not tell). Not retried.
+   */
+  async requestPasswordReset(email: string, options: CallOptions = {}): Promise<void> {
+    await this.http.request<{ message: string }>({
+      ...options,
+      method: 'POST',
+      path: '/v1/auth/password-reset',
+      body: { email },
+      idempotencyKey: false,
+      authenticated: false,
+    });
+  }
+
+  /**
+   * `POST /v1/auth/password-reset/confirm`: sets a new password with the token of a reset link (the
+   * part after `#reset=`). Every session of the account ends; sign in with the new password
+   * afterwards. A used, expired or unknown token fails with
+   * `InvalidResetTokenError`; a password the rules refuse with `ValidationFailedError`.
+   */
+  async confirmPasswordReset(token: string, password: string, options: CallOptions = {}): Promise<void> {
+    await this.http.request<undefined>({
+      ...options,
+      method: 'POST',
+      path: '/v1/auth/password-reset/confirm',
+      body: { token, password },
+      idempotencyKey: false,
+      authenticated: false,
+    });
+  }
+
   /** `GET /v1/me`: the signed-in user. */
   async me(options: CallOptions = {}): Promise<User> {
     return (await this.http.request<User>({ ...options, method: 'GET', path: '/v1/me' })).data;

@@ -189,6 +189,18 @@ export class InternalServerError extends ProblemError {
   override name = 'InternalServerError';
 }
 
+/** 400 `invalid_reset_token`: the reset link was used already, expired, or never existed; ask for a new one. */
+export class InvalidResetTokenError extends ProblemError {
+  declare readonly code: 'invalid_reset_token';
+  override name = 'InvalidResetTokenError';
+}
+
+/** 403 `wrong_password`: the current password given to `me.changePassword` is wrong. */
+export class WrongPasswordError extends ProblemError {
+  declare readonly code: 'wrong_password';
+  override name = 'WrongPasswordError';
+}
+
 /** A response that is not a Tally problem (e.g. a proxy's HTML 502); `code` is `http_error`. */
 export class HttpError extends ProblemError {
   constructor(problem: Problem, options?: { retryAfterMs?: number }) {
@@ -225,6 +237,8 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   resync_required: ResyncRequiredError,
   upgrade_required: UpgradeRequiredError,
   internal_error: InternalServerError,
+  invalid_reset_token: InvalidResetTokenError,
+  wrong_password: WrongPasswordError,
 };
 
 /** The typed error for a problem: the class of its code, or `HttpError` for anything else. */

@@ -25,6 +25,21 @@ export class MeApi {
   }
 
   /**
+   * `POST /v1/me/password`: changes the password. Every other session of the account ends; this
+   * one stays signed in. A wrong `current` fails with `WrongPasswordError` (403, so no token
+   * refresh is tried); a new password the rules refuse with `ValidationFailedError`.
+   */
+  async changePassword(current: string, next: string, options: CallOptions = {}): Promise<void> {
+    await this.http.request<undefined>({
+      ...options,
+      method: 'POST',
+      path: '/v1/me/password',
+      body: { current, new: next },
+      idempotencyKey: false,
+    });
+  }
+
+  /**
    * `DELETE /v1/me`: deletes the account, then forgets the session on this device. Fails with
    * `member_has_balance` (a `ProblemError`, its `errors` naming the groups) while the caller owes or
    * is owed money anywhere. Not retried with a key: the server ignores one (API.md §11.3).

@@ -10,6 +10,7 @@ import * as searchComments from './migrations/008-search-comments';
 import * as accountDeletion from './migrations/009-account-deletion';
 import * as imports from './migrations/010-imports';
 import * as sessions from './migrations/011-sessions';
+import * as passwordResets from './migrations/012-password-resets';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -26,6 +27,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['009-account-deletion', accountDeletion],
   ['010-imports', imports],
   ['011-sessions', sessions],
+  ['012-password-resets', passwordResets],
 ];
 
 /**

@@ -23,7 +23,9 @@ export type ErrorCode =
   | 'unavailable'
   | 'resync_required'
   | 'upgrade_required'
-  | 'internal_error';
+  | 'internal_error'
+  | 'invalid_reset_token'
+  | 'wrong_password';
 
 export type FieldError = { path: string; message: string };
 
@@ -52,6 +54,8 @@ const TITLES: Record<ErrorCode, string> = {
   resync_required: 'Resync required',
   upgrade_required: 'Upgrade required',
   internal_error: 'Internal error',
+  invalid_reset_token: 'Invalid reset token',
+  wrong_password: 'Wrong password',
 };
 
 /** The one error type of the service; the HTTP edge turns it into problem+json. */

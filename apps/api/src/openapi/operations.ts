@@ -4,6 +4,7 @@ import {
   activityReadBody,
   addMemberBody,
   balancesQuery,
+  changePasswordBody,
   clientId,
   commentBody,
   createExpenseBody,
@@ -16,6 +17,8 @@ import {
   expensesQuery,
   listQuery,
   loginBody,
+  passwordResetBody,
+  passwordResetConfirmBody,
   patchExpenseBody,
   patchGroupBody,
   patchRecurringBody,
@@ -209,6 +212,66 @@ export const OPERATIONS: Operation[] = [
     summary: 'The signed-in user',
     rateLimited: true,
     success: [{ status: 200, description: 'The caller', schema: 'User', headers: ['Cache-Control'] }],
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/password-reset',
+    operationId: 'requestPasswordReset',
+    tag: 'Auth',
+    summary: 'Mail a link to set a new password',
+    description:
+      'Always the same `202` and body, whether or not an account has this email (and answered before it is ' +
+      'looked up). For an active account a single-use link `APP_URL/#reset=<token>` is mailed, valid ' +
+      '`PASSWORD_RESET_TTL_SECONDS`; at most `PASSWORD_RESET_MAX_PER_HOUR` mails per account per hour. ' +
+      'Rate limited per IP.',
+    public: true,
+    rateLimited: true,
+    jsonBody: true,
+    body: passwordResetBody,
+    success: [
+      {
+        status: 202,
+        description: 'Accepted; a mail is on its way if the account exists',
+        schema: {
+          type: 'object',
+          properties: { message: { type: 'string' } },
+          required: ['message'],
+          additionalProperties: false,
+        },
+      },
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/password-reset/confirm',
+    operationId: 'confirmPasswordReset',
+    tag: 'Auth',
+    summary: 'Set a new password with the token of a reset link',
+    description:
+      'The token works once and until it expires. Sets the password, makes every other outstanding reset ' +
+      'link of the account stop working and ends every session (refresh tokens are revoked); sign in ' +
+      'with the new password afterwards. Rate limited per IP.',
+    public: true,
+    rateLimited: true,
+    jsonBody: true,
+    body: passwordResetConfirmBody,
+    success: [{ status: 204, description: 'The password is set; every session has ended' }],
+    errors: ['invalid_reset_token'],
+  },
+  {
+    method: 'post',
+    path: '/v1/me/password',
+    operationId: 'changePassword',
+    tag: 'Auth',
+    summary: 'Change the password',
+    description:
+      'Needs the current password (`403 wrong_password` otherwise; not 401, which means the token). ' +
+      "Ends every other session of the user (their refresh tokens are revoked); the caller's stays.",
+    rateLimited: true,
+    jsonBody: true,
+    body: changePasswordBody,
+    success: [{ status: 204, description: 'Changed; every other session has ended' }],
+    errors: ['wrong_password'],
   },
 
   {

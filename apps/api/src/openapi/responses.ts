@@ -80,6 +80,8 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   resync_required: 410,
   upgrade_required: 426,
   internal_error: 500,
+  invalid_reset_token: 400,
+  wrong_password: 403,
 };
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as DocumentedErrorCode[];
 

@@ -836,3 +836,45 @@ $('import-form').addEventListener(
     say(`Imported: ${report.created} created, ${report.existing} already there.`);
   }),
 );
+
+// ---- password: forgot, reset by the mailed link, change (API.md §2.4) ------------------------------
+$('forgot-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const email = String(new FormData(event.target).get('email'));
+    await tally.auth.requestPasswordReset(email);
+    event.target.reset();
+    say(`If ${email} has an account, a link to set a new password is on its way.`);
+  }),
+);
+
+/** The token of a reset link (`…/#reset=<token>`); the fragment never reaches a server. */
+const resetToken = /^#reset=([A-Za-z0-9_-]+)$/.exec(window.location.hash)?.[1];
+if (resetToken) {
+  // Out of the address bar (and the history) at once: the link works only once anyway.
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  $('reset').hidden = false;
+  $('auth').hidden = true;
+}
+
+$('reset-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const password = String(new FormData(event.target).get('password'));
+    await tally.auth.confirmPasswordReset(resetToken, password);
+    event.target.reset();
+    $('reset').hidden = true;
+    $('auth').hidden = false;
+    say('Your password is set, and every session has ended: log in with the new password.');
+  }),
+);
+
+$('change-password-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    await tally.me.changePassword(String(form.get('current')), String(form.get('new')));
+    event.target.reset();
+    say('Password changed. Your other devices are signed out; this one stays signed in.');
+  }),
+);
