@@ -41,7 +41,11 @@ export function createMessageHandler(deps: MessagesDeps) {
   }
 
   /** The `auth` of a connection opened without a token: a bad token closes it with 4401. */
-  async function authenticateFirst(conn: Connection, id: string | undefined, accessToken: string): Promise<void> {
+  async function authenticateFirst(
+    conn: Connection,
+    id: string | undefined,
+    accessToken: string,
+  ): Promise<void> {
     const verified = await tokens.verifyDetailed(accessToken);
     if (conn.closed) return;
     if (!verified) {
@@ -56,8 +60,9 @@ export function createMessageHandler(deps: MessagesDeps) {
    * a bad message included, closes it with 4401); messages after it wait for its outcome.
    */
   function beforeAuth(conn: Connection, message: ClientMessage | undefined): void {
-    if (conn.authPending) {
-      void conn.authPending.then(() => {
+    const pending = conn.authPending;
+    if (pending !== undefined) {
+      void pending.then(() => {
         if (!conn.closed) dispatch(conn, message);
       });
       return;

@@ -14,7 +14,10 @@ export type UpgradeTarget = {
 };
 
 const starting = () =>
-  unavailable('The server is starting (waiting for its database); try again shortly.', BOOT_RETRY_AFTER_SECONDS);
+  unavailable(
+    'The server is starting (waiting for its database); try again shortly.',
+    BOOT_RETRY_AFTER_SECONDS,
+  );
 
 /**
  * The process listens before it has its database (API.md §9): until `open()`, `/healthz` answers
@@ -125,9 +128,9 @@ function describe(error: unknown): { code?: string; message: string } {
   const e = error as { code?: unknown; message?: unknown; errors?: unknown };
   let code = typeof e?.code === 'string' ? e.code : undefined;
   if (code === undefined && Array.isArray(e?.errors)) {
-    code = (e.errors as { code?: unknown }[]).map((inner) => inner?.code).find((c) => typeof c === 'string') as
-      | string
-      | undefined;
+    code = (e.errors as { code?: unknown }[])
+      .map((inner) => inner?.code)
+      .find((c) => typeof c === 'string') as string | undefined;
   }
   const message = error instanceof Error ? error.message : String(error);
   // A URL with credentials, should a driver ever put one in its message.
@@ -162,16 +165,21 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
  * says may pass with exponential backoff (250 ms doubling to 5 s, each wait jittered to 50–100 %),
  * logging every failed attempt, for at most `timeoutMs`.
  */
-export async function withDatabaseRetries<T>(attempt: () => Promise<T>, options: BootRetryOptions): Promise<T> {
+export async function withDatabaseRetries<T>(
+  attempt: () => Promise<T>,
+  options: BootRetryOptions,
+): Promise<T> {
   const started = Date.now();
   const maxDelayMs = options.maxDelayMs ?? 5000;
   let delayMs = options.initialDelayMs ?? 250;
   for (let n = 1; ; n++) {
-    if (options.signal?.aborted) throw new BootAbortedError('start-up cancelled while waiting for the database');
+    if (options.signal?.aborted)
+      throw new BootAbortedError('start-up cancelled while waiting for the database');
     try {
       return await attempt();
     } catch (error) {
-      if (options.signal?.aborted) throw new BootAbortedError('start-up cancelled while waiting for the database');
+      if (options.signal?.aborted)
+        throw new BootAbortedError('start-up cancelled while waiting for the database');
       if (!isRetryableDatabaseError(error)) throw error;
       const waitMs = Math.round(delayMs / 2 + (Math.random() * delayMs) / 2);
       const elapsedMs = Date.now() - started;

@@ -12,8 +12,8 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApiParts } from './api-parts';
-import type { Config } from './config';
 import { createBootGate, withDatabaseRetries } from './boot';
+import type { Config } from './config';
 import { listen } from './http-server';
 import { resolveJwtSecret } from './jwt-secret';
 import { createLogger } from './logger';
@@ -35,7 +35,10 @@ export type RunningServer = {
  */
 export async function start(
   config: Config,
-  overrides: { logger?: Logger; /** Ends the wait for the database (SIGTERM during boot). */ signal?: AbortSignal } = {},
+  overrides: {
+    logger?: Logger /** Ends the wait for the database (SIGTERM during boot). */;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<RunningServer> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const servesApi = config.role !== 'gateway';
