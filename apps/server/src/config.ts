@@ -390,9 +390,11 @@ const webSocketVariables = {
     .description(
       'Open WebSocket connections of one user on one gateway process; the upgrade of one more gets `429 rate_limited`.',
     ),
-  WS_ALLOW_QUERY_TOKEN: Joi.boolean().description(
-    'Whether `/v1/ws?access_token=` (the token in the URL, which proxies and access logs keep) is accepted; when false such an upgrade gets `401`. Unset: `true` for the single embedded node (`ROLE=all`, no `DATABASE_URL`, `NODE_ENV` not `production`), `false` otherwise. Use the `Authorization` header or the first `auth` message instead.',
-  ),
+  WS_ALLOW_QUERY_TOKEN: Joi.boolean()
+    .empty('')
+    .description(
+      'Whether `/v1/ws?access_token=` (the token in the URL, which proxies and access logs keep) is accepted; when false such an upgrade gets `401`. Unset: `true` for the single embedded node (`ROLE=all`, no `DATABASE_URL`, `NODE_ENV` not `production`), `false` otherwise. Use the `Authorization` header or the first `auth` message instead.',
+    ),
   WS_AUTH_TIMEOUT_MS: Joi.number()
     .integer()
     .min(100)
