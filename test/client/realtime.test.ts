@@ -22,8 +22,19 @@ class FakeSocket {
   onclose: ((event: { code: number; reason: string }) => void) | null = null;
   onerror: ((event: unknown) => void) | null = null;
 
-  constructor(readonly url: string) {
+  onopen: ((event: unknown) => void) | null = null;
+
+  constructor(
+    readonly url: string,
+    _protocols?: string | string[],
+    readonly options?: { headers?: Record<string, string> },
+  ) {
     FakeSocket.instances.push(this);
+  }
+  /** The socket opened (before any message). */
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
   }
   send(data: string): void {
     this.sent.push(JSON.parse(data) as ClientMessage);
@@ -67,9 +78,46 @@ describe('realtime client, scripted socket', () => {
       url: 'https://api.example.com',
       getAccessToken: () => 'tok en',
       WebSocket: FakeSocket,
+      tokenIn: 'query',
       random: () => 0,
     });
   const latest = () => FakeSocket.instances.at(-1) as FakeSocket;
+
+  it('by default sends the token in the Authorization header where the WebSocket option can set one', async () => {
+    const rt = new RealtimeClient({
+      url: 'https://api.example.com',
+      getAccessToken: () => 'tok',
+      WebSocket: FakeSocket,
+    });
+    rt.connect();
+    await until(() => FakeSocket.instances.length === 1);
+    expect(latest().url).toBe('wss://api.example.com/v1/ws');
+    expect(latest().options?.headers).toEqual({ Authorization: 'Bearer tok' });
+    rt.close();
+  });
+
+  it("with tokenIn 'message' opens without a token and sends auth first, then subscribes after the welcome", async () => {
+    const rt = new RealtimeClient({
+      url: 'https://api.example.com',
+      getAccessToken: () => 'tok',
+      WebSocket: FakeSocket,
+      tokenIn: 'message',
+    });
+    rt.subscribe('grp_1', { afterSeq: 0 });
+    await until(() => FakeSocket.instances.length === 1);
+    expect(latest().url).toBe('wss://api.example.com/v1/ws');
+    expect(latest().options?.headers).toBeUndefined();
+    latest().open();
+    expect(latest().sent).toEqual([{ type: 'auth', id: expect.any(String), accessToken: 'tok' }]);
+    const authId = latest().sent[0]?.id;
+    latest().receive({ type: 'authenticated', id: authId, expiresAt: '2099-01-01T00:00:00.000Z' });
+    expect(latest().sent).toHaveLength(1);
+    latest().welcome();
+    expect(latest().sent.slice(1)).toEqual([
+      { type: 'subscribe', id: expect.any(String), groupId: 'grp_1', afterSeq: 0 },
+    ]);
+    rt.close();
+  });
 
   it('connects to /v1/ws with the token, subscribes after the welcome, and delivers in seq order', async () => {
     const rt = newClient();
@@ -278,6 +326,7 @@ describe('realtime client, scripted socket', () => {
           return context.rejectedToken ? 'refreshed' : 'stale';
         },
         WebSocket: FakeSocket,
+        tokenIn: 'query',
         random: () => 0,
       });
       rt.subscribe('grp_1', { afterSeq: 0 });
@@ -391,8 +440,9 @@ describe('realtime client against the real server', () => {
     );
     await until(() => presence.some((p) => p.online.includes(ada.id)));
 
-    // Bob comes online: Ada sees him in the group's presence.
-    const bobRt = track(tally(bob).realtime({ WebSocket, tokenIn: 'header' }));
+    // Bob comes online (his token in the first message, as a browser sends it): Ada sees him in
+    // the group's presence.
+    const bobRt = track(tally(bob).realtime({ WebSocket, tokenIn: 'message' }));
     bobRt.subscribe(groupId);
     await until(() => presence.some((p) => p.online.includes(bob.id) && p.online.includes(ada.id)));
   });

@@ -1615,7 +1615,8 @@ describe('OpenAPI document', () => {
         'websocket',
         'upgrade_required',
       ]);
-      // the upgrade itself is still the gateway's: refused without a token, as documented
+      // the upgrade itself is still the gateway's: refused with a bad token, as documented (without
+      // one it opens, and must send `auth` first: test/gateway/ws-auth.test.ts)
       const refused = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>(
         (resolve, reject) => {
           const req = http.get(`${t.url}/v1/ws`, {
@@ -1624,9 +1625,10 @@ describe('OpenAPI document', () => {
               Upgrade: 'websocket',
               'Sec-WebSocket-Version': '13',
               'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+              Authorization: 'Bearer not-a-token',
             },
           });
-          req.on('upgrade', () => reject(new Error('upgraded without a token')));
+          req.on('upgrade', () => reject(new Error('upgraded with a bad token')));
           req.on('response', (res) => {
             let text = '';
             res.setEncoding('utf8');

@@ -18,7 +18,13 @@ describe('exactly-once under crashes', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     // A short lease, so that a dead process's claim expires quickly.
-    env = { ROLE: 'api', DATABASE_URL: db.url, REDIS_URL: redisUrl(), IDEMPOTENCY_LEASE_SECONDS: '1' };
+    env = {
+      NODE_ENV: 'test',
+      ROLE: 'api',
+      DATABASE_URL: db.url,
+      REDIS_URL: redisUrl(),
+      IDEMPOTENCY_LEASE_SECONDS: '1',
+    };
     server = await spawnServer(env);
     port = server.port;
   });

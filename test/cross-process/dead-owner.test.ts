@@ -22,7 +22,7 @@ describe('a key whose owner process was SIGKILLed', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    env = { ROLE: 'api', DATABASE_URL: db.url, REDIS_URL: redisUrl() };
+    env = { NODE_ENV: 'test', ROLE: 'api', DATABASE_URL: db.url, REDIS_URL: redisUrl() };
     survivor = await spawnServer(env);
   });
   afterAll(async () => {

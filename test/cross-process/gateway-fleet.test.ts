@@ -52,7 +52,7 @@ describe('a fleet of two API and two gateway processes', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     redis = new Redis(redisUrl());
-    const env = { DATABASE_URL: db.url, REDIS_URL: redisUrl(), WS_HEARTBEAT_MS: '500' };
+    const env = { NODE_ENV: 'test', DATABASE_URL: db.url, REDIS_URL: redisUrl(), WS_HEARTBEAT_MS: '500' };
     apis = await Promise.all([spawnServer({ ...env, ROLE: 'api' }), spawnServer({ ...env, ROLE: 'api' })]);
     gateways = await Promise.all([
       spawnServer({ ...env, ROLE: 'gateway' }),
@@ -179,6 +179,7 @@ describe('a fleet of two API and two gateway processes', () => {
       DATABASE_URL: db.url,
       REDIS_URL: redisUrl(),
       ROLE: 'api',
+      NODE_ENV: 'test',
       TALLY_TEST_FAULT_POINT: 'after-commit',
     });
     await post(doomed, ada, 999).catch(() => undefined);

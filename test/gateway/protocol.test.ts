@@ -58,11 +58,14 @@ describe.each([
     await t.stop();
   });
 
-  it('refuses an upgrade without a valid token with HTTP 401', async () => {
-    expect(await upgradeStatus(t.url, '/v1/ws')).toBe(401);
+  it('refuses an upgrade with a bad token, or any token in the URL (WS_ALLOW_QUERY_TOKEN off), with HTTP 401', async () => {
     expect(await upgradeStatus(t.url, '/v1/ws', { Authorization: 'Bearer not-a-jwt' })).toBe(401);
+    expect(await upgradeStatus(t.url, '/v1/ws', { Authorization: 'Basic eDp5' })).toBe(401);
     expect(await upgradeStatus(t.url, '/v1/ws?access_token=garbage')).toBe(401);
-    expect(await upgradeStatus(t.url, `/v1/ws?access_token=${ada.accessToken}`)).toBe(101);
+    expect(await upgradeStatus(t.url, `/v1/ws?access_token=${ada.accessToken}`)).toBe(401);
+    expect(await upgradeStatus(t.url, '/v1/ws', { Authorization: `Bearer ${ada.accessToken}` })).toBe(101);
+    // No token at all: the upgrade succeeds, and the first message must be `auth` (ws-auth.test.ts).
+    expect(await upgradeStatus(t.url, '/v1/ws')).toBe(101);
   });
 
   it('greets with welcome: connectionId, userId and heartbeatMs', async () => {

@@ -29,7 +29,7 @@ describe('the WebSocket upgrade', () => {
     });
     expect(wrongPath.status).toBe(404);
     expect(JSON.parse(wrongPath.body)).toMatchObject({ code: 'not_found', status: 404 });
-    const badToken = await upgradeResponse(t.url, '/v1/ws?access_token=garbage');
+    const badToken = await upgradeResponse(t.url, '/v1/ws', { Authorization: 'Bearer garbage' });
     expect(badToken.status).toBe(401);
     expect(badToken.headers['www-authenticate']).toMatch(/^Bearer/);
     expect(badToken.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -73,7 +73,7 @@ describe('createUpgradeHandler, on its own', () => {
   let url: string;
   let draining = false;
   let open = 0;
-  const accepted: VerifiedToken[] = [];
+  const accepted: (VerifiedToken | undefined)[] = [];
   const wss = new WebSocketServer({ noServer: true });
 
   beforeAll(async () => {
@@ -83,6 +83,7 @@ describe('createUpgradeHandler, on its own', () => {
       isDraining: () => draining,
       maxConnectionsPerUser: 1,
       connectionsOf: () => open,
+      allowQueryToken: true,
       accept: (req, socket, head, identity) => {
         accepted.push(identity);
         wss.handleUpgrade(req, socket, head, (ws) => ws.close());

@@ -34,12 +34,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts a server process and waits until `/healthz` answers. */
+/**
+ * Starts a server process (`NODE_ENV=test` unless `env` says otherwise) and waits until `/readyz`
+ * answers 200 (the process listens, `/healthz` 200, while it still waits for its database), or only
+ * `/healthz` with `waitFor: 'healthz'`.
+ */
 export async function spawnServer(
   env: Record<string, string>,
   options: {
-    port?: number /** How long to wait for `/healthz`. @default 30000 */;
+    port?: number /** How long to wait for `/readyz`. @default 55000 */;
     bootTimeoutMs?: number;
+    /** @default 'readyz' */
+    waitFor?: 'readyz' | 'healthz';
   } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
@@ -47,6 +53,7 @@ export async function spawnServer(
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
       PORT: String(port),
       LOG_LEVEL: 'warn',
       JWT_SECRET: TEST_JWT_SECRET,
@@ -74,10 +81,11 @@ export async function spawnServer(
   void exited.then(() => {
     ended = true;
   });
-  const healthy = async () => (await fetch(`${url}/healthz`)).ok;
+  const probe = options.waitFor === 'healthz' ? 'healthz' : 'readyz';
+  const healthy = async () => (await fetch(`${url}/${probe}`)).ok;
   try {
     await until(healthy, {
-      what: 'the server process to answer /healthz',
+      what: `the server process to answer /${probe}`,
       intervalMs: 100,
       // A boot on embedded PGlite (its WebAssembly database opened and migrated) takes about 10 s on
       // this machine alone and three times that when other suites load both cores.

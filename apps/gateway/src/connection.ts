@@ -172,10 +172,19 @@ export class Connection {
   /** A `drain` listener is on the socket for the waiters. */
   private drainArmed = false;
 
+  /**
+   * Whether it has shown a valid token (at the upgrade, or with its first `auth` message). An
+   * unauthenticated connection has `userId` '' and its deadline (`setExpiry`) is the auth deadline.
+   */
+  authenticated = true;
+  /** The first `auth` being verified: messages arriving meanwhile wait for it (`messages.ts`). */
+  authPending: Promise<void> | undefined;
+
   /** `scope`: its gateway's (`createConnectionScope`, one for all of them); one of its own by default. */
   constructor(
     readonly ws: WebSocket,
-    readonly userId: string,
+    /** Set once: at the upgrade, or when an unauthenticated connection authenticates. */
+    public userId: string,
     private readonly hooks: ConnectionHooks,
     private readonly scope: ConnectionScope = createConnectionScope(),
   ) {
@@ -237,7 +246,7 @@ export class Connection {
       this.setExpiry(this.expiresAt);
       return;
     }
-    this.close(CLOSE.tokenExpired, 'token expired');
+    this.close(CLOSE.tokenExpired, this.authenticated ? 'token expired' : 'authentication timeout');
   }
 
   private clearDeadline(): void {

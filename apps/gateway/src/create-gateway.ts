@@ -43,7 +43,21 @@ export type GatewayDeps = {
    * @default createIgnoredErrors({ logger, registry })
    */
   ignoredErrors?: IgnoredErrors;
+  /**
+   * Whether `?access_token=` is accepted at the upgrade (WS_ALLOW_QUERY_TOKEN); otherwise 401.
+   * @default false
+   */
+  allowQueryToken?: boolean;
+  /**
+   * How long a connection opened without a token has to send `auth` before it is closed with 4401
+   * (WS_AUTH_TIMEOUT_MS).
+   * @default 5000
+   */
+  authTimeoutMs?: number;
 };
+
+/** Auth deadlines are rounded up to this, so that connections opened together share one deadline instant. */
+const AUTH_DEADLINE_STEP_MS = 100;
 
 /** Frames over 64 KiB close the connection with 1009 (ws enforces `maxPayload`). */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -106,11 +120,27 @@ export function createGateway(deps: GatewayDeps) {
     metrics,
     logger,
     maxMessagesPerSecond: limits.maxMessagesPerSecond,
+    admit: (conn, id, identity) => {
+      if (isRevoked(identity.userId, identity.sessionId)) {
+        conn.close(CLOSE.tokenExpired, 'session revoked');
+        return;
+      }
+      // The per-user limit applies from the moment the connection is someone's (the upgrade's 429
+      // cannot be sent on an open WebSocket: 1008 instead).
+      if (perUser.of(identity.userId) >= limits.maxConnectionsPerUser) {
+        metrics.limitHits.inc({ limit: 'connections' });
+        conn.close(CLOSE.policyViolation, 'too many connections');
+        return;
+      }
+      conn.send({ type: 'authenticated', id, expiresAt: identity.expiresAt.toISOString() });
+      authenticated(conn, identity);
+    },
   });
+  const authTimeoutMs = deps.authTimeoutMs ?? 5000;
 
   function onClose(conn: Connection): void {
     if (sliceOf(conn).delete(conn)) connectionCount--;
-    perUser.remove(conn.userId);
+    if (conn.authenticated) perUser.remove(conn.userId);
     metrics.connections.dec();
     void subscriptions.endAll(conn);
     activity.end(conn);
@@ -119,14 +149,33 @@ export function createGateway(deps: GatewayDeps) {
   /** One hooks object for every connection. */
   const hooks = { metrics, onClose };
 
-  function open(ws: WebSocket, identity: VerifiedToken): void {
-    const conn = new Connection(ws, identity.userId, hooks, scope);
-    conn.sessionId = identity.sessionId;
+  /**
+   * A connection is open. Without `identity` (no token at the upgrade) it must authenticate with its
+   * first message within `authTimeoutMs` (the deadline under the scope's one timer, like token
+   * expiries), or it closes with 4401; it has no user, subscriptions or presence until then.
+   */
+  function open(ws: WebSocket, identity: VerifiedToken | undefined): void {
+    const conn = new Connection(ws, identity?.userId ?? '', hooks, scope);
     sliceOf(conn).add(conn);
     connectionCount++;
-    perUser.add(conn.userId);
     metrics.connections.inc();
+    if (!identity) conn.authenticated = false;
     listen(conn);
+    if (identity) {
+      authenticated(conn, identity);
+      return;
+    }
+    const deadline = Math.ceil((Date.now() + authTimeoutMs) / AUTH_DEADLINE_STEP_MS) * AUTH_DEADLINE_STEP_MS;
+    conn.setExpiry(new Date(deadline));
+  }
+
+  /** The connection is `identity`'s from now on: it counts for the per-user limit, and is welcomed. */
+  function authenticated(conn: Connection, identity: VerifiedToken): void {
+    conn.userId = identity.userId;
+    // The session a sign-out closes (API.md §2.3); an `auth` with a fresh token moves it.
+    conn.sessionId = identity.sessionId;
+    conn.authenticated = true;
+    perUser.add(conn.userId);
     conn.sendFrame(
       `{"type":"welcome","connectionId":"${conn.id}","userId":${JSON.stringify(conn.userId)},"heartbeatMs":${deps.heartbeatMs}}`,
       'welcome',
@@ -177,6 +226,7 @@ export function createGateway(deps: GatewayDeps) {
     isDraining: deps.isDraining,
     maxConnectionsPerUser: limits.maxConnectionsPerUser,
     connectionsOf: perUser.of,
+    allowQueryToken: deps.allowQueryToken ?? false,
     accept: (req, socket, head, identity) => {
       // The handshake's 101 response and the welcome leave in one write.
       socket.cork();

@@ -1,4 +1,4 @@
-import type { AccessTokens } from '@tally/http-kit';
+import type { AccessTokens, VerifiedToken } from '@tally/http-kit';
 import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
 import type { Activity } from './activity';
@@ -16,6 +16,11 @@ export type MessagesDeps = {
   maxMessagesPerSecond: number;
   /** A token of a deleted account or a signed-out session (API.md §2, §8) is refused like an invalid one. */
   isRevoked?: (userId: string, sessionId?: string) => boolean;
+  /**
+   * The first `auth` of a connection opened without a token verified `identity`: the gateway admits
+   * it (revocation, per-user limit, `authenticated` and `welcome`) or closes it.
+   */
+  admit(conn: Connection, id: string | undefined, identity: VerifiedToken): void;
 };
 
 /**
@@ -44,6 +49,58 @@ export function createMessageHandler(deps: MessagesDeps) {
     conn.sessionId = verified.sessionId;
     conn.setExpiry(verified.expiresAt);
     conn.send({ type: 'authenticated', id, expiresAt: verified.expiresAt.toISOString() });
+  }
+
+  /** The `auth` of a connection opened without a token: a bad token closes it with 4401. */
+  async function authenticateFirst(
+    conn: Connection,
+    id: string | undefined,
+    accessToken: string,
+  ): Promise<void> {
+    const verified = await tokens.verifyDetailed(accessToken);
+    if (conn.closed) return;
+    if (!verified) {
+      conn.close(CLOSE.tokenExpired, 'invalid token');
+      return;
+    }
+    deps.admit(conn, id, verified);
+  }
+
+  /**
+   * A message of a connection that has not authenticated yet: only `auth` is allowed (anything else,
+   * a bad message included, closes it with 4401); messages after it wait for its outcome.
+   */
+  function beforeAuth(conn: Connection, message: ClientMessage | undefined): void {
+    const pending = conn.authPending;
+    if (pending !== undefined) {
+      void pending.then(() => {
+        if (!conn.closed) dispatch(conn, message);
+      });
+      return;
+    }
+    if (message?.type !== 'auth') {
+      conn.close(CLOSE.tokenExpired, 'authentication required');
+      return;
+    }
+    conn.authPending = authenticateFirst(conn, message.id, message.accessToken)
+      .catch((err: unknown) => {
+        logger.warn({ err }, 'websocket authentication failed');
+        conn.close(CLOSE.tokenExpired, 'authentication failed');
+      })
+      .finally(() => {
+        conn.authPending = undefined;
+      });
+  }
+
+  function dispatch(conn: Connection, message: ClientMessage | undefined): void {
+    if (!message) {
+      conn.send({ type: 'error', code: 'bad_message' });
+      return;
+    }
+    handle(conn, message).catch((err: unknown) => {
+      logger.warn({ err, type: message.type }, 'websocket message failed');
+      conn.send({ type: 'error', id: message.id, code: 'unavailable' });
+    });
   }
 
   async function handle(conn: Connection, message: ClientMessage): Promise<void> {
@@ -90,17 +147,14 @@ export function createMessageHandler(deps: MessagesDeps) {
       return;
     }
     const message = isBinary ? undefined : parseClientMessage(data.toString());
-    if (!message) {
-      conn.send({ type: 'error', code: 'bad_message' });
-      return;
-    }
-    handle(conn, message).catch((err: unknown) => {
-      logger.warn({ err, type: message.type }, 'websocket message failed');
-      conn.send({ type: 'error', id: message.id, code: 'unavailable' });
-    });
+    if (!conn.authenticated) beforeAuth(conn, message);
+    else dispatch(conn, message);
   }
 
-  /** Reads a connection's messages: the per-second limit (1008), parsing (`bad_message`), then `handle`. */
+  /**
+   * Reads a connection's messages: the per-second limit (1008), parsing (`bad_message`), the first
+   * `auth` of a connection opened without a token (anything else first: 4401), then `handle`.
+   */
   return function listen(conn: Connection): void {
     conn.ws.on('message', onMessage);
   };

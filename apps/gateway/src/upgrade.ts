@@ -22,9 +22,25 @@ export type UpgradeDeps = {
   maxConnectionsPerUser: number;
   /** Open connections of the user on this process. */
   connectionsOf(userId: string): number;
-  /** Completes the WebSocket handshake for an accepted upgrade. */
-  accept(req: IncomingMessage, socket: Duplex, head: Buffer, identity: VerifiedToken): void;
+  /**
+   * Whether `?access_token=` is accepted (WS_ALLOW_QUERY_TOKEN); when not, an upgrade carrying it is
+   * refused with 401 (the token has already been in a URL that proxies and access logs keep).
+   * @default false
+   */
+  allowQueryToken?: boolean;
+  /**
+   * Completes the WebSocket handshake for an accepted upgrade. `identity` is undefined for an upgrade
+   * without a token: the connection must then authenticate with its first message (`auth`).
+   */
+  accept(req: IncomingMessage, socket: Duplex, head: Buffer, identity: VerifiedToken | undefined): void;
 };
+
+/** The request target of an upgrade with its query left out: what may be logged (never a token). */
+export function redactedUrl(url: string | undefined): string {
+  if (url === undefined) return '';
+  const query = url.indexOf('?');
+  return query === -1 ? url : `${url.slice(0, query)}?[redacted]`;
+}
 
 /** Refuses an upgrade with a problem+json HTTP response; the socket never becomes a WebSocket. */
 function refuse(socket: Duplex, error: AppError): void {
@@ -39,6 +55,20 @@ function tokenOf(req: IncomingMessage, url: URL | undefined): string | undefined
   return match?.[1] ?? url?.searchParams.get('access_token') ?? undefined;
 }
 
+const unauthenticated = (detail: string) =>
+  new AppError('unauthenticated', 401, detail, {
+    headers: { 'WWW-Authenticate': 'Bearer realm="tally"' },
+  });
+
+/** The upgrade's URL, or null when it does not parse (its error would carry the URL, token and all). */
+function parseUrl(target: string | undefined): URL | null {
+  try {
+    return new URL(target ?? '/', 'http://gateway');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * One error listener for every upgrading socket: an error there is the client's (it went away
  * mid-handshake), nothing to count or log; the socket is let go.
@@ -49,14 +79,16 @@ function destroyOnError(this: Duplex): void {
 
 /**
  * `GET /v1/ws` (API.md §8): the path, the drain, the access token (its user and its expiry, the
- * connection's first 4401 deadline) and the per-user connection limit, in that order.
+ * connection's first 4401 deadline) and the per-user connection limit, in that order. An upgrade
+ * with no token at all is accepted unauthenticated: its first message must be `auth`
+ * (`messages.ts`), and the limit is checked then.
  */
 export function createUpgradeHandler(deps: UpgradeDeps) {
   return async function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', destroyOnError);
     // The plain path needs no URL parsing; a query (`?access_token=`) or anything else does.
-    const url = req.url === '/v1/ws' ? undefined : new URL(req.url ?? '/', 'http://gateway');
-    if (url !== undefined && url.pathname !== '/v1/ws') {
+    const url = req.url === '/v1/ws' ? undefined : parseUrl(req.url);
+    if (url === null || (url !== undefined && url.pathname !== '/v1/ws')) {
       refuse(socket, new AppError('not_found', 404, 'There is no such route.'));
       return;
     }
@@ -64,15 +96,24 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
       refuse(socket, unavailable('This gateway is shutting down.', 1));
       return;
     }
-    const token = tokenOf(req, url);
-    const identity = token ? await deps.tokens.verifyDetailed(token) : undefined;
-    if (!identity || deps.isRevoked?.(identity.userId, identity.sessionId)) {
+    if (!deps.allowQueryToken && url?.searchParams.has('access_token')) {
       refuse(
         socket,
-        new AppError('unauthenticated', 401, 'A valid bearer access token is required.', {
-          headers: { 'WWW-Authenticate': 'Bearer realm="tally"' },
-        }),
+        unauthenticated(
+          'An access token in the URL (?access_token=) is not accepted by this server (WS_ALLOW_QUERY_TOKEN): send it in the Authorization header, or connect without one and send {"type":"auth","accessToken":…} first.',
+        ),
       );
+      return;
+    }
+    const token = tokenOf(req, url);
+    // No token at all: an unauthenticated connection, which must send `auth` first (API.md §8).
+    if (token === undefined && req.headers.authorization === undefined) {
+      deps.accept(req, socket, head, undefined);
+      return;
+    }
+    const identity = token ? await deps.tokens.verifyDetailed(token) : undefined;
+    if (!identity || deps.isRevoked?.(identity.userId, identity.sessionId)) {
+      refuse(socket, unauthenticated('A valid bearer access token is required.'));
       return;
     }
     // Checked and counted in one synchronous step with the handshake, so no two upgrades both fit.

@@ -24,6 +24,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config';
+import { testSwitches } from './test-switches';
 
 export type ApiPartsDeps = {
   knex: Knex;
@@ -50,6 +51,8 @@ function killAt(point: FaultPoint) {
  */
 export function createApiParts(config: Config, deps: ApiPartsDeps) {
   const { knex, redis, bus, registry, logger, ignoredErrors } = deps;
+  // Fault injection and the test clock: only under NODE_ENV=test (ignored with a warning otherwise).
+  const switches = testSwitches(config, logger);
 
   const relay = createRelay({ knex, bus, logger, registry, onIgnoredError: ignoredErrors });
   relay.start();
@@ -83,7 +86,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     registry,
     logger,
     onIgnoredError: ignoredErrors,
-    faultPoint: config.testFaultPoint ? killAt(config.testFaultPoint as FaultPoint) : undefined,
+    faultPoint: switches.faultPoint ? killAt(switches.faultPoint as FaultPoint) : undefined,
   });
 
   // Bounded tables: partitions of events and idempotency records created ahead and dropped whole once
@@ -123,7 +126,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
   });
   // Recurring expenses: every API process creates the due occurrences (no leader), once the
   // partitions their events go to exist. The test clock offset is honoured only under NODE_ENV=test.
-  const clockOffsetMs = config.nodeEnv === 'test' ? config.testClockOffsetMs : 0;
+  const clockOffsetMs = switches.clockOffsetMs;
   const recurring = createRecurringScheduler({
     knex,
     announcer,

@@ -248,3 +248,25 @@ describe('configuration', () => {
     }
   });
 });
+
+describe('WebSocket credentials and boot configuration', () => {
+  it('accepts ?access_token= by default only on the single embedded node', () => {
+    expect(loadConfig({}).wsAllowQueryToken).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', JWT_SECRET: SECRET }).wsAllowQueryToken).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET }).wsAllowQueryToken).toBe(false);
+    expect(
+      loadConfig({ ROLE: 'gateway', REDIS_URL: 'redis://r', JWT_SECRET: SECRET }).wsAllowQueryToken,
+    ).toBe(false);
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://db/x', JWT_SECRET: SECRET, WS_ALLOW_QUERY_TOKEN: 'true' })
+        .wsAllowQueryToken,
+    ).toBe(true);
+    expect(loadConfig({ WS_ALLOW_QUERY_TOKEN: 'false' }).wsAllowQueryToken).toBe(false);
+  });
+
+  it('has the auth deadline and the boot limit, checked', () => {
+    expect(loadConfig({})).toMatchObject({ wsAuthTimeoutMs: 5000, bootDbTimeoutSeconds: 300 });
+    expect(() => loadConfig({ WS_AUTH_TIMEOUT_MS: '10' })).toThrow(/WS_AUTH_TIMEOUT_MS/);
+    expect(() => loadConfig({ BOOT_DB_TIMEOUT_SECONDS: '-1' })).toThrow(/BOOT_DB_TIMEOUT_SECONDS/);
+  });
+});

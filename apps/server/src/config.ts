@@ -152,6 +152,13 @@ const processVariables = {
     .description(
       'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Logs are JSON lines on stdout.',
     ),
+  BOOT_DB_TIMEOUT_SECONDS: Joi.number()
+    .integer()
+    .min(0)
+    .default(300)
+    .description(
+      'At start-up, how long the process keeps retrying (exponential backoff, 250 ms doubling to 5 s) to reach PostgreSQL and run the migrations while it is unreachable, starting up or restarting; then it exits 1. It listens meanwhile: `/healthz` 200, `/readyz` and everything else 503. `0`: one attempt.',
+    ),
   SHUTDOWN_TIMEOUT_SECONDS: Joi.number()
     .integer()
     .min(1)
@@ -418,6 +425,19 @@ const webSocketVariables = {
     .description(
       'Open WebSocket connections of one user on one gateway process; the upgrade of one more gets `429 rate_limited`.',
     ),
+  WS_ALLOW_QUERY_TOKEN: Joi.boolean()
+    .empty('')
+    .description(
+      'Whether `/v1/ws?access_token=` (the token in the URL, which proxies and access logs keep) is accepted; when false such an upgrade gets `401`. Unset: `true` for the single embedded node (`ROLE=all`, no `DATABASE_URL`, `NODE_ENV` not `production`), `false` otherwise. Use the `Authorization` header or the first `auth` message instead.',
+    ),
+  WS_AUTH_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(100)
+    .max(60000)
+    .default(5000)
+    .description(
+      '100–60000: a WebSocket opened without a token must send `{"type":"auth"}` within this long, or it is closed with 4401.',
+    ),
 };
 
 const FX_PROVIDERS = ['none', 'ecb'] as const;
@@ -490,7 +510,7 @@ const testVariables = {
     .valid(...FAULT_POINTS)
     .empty('')
     .description(
-      'Tests only: `after-claim`, `before-commit` or `after-commit`, where the process SIGKILLs itself the first time a keyed write gets there. Never set it elsewhere.',
+      'Tests only, and honoured only with `NODE_ENV=test` (otherwise ignored with a warning): `after-claim`, `before-commit` or `after-commit`, where the process SIGKILLs itself the first time a keyed write gets there.',
     ),
   TALLY_TEST_CLOCK_OFFSET_MS: Joi.number()
     .integer()
@@ -578,6 +598,11 @@ const schema = Joi.object(VARIABLES)
         custom:
           '"JWT_SECRET" is required unless this is the single embedded node (ROLE=all without DATABASE_URL, outside production): every instance must verify the others\' tokens',
       });
+    }
+    if (value['WS_ALLOW_QUERY_TOKEN'] === undefined) {
+      // The URL token is for the single embedded node only (as the generated JWT_SECRET is).
+      value['WS_ALLOW_QUERY_TOKEN'] =
+        value['ROLE'] === 'all' && !value['DATABASE_URL'] && value['NODE_ENV'] !== 'production';
     }
     return value;
   });

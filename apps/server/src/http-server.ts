@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Gateway } from '@tally/gateway';
+import { redactedUrl } from '@tally/gateway';
 import { AppError, problemResponseText } from '@tally/http-kit';
 import type { Logger } from 'pino';
+import type { UpgradeTarget } from './boot';
 
 export type HttpServer = {
   port: number;
@@ -21,7 +22,7 @@ export type HttpServer = {
  */
 export async function listen(deps: {
   app: http.RequestListener;
-  gateway: Gateway | undefined;
+  gateway: UpgradeTarget | undefined;
   port: number;
   logger: Logger;
   isDraining: () => boolean;
@@ -45,7 +46,11 @@ export async function listen(deps: {
   if (gateway) {
     server.on('upgrade', (req, socket, head) => {
       gateway.handleUpgrade(req, socket, head).catch((err: unknown) => {
-        logger.warn({ err }, 'websocket upgrade failed');
+        // Never the upgrade's URL: its query may hold an access token (`?access_token=`).
+        logger.warn(
+          { err: { message: err instanceof Error ? err.message : String(err) }, path: redactedUrl(req.url) },
+          'websocket upgrade failed',
+        );
         socket.destroy();
       });
     });

@@ -1,3 +1,4 @@
+import { BootAbortedError } from './boot';
 import { ConfigError, loadConfig } from './config';
 import { start } from './start';
 
@@ -13,7 +14,23 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const server = await start(config);
+  // A SIGTERM/SIGINT while the process still waits for its database ends the wait: it exits 0.
+  const booting = new AbortController();
+  const cancelBoot = () => booting.abort();
+  process.once('SIGTERM', cancelBoot);
+  process.once('SIGINT', cancelBoot);
+  let server: Awaited<ReturnType<typeof start>>;
+  try {
+    server = await start(config, { signal: booting.signal });
+  } catch (error) {
+    if (error instanceof BootAbortedError && booting.signal.aborted) {
+      process.stderr.write('start-up cancelled by a signal while waiting for the database\n');
+      process.exit(0);
+    }
+    throw error;
+  }
+  process.removeListener('SIGTERM', cancelBoot);
+  process.removeListener('SIGINT', cancelBoot);
   const { logger } = server;
   // Log collectors read stdout as JSON lines (pino): the human welcome only goes to a terminal. The
   // `listening` log record carries the same port and role for everyone else.
@@ -37,6 +54,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+  // A signal that came once the database was reached but before the start-up was over.
+  if (booting.signal.aborted) shutdown('SIGTERM');
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception');

@@ -21,6 +21,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApiParts } from './api-parts';
+import { createBootGate, withDatabaseRetries } from './boot';
 import type { Config } from './config';
 import { listen } from './http-server';
 import { resolveJwtSecret } from './jwt-secret';
@@ -41,21 +42,59 @@ export type RunningServer = {
  * built after what it uses), and starts listening. `role` decides the halves: `api` (the HTTP API),
  * `gateway` (the WebSocket gateway, with probes), or `all` (both, the embedded default).
  */
-export async function start(config: Config, overrides: { logger?: Logger } = {}): Promise<RunningServer> {
+export async function start(
+  config: Config,
+  overrides: {
+    logger?: Logger;
+    /** Ends the wait for the database (SIGTERM during boot). */
+    signal?: AbortSignal;
+  } = {},
+): Promise<RunningServer> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const servesApi = config.role !== 'gateway';
   const servesWebSockets = config.role !== 'api';
 
-  const knex = createKnex({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolMax: config.dbPoolMax,
-    acquireTimeoutMs: config.dbPoolAcquireTimeoutMs,
-    statementTimeoutMs: config.dbStatementTimeoutMs,
-    lockTimeoutMs: config.dbLockTimeoutMs,
-    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+  // Listen first (API.md §9): /healthz 200, /readyz and everything else 503 until the process is built.
+  let draining = false;
+  const gate = createBootGate({ servesWebSockets });
+  const server = await listen({
+    app: gate.app,
+    gateway: gate.upgrades,
+    port: config.port,
+    logger,
+    isDraining: () => draining,
   });
-  await migrateLatest(knex);
+
+  // PostgreSQL may still be starting or restarting: connect and migrate with retries
+  // (BOOT_DB_TIMEOUT_SECONDS); what no retry can fix fails at once.
+  let knex: Knex;
+  try {
+    knex = await withDatabaseRetries(
+      async () => {
+        const candidate = createKnex({
+          databaseUrl: config.databaseUrl,
+          dataDir: config.dataDir,
+          poolMax: config.dbPoolMax,
+          acquireTimeoutMs: config.dbPoolAcquireTimeoutMs,
+          statementTimeoutMs: config.dbStatementTimeoutMs,
+          lockTimeoutMs: config.dbLockTimeoutMs,
+          idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+        });
+        try {
+          await migrateLatest(candidate);
+          return candidate;
+        } catch (error) {
+          await candidate.destroy().catch(() => undefined);
+          throw error;
+        }
+      },
+      { logger, timeoutMs: config.bootDbTimeoutSeconds * 1000, signal: overrides.signal },
+    );
+  } catch (error) {
+    draining = true;
+    await server.drain(0);
+    throw error;
+  }
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -72,7 +111,6 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
     onIgnoredError: ignoredErrors,
   });
 
-  let draining = false;
   // Readiness needs PostgreSQL only: with Redis down every instance would fail alike, and keyed
   // writes stay exactly-once through the durable record (docs/DECISIONS.md). Redis is reported.
   const readiness = createReadiness({
@@ -101,7 +139,6 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
       'SMTP_URL is not set: password reset mails, links included, go to the log instead of being sent',
     );
   const background = createBackgroundTasks({ ignoredErrors });
-  let listeningPort: number | undefined;
 
   const api = servesApi
     ? createApiParts(config, {
@@ -147,7 +184,7 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         isReady: readiness.check,
         mailer,
         background,
-        appUrl: () => config.appUrl ?? `http://localhost:${listeningPort ?? config.port}`,
+        appUrl: () => config.appUrl ?? `http://localhost:${server.port}`,
         passwordResetTtlSeconds: config.passwordResetTtlSeconds,
         passwordResetMaxPerHour: config.passwordResetMaxPerHour,
       })
@@ -172,11 +209,12 @@ export async function start(config: Config, overrides: { logger?: Logger } = {})
         },
         isDraining: () => draining,
         ignoredErrors,
+        allowQueryToken: config.wsAllowQueryToken,
+        authTimeoutMs: config.wsAuthTimeoutMs,
       })
     : undefined;
 
-  const server = await listen({ app, gateway, port: config.port, logger, isDraining: () => draining });
-  listeningPort = server.port;
+  gate.open({ app, gateway });
   logger.info(
     {
       port: server.port,

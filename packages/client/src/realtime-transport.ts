@@ -63,8 +63,9 @@ export class RealtimeTransport {
       undefined;
     if (!Ctor) return { code: 'no_websocket', message: 'no WebSocket: pass the `WebSocket` option' };
     const base = this.options.url.replace(/\/+$/, '').replace(/^http/i, 'ws');
-    const viaHeader = this.options.tokenIn === 'header';
-    const url = `${base}/v1/ws${token && !viaHeader ? `?access_token=${encodeURIComponent(token)}` : ''}`;
+    const tokenIn = this.tokenIn();
+    const viaHeader = tokenIn === 'header';
+    const url = `${base}/v1/ws${token && tokenIn === 'query' ? `?access_token=${encodeURIComponent(token)}` : ''}`;
     let socket: WebSocketLike;
     try {
       socket =
@@ -80,6 +81,15 @@ export class RealtimeTransport {
     this.connectTimer = setTimeout(() => {
       if (current()) this.events.dropped('connect timeout', {});
     }, this.options.connectTimeoutMs ?? 15_000);
+    if (tokenIn === 'message' && token) {
+      // The socket opens unauthenticated: its first message is the token (the server answers
+      // `authenticated`, then `welcome`, which confirms the socket as usual).
+      socket.onopen = () => {
+        if (current() && socket.readyState === WS_OPEN) {
+          socket.send(JSON.stringify({ type: 'auth', id: this.nextId(), accessToken: token }));
+        }
+      };
+    }
     socket.onmessage = (event: { data: unknown }) => {
       if (current()) this.events.message(event.data);
     };
@@ -93,6 +103,16 @@ export class RealtimeTransport {
       this.events.dropped(message || 'socket error', { upgradeRefused: /\b401\b/.test(message) });
     };
     return undefined;
+  }
+
+  /**
+   * How the token travels (`tokenIn`): by default in the header where the constructor can set one
+   * (`ws` in Node, given as the `WebSocket` option), else in the first message (browsers).
+   */
+  private tokenIn(): 'query' | 'header' | 'message' {
+    if (this.options.tokenIn) return this.options.tokenIn;
+    const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+    return node !== undefined && this.options.WebSocket !== undefined ? 'header' : 'message';
   }
 
   /** The server welcomed the socket: it is no longer subject to the connect timeout. */
@@ -125,6 +145,7 @@ export class RealtimeTransport {
     socket.onmessage = ignore;
     socket.onclose = ignore;
     socket.onerror = ignore;
+    if (socket.onopen) socket.onopen = ignore;
     try {
       socket.close(code, reason.slice(0, 100));
     } catch {

@@ -14,6 +14,8 @@ export interface WebSocketLike {
   onclose: ((event: never) => void) | null;
   /** Set to a function taking the platform's error event. */
   onerror: ((event: never) => void) | null;
+  /** Set to a function called once the socket is open (for `tokenIn: 'message'`). */
+  onopen?: ((event: never) => void) | null;
 }
 
 /**
@@ -124,11 +126,13 @@ export type RealtimeOptions = {
    */
   WebSocket?: WebSocketConstructor;
   /**
-   * How the token travels: `?access_token=` works everywhere; `header` (Authorization) keeps it out
-   * of URLs but needs `ws` or React Native.
-   * @default 'query'
+   * How the token travels: `header` (Authorization at the upgrade; needs `ws` or React Native),
+   * `message` (the socket opens without one and sends `{"type":"auth"}` first; works everywhere,
+   * browsers included), or `query` (`?access_token=`, which proxies and access logs keep; servers
+   * refuse it unless WS_ALLOW_QUERY_TOKEN=true).
+   * @default 'header' in Node with the `WebSocket` option given, 'message' otherwise
    */
-  tokenIn?: 'query' | 'header';
+  tokenIn?: 'query' | 'header' | 'message';
   /**
    * Base of the reconnect backoff: before reconnect n the client waits a random time in
    * [0, min(maxReconnectDelayMs, reconnectBaseDelayMs × 2^(n−1))).

@@ -289,7 +289,8 @@ function parametersOf(op: Operation): JsonSchema[] {
       name: 'access_token',
       in: 'query',
       required: false,
-      description: 'The access token, for clients that cannot set `Authorization` on the upgrade',
+      description:
+        'The access token in the URL: accepted only with `WS_ALLOW_QUERY_TOKEN=true` (by default only on the single embedded node), otherwise the upgrade is refused with 401. Prefer the `Authorization` header or the first `auth` message.',
       schema: { type: 'string' },
     });
   }

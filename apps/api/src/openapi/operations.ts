@@ -111,8 +111,14 @@ const NOT_MEMBER_NOTE =
 
 export const WEBSOCKET_DESCRIPTION = `Upgrades to a WebSocket (RFC 6455) for live events and presence.
 
-**Credentials**: \`Authorization: Bearer <accessToken>\` on the upgrade request, or \`?access_token=\`.
-A bad or missing token refuses the upgrade with HTTP 401. A user who already has
+**Credentials**: \`Authorization: Bearer <accessToken>\` on the upgrade request, or none on the upgrade
+and the token in the connection's first message, \`{"type":"auth","id","accessToken"}\` (browsers cannot
+set headers on a WebSocket): the server answers \`{"type":"authenticated","id","expiresAt"}\` then the
+\`welcome\`. Such a connection that sends anything else first, an invalid token, or nothing within
+\`WS_AUTH_TIMEOUT_MS\` (5 s) is closed with 4401; one over the per-user limit when it authenticates is
+closed with 1008. \`?access_token=\` is accepted only where \`WS_ALLOW_QUERY_TOKEN=true\` (by default only the
+single embedded node): elsewhere an upgrade carrying it is refused with 401 (URLs end up in proxy and
+access logs). A bad token refuses the upgrade with HTTP 401. A user who already has
 \`WS_MAX_CONNECTIONS_PER_USER\` sockets on this gateway is refused with HTTP 429 \`rate_limited\`
 (\`Retry-After\`); a gateway that is shutting down refuses it with 503 (\`Retry-After: 1\`). Every refusal
 is problem+json. A plain \`GET\` without \`Upgrade: websocket\` is answered \`426 upgrade_required\` (with
@@ -1177,12 +1183,16 @@ export const OPERATIONS: Operation[] = [
     tag: 'Operations',
     summary: 'Readiness',
     description:
-      '`200` when the database answers and the process is not draining. Redis is reported in `checks` but does not decide readiness: keyed writes stay exactly-once through PostgreSQL without it, and a Redis outage must not take every pod out of the load balancer at once.',
+      '`200` when the database answers and the process is not draining; `503` `{"status":"unavailable","starting":true}` while the process is still starting (it listens before it has reached PostgreSQL and migrated; meanwhile every other request gets `503 unavailable` with `Retry-After` and `/healthz` answers 200). Redis is reported in `checks` but does not decide readiness: keyed writes stay exactly-once through PostgreSQL without it, and a Redis outage must not take every pod out of the load balancer at once.',
     public: true,
     alwaysAvailable: true,
     success: [
       { status: 200, description: 'Ready', schema: 'Health' },
-      { status: 503, description: 'Not ready (the database is down, or draining)', schema: 'Health' },
+      {
+        status: 503,
+        description: 'Not ready (the database is down, still starting, or draining)',
+        schema: 'Health',
+      },
     ],
   },
   {

@@ -821,6 +821,11 @@ export const responseSchemas: Record<string, JsonSchema> = {
           'On /readyz: each dependency of this process, `up` or `down` (only `database` decides readiness)',
         additionalProperties: { type: 'string', enum: ['up', 'down'] },
       },
+      starting: {
+        type: 'boolean',
+        description:
+          'On /readyz: `true` while the process is still starting (waiting for its database, `BOOT_DB_TIMEOUT_SECONDS`)',
+      },
     },
     required: ['status'],
   },

@@ -909,8 +909,14 @@ export interface paths {
      * Live events and presence over a WebSocket
      * @description Upgrades to a WebSocket (RFC 6455) for live events and presence.
      *
-     *     **Credentials**: `Authorization: Bearer <accessToken>` on the upgrade request, or `?access_token=`.
-     *     A bad or missing token refuses the upgrade with HTTP 401. A user who already has
+     *     **Credentials**: `Authorization: Bearer <accessToken>` on the upgrade request, or none on the upgrade
+     *     and the token in the connection's first message, `{"type":"auth","id","accessToken"}` (browsers cannot
+     *     set headers on a WebSocket): the server answers `{"type":"authenticated","id","expiresAt"}` then the
+     *     `welcome`. Such a connection that sends anything else first, an invalid token, or nothing within
+     *     `WS_AUTH_TIMEOUT_MS` (5 s) is closed with 4401; one over the per-user limit when it authenticates is
+     *     closed with 1008. `?access_token=` is accepted only where `WS_ALLOW_QUERY_TOKEN=true` (by default only the
+     *     single embedded node): elsewhere an upgrade carrying it is refused with 401 (URLs end up in proxy and
+     *     access logs). A bad token refuses the upgrade with HTTP 401. A user who already has
      *     `WS_MAX_CONNECTIONS_PER_USER` sockets on this gateway is refused with HTTP 429 `rate_limited`
      *     (`Retry-After`); a gateway that is shutting down refuses it with 503 (`Retry-After: 1`). Every refusal
      *     is problem+json. A plain `GET` without `Upgrade: websocket` is answered `426 upgrade_required` (with
@@ -988,7 +994,7 @@ export interface paths {
     };
     /**
      * Readiness
-     * @description `200` when the database answers and the process is not draining. Redis is reported in `checks` but does not decide readiness: keyed writes stay exactly-once through PostgreSQL without it, and a Redis outage must not take every pod out of the load balancer at once.
+     * @description `200` when the database answers and the process is not draining; `503` `{"status":"unavailable","starting":true}` while the process is still starting (it listens before it has reached PostgreSQL and migrated; meanwhile every other request gets `503 unavailable` with `Retry-After` and `/healthz` answers 200). Redis is reported in `checks` but does not decide readiness: keyed writes stay exactly-once through PostgreSQL without it, and a Redis outage must not take every pod out of the load balancer at once.
      */
     get: operations['readiness'];
     put?: never;
@@ -1109,10 +1115,12 @@ export interface components {
     };
     PasswordResetConfirmRequest: {
       token: string;
+      /** @description 8–128 characters, counted in Unicode code points; any characters, no composition rules; a password on the list of common passwords found in leaks is refused (422), whatever its case */
       password: string;
     };
     ChangePasswordRequest: {
       current: string;
+      /** @description 8–128 characters, counted in Unicode code points; any characters, no composition rules; a password on the list of common passwords found in leaks is refused (422), whatever its case */
       new: string;
     };
     CreateGroupRequest: {
@@ -2839,6 +2847,8 @@ export interface components {
       checks?: {
         [key: string]: 'up' | 'down';
       };
+      /** @description On /readyz: `true` while the process is still starting (waiting for its database, `BOOT_DB_TIMEOUT_SECONDS`) */
+      starting?: boolean;
     };
     GroupPage: {
       data: components['schemas']['Group'][];
@@ -10928,7 +10938,7 @@ export interface operations {
   openWebSocket: {
     parameters: {
       query?: {
-        /** @description The access token, for clients that cannot set `Authorization` on the upgrade */
+        /** @description The access token in the URL: accepted only with `WS_ALLOW_QUERY_TOKEN=true` (by default only on the single embedded node), otherwise the upgrade is refused with 401. Prefer the `Authorization` header or the first `auth` message. */
         access_token?: string;
       };
       header?: never;
@@ -11079,7 +11089,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Not ready (the database is down, or draining) */
+      /** @description Not ready (the database is down, still starting, or draining) */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
