@@ -770,9 +770,20 @@ describe('OpenAPI document', () => {
     const confirmBody = { token: resetToken, password: 'a new horse battery' };
     expectStatus(await call('post', '/v1/auth/password-reset/confirm', { body: confirmBody }), 204);
     expectStatus(await call('post', '/v1/auth/password-reset/confirm', { body: confirmBody }), 400);
+    // The reset ended every session of Zed's, the one of his access token too: he signs in again.
+    const signedIn = await call('post', '/v1/auth/login', {
+      body: { email: zed.email, password: 'a new horse battery' },
+    });
+    expectStatus(signedIn, 200);
+    const zedAgain: TestUser = {
+      ...zed,
+      accessToken: signedIn.body.accessToken,
+      refreshToken: signedIn.body.refreshToken,
+      auth: { Authorization: `Bearer ${signedIn.body.accessToken}` },
+    };
     const changeBody = { current: 'a new horse battery', new: 'correct horse battery' };
-    expectStatus(await call('post', '/v1/me/password', { user: zed, body: changeBody }), 204);
-    expectStatus(await call('post', '/v1/me/password', { user: zed, body: changeBody }), 403);
+    expectStatus(await call('post', '/v1/me/password', { user: zedAgain, body: changeBody }), 204);
+    expectStatus(await call('post', '/v1/me/password', { user: zedAgain, body: changeBody }), 403);
 
     // groups and members
     const bob = await t.register('Bob');
