@@ -11,6 +11,7 @@ import * as accountDeletion from './migrations/009-account-deletion';
 import * as imports from './migrations/010-imports';
 import * as sessions from './migrations/011-sessions';
 import * as passwordResets from './migrations/012-password-resets';
+import * as oneCopy from './migrations/013-one-copy';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -28,6 +29,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['010-imports', imports],
   ['011-sessions', sessions],
   ['012-password-resets', passwordResets],
+  ['013-one-copy', oneCopy],
 ];
 
 /**

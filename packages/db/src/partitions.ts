@@ -194,7 +194,11 @@ export type MaintenanceResult = {
 function retentionMs(family: PartitionFamily, options: MaintenanceOptions): number | undefined {
   if (family === 'idempotency') return options.idempotencyTtlSeconds * 1000 + IDEMPOTENCY_DROP_MARGIN_MS;
   const days = options.eventRetentionDays;
-  return days ? days * 86_400_000 : undefined;
+  // A creation's durable record points at its event (migration 013): events are kept at least as
+  // long as the records, whatever EVENT_RETENTION_DAYS says.
+  return days
+    ? Math.max(days * 86_400_000, options.idempotencyTtlSeconds * 1000 + IDEMPOTENCY_DROP_MARGIN_MS)
+    : undefined;
 }
 
 /** About this many partitions of `events` hold what the retention keeps (see `eventsWidthMs`). */

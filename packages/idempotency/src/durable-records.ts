@@ -9,7 +9,18 @@ export type DurableRecord = {
   fingerprint: string;
   response: StoredResponse;
   expiresAt: Date;
+  /**
+   * The reply's body as a value, when it has one: a writer whose event carries this very value
+   * (a created expense is its event's `data.expense`) points the record at the event
+   * (`bodyInEvent`) instead of copying the body (migration 013).
+   */
+  replyBody?: unknown;
+  /** Where the record's body is kept instead of `response.body`: a field of an event's `data`. */
+  bodyInEvent?: EventField;
 };
+
+/** A field of one event's `data`: the event by its partition key (`group_id`, `seq`, `occurred_at`). */
+export type EventField = { groupId: string; seq: number; occurredAt: Date; field: string };
 
 /** Thrown by a write whose key already has a live durable record: it changed nothing; replay the record. */
 export class DurableRecordExists extends Error {
@@ -35,9 +46,23 @@ type Row = {
   fingerprint: string;
   status: number;
   headers: Record<string, string> | string;
-  body: string;
+  body: string | null;
   expires_at: Date | string;
 };
+
+/**
+ * The live record of a scope, its body from the record itself or, for a record that points at its
+ * event (migration 013), the event's field as the writer serialised it (`events.data` is `json`:
+ * `->` returns the text as written). `occurred_at` is the events' partition key: one partition.
+ */
+const FIND = `
+  select r.user_id, r.key, r.path, r.fingerprint, r.status, r.headers, r.expires_at,
+         coalesce(r.body, (select (e.data -> r.body_event_field)::text from events e
+                            where e.group_id = r.body_event_group and e.seq = r.body_event_seq
+                              and e.occurred_at = r.body_event_at)) as body
+    from idempotency_records r
+   where r.user_id = ? and r.key = ? and r.path = ? and r.expires_at > now()
+   limit 1`;
 
 /**
  * The PostgreSQL half of exactly-once: a record per (user, key, path), written by the money write's
@@ -51,11 +76,11 @@ export function createDurableRecords(deps: { knex: Knex }) {
 
   return {
     async find(userId: string, key: string, path: string): Promise<DurableRecord | undefined> {
-      const row = await knex<Row>('idempotency_records')
-        .where({ user_id: userId, key, path: storedPath(path) })
-        .andWhere('expires_at', '>', new Date())
-        .first();
+      const result = (await knex.raw(FIND, [userId, key, storedPath(path)])) as { rows: Row[] };
+      const row = result.rows[0];
       if (!row) return undefined;
+      // The events are kept at least as long as the records that point at them (`maintainPartitions`).
+      if (row.body === null) throw new Error('the event a durable idempotency record points at is gone');
       return {
         userId: row.user_id,
         key: row.key,

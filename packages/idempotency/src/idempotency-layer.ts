@@ -192,6 +192,7 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions) {
         fingerprint: lease.fingerprint,
         response: toStored(reply),
         expiresAt: lease.expiresAt,
+        replyBody: reply.body,
       };
     },
 

@@ -23,17 +23,40 @@ import { join, raw, type Sql, sql } from './sql';
  * claims its trigger writes (`idempotency_claims`). Either way the whole statement is undone,
  * nothing commits, and the caller replays the live record.
  */
-export const durableRecordInsert = (record: DurableRecord, source: Sql): Sql =>
-  sql`insert into idempotency_records (user_id, key, path, slot, fingerprint, status, headers, body, created_at, expires_at)
+export const durableRecordInsert = (record: DurableRecord, source: Sql): Sql => {
+  const at = record.bodyInEvent;
+  return sql`insert into idempotency_records (user_id, key, path, slot, fingerprint, status, headers, body,
+                                  body_event_group, body_event_seq, body_event_at, body_event_field, created_at, expires_at)
    select ${record.userId}::text, ${record.key}::text, ${storedPath(record.path)}::text, tally_idempotency_slot(now()),
           ${record.fingerprint}::text, ${record.response.status}::integer, ${JSON.stringify(record.response.headers)}::jsonb,
-          ${record.response.body}::text, now(), ${record.expiresAt}::timestamptz
+          ${at ? null : record.response.body}::text, ${at?.groupId ?? null}::text, ${at?.seq ?? null}::bigint,
+          ${at?.occurredAt ?? null}::timestamptz, ${at?.field ?? null}::text, now(), ${record.expiresAt}::timestamptz
      from ${source}
    on conflict (user_id, key, path, slot) do update
      set fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
-         body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+         body = excluded.body, body_event_group = excluded.body_event_group, body_event_seq = excluded.body_event_seq,
+         body_event_at = excluded.body_event_at, body_event_field = excluded.body_event_field,
+         created_at = excluded.created_at, expires_at = excluded.expires_at
      where tally_idempotency_replaceable(idempotency_records.expires_at)
    returning 1`;
+};
+
+/**
+ * `record`, pointing at the field of `event`'s data that is the reply's body, when there is one: the
+ * body is then that field's text as the event stores it (`events.data` is `json`, kept as written,
+ * and `JSON.stringify` of the data writes the field exactly as `JSON.stringify` of the body), so the
+ * record does not copy it (migration 013). Otherwise `record` as it is.
+ */
+export function pointedAtEvent(record: DurableRecord, event: GroupEvent, at: Date): DurableRecord {
+  const body = record.replyBody;
+  if (body === null || typeof body !== 'object') return record;
+  for (const [field, value] of Object.entries(event.data)) {
+    if (value === body) {
+      return { ...record, bodyInEvent: { groupId: event.groupId, seq: event.seq, occurredAt: at, field } };
+    }
+  }
+  return record;
+}
 
 /** A user a change touches, and the path of the request (or record) field that names them. */
 export type Party = { userId: string; path: string };
@@ -287,8 +310,10 @@ export class GroupChange {
       sql`t_event as (
         insert into events (id, group_id, seq, type, actor_id, occurred_at, data)
         select ${event.id}::text, guard.id, ${event.seq}::bigint, ${event.type}::text, ${event.actorId}::text,
-               ${at}::timestamptz, ${JSON.stringify(event.data)}::jsonb from guard)`,
-      ...(record ? [sql`record as (${durableRecordInsert(record, raw('guard'))})`] : []),
+               ${at}::timestamptz, ${JSON.stringify(event.data)}::json from guard)`,
+      ...(record
+        ? [sql`record as (${durableRecordInsert(pointedAtEvent(record, event, at), raw('guard'))})`]
+        : []),
     ];
     const recorded = record ? raw('(select count(*) from record)') : raw('-1');
     return sql`with ${join(ctes, ',\n')}
