@@ -31,6 +31,7 @@ import { errorHandler, routeNotFound } from './http/error-handler';
 import { httpMetrics } from './http/http-metrics';
 import { type ProbeDeps, probeRoutes } from './http/probe-routes';
 import { requestId } from './http/request-id';
+import { enteredByPrefix } from './http/route-prefix';
 import { upgradeRequired, WEBSOCKET_PATH } from './http/upgrade-required';
 import { createIdMaker } from './ids';
 import { importRoutes } from './imports/imports.routes';
@@ -245,23 +246,23 @@ export function createApp(deps: AppDeps): Express {
   const v1 = express.Router();
   v1.use(privateNoCache);
   if (deps.rateLimits) v1.use('/auth', deps.rateLimits.perIp);
-  v1.use(authRoutes({ auth }));
-  v1.use(passwordResetRoutes({ passwords, background }));
+  v1.use(enteredByPrefix(authRoutes({ auth })));
+  v1.use(enteredByPrefix(passwordResetRoutes({ passwords, background })));
   v1.use(authenticate(deps.tokens, revokedUsers.isRevoked));
   if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
-  v1.use(meRoutes({ auth }));
-  v1.use(sessionRoutes({ sessions }));
-  v1.use(changePasswordRoutes({ passwords }));
-  v1.use(exportRoutes({ knex: deps.knex, logger: deps.logger, accounts }));
+  v1.use(enteredByPrefix(meRoutes({ auth })));
+  v1.use(enteredByPrefix(sessionRoutes({ sessions })));
+  v1.use(enteredByPrefix(changePasswordRoutes({ passwords })));
+  v1.use(enteredByPrefix(exportRoutes({ knex: deps.knex, logger: deps.logger, accounts })));
   // Ahead of the ledger: it answers the balances reads that ask for a conversion (`?in=`).
-  v1.use(fx.router);
+  v1.use(enteredByPrefix(fx.router));
   // Ahead of the ledger: it answers the expense list, with its search and filters.
-  v1.use(comments.router);
-  v1.use(ledger.router);
-  v1.use(members.router);
-  v1.use(recurring.router);
-  v1.use(activity.router);
-  v1.use(importing.router);
+  v1.use(enteredByPrefix(comments.router));
+  v1.use(enteredByPrefix(ledger.router));
+  v1.use(enteredByPrefix(members.router));
+  v1.use(enteredByPrefix(recurring.router));
+  v1.use(enteredByPrefix(activity.router));
+  v1.use(enteredByPrefix(importing.router));
   // The API first: every request passes the layers ahead of the one that answers it, and `/v1` is
   // where the traffic is. The probes, the docs and the web client come after it (no path overlaps).
   app.use('/v1', v1);

@@ -35,6 +35,11 @@ const groupIdOf = (req: Request): string => {
  * query of `GET …/balances`, answers it when it asks for a conversion (`in`), and passes any other
  * balances read on, unchanged, to the ledger.
  */
+function isEmpty(query: object): boolean {
+  for (const _ in query) return false;
+  return true;
+}
+
 export function fxRoutes(deps: FxDeps): { router: Router; writeRoutes: readonly WriteRouteInfo[] } {
   const router = Router();
   // Reads the same snapshot as the ledger's balances (ledger/group-snapshot.ts), with the rates.
@@ -64,7 +69,11 @@ export function fxRoutes(deps: FxDeps): { router: Router; writeRoutes: readonly 
   });
   router.get('/groups/:groupId/balances', async (req, res, next) => {
     // Any query is checked (an unknown parameter is 422, as on the lists); without `in` the read
-    // is the ledger's, unchanged.
+    // is the ledger's, unchanged. No query at all (the usual read): nothing to check.
+    if (isEmpty(req.query)) {
+      next();
+      return;
+    }
     const query = validate<{ in?: string }>(balancesQuery, req.query, 'query');
     if (query.in === undefined) {
       next();
