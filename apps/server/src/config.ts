@@ -222,7 +222,7 @@ const databaseVariables = {
     .max(36500)
     .empty(Joi.valid('', 0))
     .description(
-      'Days the event log is kept (up to 36500). Unset, empty or `0`: for ever. Older events go a whole daily partition at a time, and a client resuming from before them gets `resync_required`.',
+      "Days the event log is kept (up to 36500). Unset, empty or `0`: for ever. Older events go a whole daily partition at a time, and a client resuming from before them gets `resync_required`. Never shorter than `IDEMPOTENCY_TTL_SECONDS`: a durable idempotency record may point at its write's event.",
     ),
 };
 
