@@ -6,8 +6,8 @@
 import autocannon from 'autocannon';
 import { waitFor } from './bench-setup';
 
-/** Waits for a started Tally: its `/healthz` answering (every 100 ms, for up to 30 s). */
-export const waitUntilHealthy = (api: string): Promise<void> => waitFor(`${api}/healthz`);
+/** Waits for a started Tally: its `/readyz` answering (ready: it has its database) (every 100 ms, for up to 30 s). */
+export const waitUntilHealthy = (api: string): Promise<void> => waitFor(`${api}/readyz`);
 
 export type BenchUser = { userId: string; auth: Record<string, string>; groups: string[] };
 

@@ -153,7 +153,7 @@ async function main() {
     children.push(tally);
     const tallyPid = tally.pid as number;
     const api = `http://127.0.0.1:${apiPort}`;
-    await waitFor(`${api}/healthz`);
+    await waitFor(`${api}/readyz`);
     const wsOptions: WsBenchOptions = {
       api,
       databaseUrl: db.url,

@@ -154,6 +154,7 @@ export function createApp(deps: AppDeps): Express {
     newId,
     groupGate: deps.groupGate,
     onIgnoredError: deps.ignoredErrors,
+    registry: deps.registry,
   });
   const expenses = createExpensesService({ knex: deps.knex, newId });
   const accounts = createAccountDeletion({
