@@ -213,7 +213,7 @@ export function createWriteRunner(deps: {
   const ignored = deps.onIgnoredError ?? (() => {});
   // Group commit on PostgreSQL; embedded PGlite (one connection, no named statements) sends alone.
   const batcher =
-    deps.knex.client.config.client === 'pg'
+    deps.knex.client?.config?.client === 'pg'
       ? createStatementBatcher({ knex: deps.knex, runRead, registry: deps.registry })
       : undefined;
 
