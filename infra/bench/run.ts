@@ -80,6 +80,31 @@ async function load(name: string, pid: number, options: autocannon.Options): Pro
   return r;
 }
 
+/** The group-commit histogram's totals (`write_batch_size` on `/metrics`): writes and batches so far. */
+async function batchSizes(api: string): Promise<{ writes: number; batches: number }> {
+  const text = await (await fetch(`${api}/metrics`)).text();
+  const sample = (name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((line) => line.startsWith(`${name} `))
+        ?.split(' ')[1] ?? Number.NaN,
+    );
+  return { writes: sample('write_batch_size_sum'), batches: sample('write_batch_size_count') };
+}
+
+function printBatches(
+  before: { writes: number; batches: number },
+  after: { writes: number; batches: number },
+) {
+  const batches = after.batches - before.batches;
+  const writes = after.writes - before.writes;
+  if (!(batches > 0)) return;
+  process.stdout.write(
+    `  ${'  group commit: writes per batch (mean)'.padEnd(50)} ${(writes / batches).toFixed(2).padStart(7)} (${writes} writes in ${batches} batches)\n`,
+  );
+}
+
 async function json<T>(res: Response): Promise<T> {
   if (res.status >= 300) throw new Error(`${res.url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
@@ -221,19 +246,23 @@ async function main() {
       body: JSON.stringify({ description: 'Dinner', amount: 90000 }),
     });
     const groups = await Promise.all(Array.from({ length: GROUPS }, (_, i) => newGroup(`bench ${i}`)));
+    const batchesBefore = await batchSizes(api);
     results['keyed'] = await load(
       `Tally: keyed POST /v1/expenses, ${GROUPS} groups`,
       tallyPid,
       keyedPost((i) => groups[i % groups.length] as string),
     );
+    printBatches(batchesBefore, await batchSizes(api));
     // One hot group: every connection writes to the same group, which serialises its writes.
     if (!QUICK) {
       const hot = await newGroup('hot');
+      const hotBefore = await batchSizes(api);
       results['hotGroup'] = await load(
         'Tally: keyed POST /v1/expenses, one hot group',
         tallyPid,
         keyedPost(() => hot),
       );
+      printBatches(hotBefore, await batchSizes(api));
     }
 
     // ---- replay of a recorded key vs one Redis GET ------------------------------------------------

@@ -155,6 +155,7 @@ export function createApp(deps: AppDeps): Express {
     newId,
     groupGate: deps.groupGate,
     onIgnoredError: deps.ignoredErrors,
+    registry: deps.registry,
   });
   const expenses = createExpensesService({ knex: deps.knex, newId });
   const accounts = createAccountDeletion({

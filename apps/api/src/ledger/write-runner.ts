@@ -2,6 +2,7 @@ import type { GroupEvent } from '@tally/events';
 import { AppError, notFound, unavailable } from '@tally/http-kit';
 import { type DurableRecord, DurableRecordExists } from '@tally/idempotency';
 import type { Knex } from 'knex';
+import type { Registry } from 'prom-client';
 import type { Reply } from '../http/reply';
 import type { NewId } from '../ids';
 import { createRunRead, openTransaction, type RunRead } from '../read-queries';
@@ -9,6 +10,7 @@ import { createGroupGate, type GroupGate, type GroupRow } from './group-access';
 import { durableRecordInsert, GroupChange } from './group-change';
 import { type GroupSnapshotRow, type GroupState, groupSnapshotSql, toGroupState } from './group-snapshot';
 import { raw, type Sql } from './sql';
+import { createStatementBatcher } from './write-batch';
 
 /** What a write's work decided: its outcome (the route turns it into the reply) and the events it appends. */
 export type WriteResult<T> = { value: T; events: GroupEvent[] };
@@ -200,6 +202,8 @@ export function createWriteRunner(deps: {
    * pool need different ones. @default 'tally_write'
    */
   statementPrefix?: string;
+  /** Where the group-commit batch metrics go (`write_batch_size`). */
+  registry?: Registry;
 }) {
   const runRead = createRunRead(deps.knex);
   const gate =
@@ -207,6 +211,11 @@ export function createWriteRunner(deps: {
   const cache = createStateCache(CACHED_GROUPS);
   const nameOf = createStatementNames(deps.statementPrefix ?? 'tally_write');
   const ignored = deps.onIgnoredError ?? (() => {});
+  // Group commit on PostgreSQL; embedded PGlite (one connection, no named statements) sends alone.
+  const batcher =
+    deps.knex.client?.config?.client === 'pg'
+      ? createStatementBatcher({ knex: deps.knex, runRead, registry: deps.registry })
+      : undefined;
 
   /** Reads on the write's locked transaction once it has one, else on any pooled connection. */
   const readFor =
@@ -268,10 +277,23 @@ export function createWriteRunner(deps: {
   }
 
   /** Sends a change's statement; a live durable record holding the key undoes it (`TY001`). */
-  async function sendStatement(state: WriteState, statement: Sql): Promise<StatementRow | undefined> {
+  async function sendStatement(
+    state: WriteState,
+    statement: Sql,
+    groupId: string,
+  ): Promise<StatementRow | undefined> {
     const text = statement.text;
     try {
-      const [row] = await readFor(state)<StatementRow>({ name: nameOf(text), text }, [...statement.values]);
+      // A write on its locked transaction sends there; the others go with the next batch.
+      const [row] =
+        batcher !== undefined && state.locked === undefined
+          ? ((await batcher.send({
+              name: nameOf(text),
+              text,
+              values: [...statement.values],
+              groupId,
+            })) as StatementRow[])
+          : await readFor(state)<StatementRow>({ name: nameOf(text), text }, [...statement.values]);
       return row;
     } catch (error) {
       // TY001, from the durable record's claim (migration 003) or tally_write_settled (002): a live
@@ -310,7 +332,7 @@ export function createWriteRunner(deps: {
       // Nothing changed (a no-op PUT, a repeated delete): nothing to send.
       return { reply, events: [], recorded: false };
     }
-    const row = await sendStatement(state, change.statement(request.record?.(reply)));
+    const row = await sendStatement(state, change.statement(request.record?.(reply)), change.group.id);
     if (row && Number(row.applied) > 0) {
       cache.offer(change.after());
       return { reply, events: outcome.events, recorded: request.record !== undefined };

@@ -1,0 +1,213 @@
+/**
+ * Group commit (write-batch.ts): concurrent writes of one process go to PostgreSQL as ONE batch,
+ * one round trip and one commit, and each keeps its own guard, durable record and outcome. Here a
+ * batch is filled deterministically: `holdBatchesForTest` keeps it from leaving until the five
+ * writes of the test are queued in it. "Another process" writes two of the groups first, as its
+ * statements would (the next seq and its event), so that the writes built on this process's
+ * cached state are out of date when their batch runs.
+ */
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import type request from 'supertest';
+import { holdBatchesForTest } from '../../apps/api/src/ledger/write-batch';
+import { ensureRedis, type RunningService } from '../support/services';
+import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+
+describe('group commit: one batch with a stale write, an invalid write and a duplicate key', () => {
+  let t: TestServer;
+  let ada: TestUser;
+  let bob: TestUser;
+  let other: Client;
+  let redis: Redis;
+  // A throwaway Redis of this file's own: FLUSHDB here must not touch anybody else's keys.
+  let ownRedis: RunningService;
+
+  beforeAll(async () => {
+    ownRedis = await ensureRedis({ ephemeral: true });
+    redis = new Redis(ownRedis.url);
+    t = await startTestServer({ env: { REDIS_URL: ownRedis.url } });
+    ada = await t.register('Ada');
+    bob = await t.register('Bob');
+    other = new Client({ connectionString: t.db?.url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other?.end();
+    await t?.stop();
+    await redis?.quit();
+    await ownRedis?.stop();
+  });
+
+  /** Another process's change to the group: the next seq and its event, committed (and `also`). */
+  const writeElsewhere = async (groupId: string, also?: () => Promise<unknown>) => {
+    await other.query('begin');
+    const { rows } = await other.query<{ last_seq: string }>(
+      'update groups set last_seq = last_seq + 1, version = version + 1 where id = $1 returning last_seq',
+      [groupId],
+    );
+    await other.query(
+      `insert into events (id, group_id, seq, type, actor_id, occurred_at, data)
+       values ($1, $2, $3, 'group.updated', $4, now(), '{"group": {}}')`,
+      [`evt_elsewhere_${groupId}_${rows[0]?.last_seq}`, groupId, rows[0]?.last_seq, ada.id],
+    );
+    await also?.();
+    await other.query('commit');
+  };
+
+  const expense = (groupId: string, key: string, between: TestUser[] = [ada]) =>
+    t.request
+      .post('/v1/expenses')
+      .set(ada.auth)
+      .set('Idempotency-Key', key)
+      .send({
+        groupId,
+        description: 'Dinner',
+        amount: 1200 * between.length,
+        paidBy: ada.id,
+        split: { type: 'equal', between: between.map((u) => u.id) },
+      });
+
+  const counts = async (groupIds: string[]) => {
+    const result: number[] = [];
+    for (const groupId of groupIds) result.push(await expenseCount(groupId));
+    return result;
+  };
+  const expenseCount = async (groupId: string) =>
+    Number(
+      (await other.query('select count(*) as n from expenses where group_id = $1', [groupId])).rows[0].n,
+    );
+  const seqs = async (groupId: string) =>
+    (
+      await other.query<{ seq: string }>('select seq from events where group_id = $1 order by seq', [groupId])
+    ).rows.map((r) => Number(r.seq));
+  const lastSeq = async (groupId: string) =>
+    Number((await other.query('select last_seq from groups where id = $1', [groupId])).rows[0].last_seq);
+  const metric = async (name: string) => {
+    const text = (await t.request.get('/metrics')).text;
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return Number(line?.split(' ')[1] ?? 0);
+  };
+
+  /** Starts `writes` with batches held, waits until all of them are queued, then lets them go as one. */
+  async function inOneBatch(writes: Array<() => request.Test>): Promise<request.Response[]> {
+    const hold = holdBatchesForTest();
+    let responses: Promise<request.Response[]>;
+    try {
+      responses = Promise.all(writes.map((w) => w().then((r) => r)));
+      for (let i = 0; i < 500 && hold.queued() < writes.length; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      expect(hold.queued()).toBe(writes.length);
+    } finally {
+      hold.release();
+    }
+    return responses;
+  }
+
+  /** Five groups, each written once by this process (so it holds their state in its cache). */
+  async function fiveGroups() {
+    const groups = {
+      ok1: await t.createGroup(ada),
+      ok2: await t.createGroup(ada),
+      stale: await t.createGroup(ada),
+      invalid: await t.createGroup(ada, [bob]),
+      dup: await t.createGroup(ada),
+    };
+    for (const groupId of Object.values(groups)) expect((await expense(groupId, newKey())).status).toBe(201);
+    return groups;
+  }
+
+  /** Every group's events are 1..last_seq, no gap, no duplicate. */
+  async function expectGapless(groupIds: string[]) {
+    for (const groupId of groupIds) {
+      const last = await lastSeq(groupId);
+      expect(await seqs(groupId)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    }
+  }
+
+  it('commits every other write once, re-runs the stale one, answers the invalid one 422, replays the duplicate', async () => {
+    const g = await fiveGroups();
+    // The duplicate: a key whose durable record is live in PostgreSQL, while Redis lost it.
+    const dupKey = newKey();
+    const first = await expense(g.dup, dupKey);
+    expect(first.status).toBe(201);
+    await redis.flushdb();
+    // Another process writes `stale`, and removes Bob from `invalid`: this process's cache does not know.
+    await writeElsewhere(g.stale);
+    await writeElsewhere(g.invalid, () =>
+      other.query('delete from group_members where group_id = $1 and user_id = $2', [g.invalid, bob.id]),
+    );
+    const before = {
+      counts: await counts(Object.values(g)),
+      retried: await metric('write_batches_retried_total'),
+    };
+
+    const [ok1, ok2, stale, invalid, dup] = await inOneBatch([
+      () => expense(g.ok1, newKey()),
+      () => expense(g.ok2, newKey()),
+      () => expense(g.stale, newKey()),
+      () => expense(g.invalid, newKey(), [ada, bob]),
+      () => expense(g.dup, dupKey),
+    ]);
+
+    expect(ok1?.status).toBe(201);
+    expect(ok2?.status).toBe(201);
+    expect(stale?.status).toBe(201);
+    expect(invalid?.status).toBe(422);
+    expect(invalid?.body.code).toBe('not_a_member');
+    expect(dup?.status).toBe(201);
+    expect(dup?.headers['idempotent-replayed']).toBe('true');
+    expect(dup?.body).toEqual(first.body);
+
+    const after = await counts(Object.values(g));
+    expect(after).toEqual([
+      (before.counts[0] as number) + 1,
+      (before.counts[1] as number) + 1,
+      (before.counts[2] as number) + 1,
+      before.counts[3],
+      before.counts[4],
+    ]);
+    await expectGapless(Object.values(g));
+    // The duplicate's TY001 undid the batch: it went again, one statement per write.
+    expect(await metric('write_batches_retried_total')).toBe(before.retried + 1);
+  });
+
+  it('commits a batch with a stale and an invalid write in one piece, and re-runs only those two', async () => {
+    const g = await fiveGroups();
+    await writeElsewhere(g.stale);
+    await writeElsewhere(g.invalid, () =>
+      other.query('delete from group_members where group_id = $1 and user_id = $2', [g.invalid, bob.id]),
+    );
+    const before = {
+      counts: await counts(Object.values(g)),
+      retried: await metric('write_batches_retried_total'),
+      batches: await metric('write_batch_size_count'),
+      small: await metric('write_batch_size_bucket{le="4"}'),
+    };
+    const [ok1, ok2, stale, invalid, dup] = await inOneBatch([
+      () => expense(g.ok1, newKey()),
+      () => expense(g.ok2, newKey()),
+      () => expense(g.stale, newKey()),
+      () => expense(g.invalid, newKey(), [ada, bob]),
+      () => expense(g.dup, newKey()),
+    ]);
+    expect([ok1?.status, ok2?.status, stale?.status, invalid?.status, dup?.status]).toEqual([
+      201, 201, 201, 422, 201,
+    ]);
+    const after = await counts(Object.values(g));
+    expect(after).toEqual([
+      (before.counts[0] as number) + 1,
+      (before.counts[1] as number) + 1,
+      (before.counts[2] as number) + 1,
+      before.counts[3],
+      (before.counts[4] as number) + 1,
+    ]);
+    await expectGapless(Object.values(g));
+    // No statement raised: nothing went again one by one. One batch of five, then the two re-runs.
+    expect(await metric('write_batches_retried_total')).toBe(before.retried);
+    expect(await metric('write_batch_size_count')).toBeGreaterThan(before.batches);
+    // The batch of five is above the le="4" bucket: that bucket grew by the re-runs only.
+    expect((await metric('write_batch_size_count')) - before.batches).toBeGreaterThan(
+      (await metric('write_batch_size_bucket{le="4"}')) - before.small,
+    );
+  });
+});
