@@ -21,6 +21,8 @@
  *                        commit, then PUBLISH the event to Redis.
  * Auth: `Authorization: Bearer <HS256 JWT>` verified with jose against PEER_JWT_SECRET, the verified
  * token remembered per exact text until it expires: what Tally does (packages/http-kit/access-tokens.ts).
+ * One departure from the article: the stored response is `text`, not `jsonb`, so a replay answers the
+ * bytes of the first answer (as Tally's does) and PostgreSQL does not parse it.
  * Validation: a small hand-written check of the body (Tally runs a joi schema), equal split among
  * `split.between`, each of whom must be a member of the group (422 otherwise).
  */
@@ -60,7 +62,7 @@ create table if not exists peer_events (
 create table if not exists peer_idempotency_keys (
   id bigserial primary key, user_id text not null, idempotency_key text not null,
   request_method text not null, request_path text not null, request_fingerprint text not null,
-  response_code int, response_body jsonb, locked_at timestamptz,
+  response_code int, response_body text, locked_at timestamptz,
   created_at timestamptz not null default now(), last_run_at timestamptz not null default now(),
   unique (user_id, idempotency_key));
 `;
@@ -242,11 +244,11 @@ app.post('/v1/expenses', async (req, res) => {
   }
 });
 
-type KeyRow = { request_fingerprint: string; response_code: number | null; response_body: unknown };
+type KeyRow = { request_fingerprint: string; response_code: number | null; response_body: string | null };
 
 async function findKey(userId: string, idempotencyKey: string): Promise<KeyRow | undefined> {
   const { rows } = await pool.query<KeyRow>(
-    `select request_fingerprint, response_code, response_body::text as response_body
+    `select request_fingerprint, response_code, response_body
      from peer_idempotency_keys where user_id = $1 and idempotency_key = $2`,
     [userId, idempotencyKey],
   );
