@@ -28,6 +28,8 @@ const WIDE_CONNECTIONS = Number(process.env.BENCH_WIDE_CONNECTIONS ?? 128);
 const WIDE_GROUPS = Number(process.env.BENCH_WIDE_GROUPS ?? 64);
 /** BENCH_QUICK=1: leaves out the hot group and the 10,000-expense balances (no long seeding): for A/B runs. */
 const QUICK = process.env.BENCH_QUICK === '1';
+/** Alternating rounds per comparison (BENCH_SECONDS split between them): 1 runs each target once. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const PEER_SECRET = 'peer-secret-peer-secret-peer-secret-0000';
 
 /** The processes whose CPU is PostgreSQL's and Redis's share: the bench's own servers only (set in main). */
@@ -75,34 +77,82 @@ function startProcess(script: string, env: Record<string, string>): ChildProcess
   return child;
 }
 
-async function load(name: string, pid: number, options: autocannon.Options): Promise<Result> {
+/** One autocannon run of a target and the CPU its processes spent meanwhile. */
+type Round = {
+  total: number;
+  ok: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  cpu: number;
+  pgCpu: number;
+  redisCpu: number;
+};
+
+async function measure(pid: number, options: autocannon.Options, duration: number): Promise<Round> {
   const cpuBefore = cpuMicros(pid);
   const othersBefore = await otherDatabasesBackends();
   const pgBefore = cpuByPidOfTree(servers.postmaster);
   const redisBefore = cpuByPidOfTree(servers.redis);
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+  const result = await autocannon({ connections: CONNECTIONS, ...options, duration });
   const cpu = cpuMicros(pid) - cpuBefore;
   const othersAfter = await otherDatabasesBackends();
-  const pgCpu = cpuOfTreeSince(servers.postmaster, pgBefore, new Set([...othersBefore, ...othersAfter]));
-  const per = (micros: number) => (result['2xx'] > 0 ? micros / result['2xx'] : Number.NaN);
-  const r: Result = {
-    name,
-    rps: result.requests.average,
-    okRps: result['2xx'] / result.duration,
+  return {
+    total: result.requests.total,
     ok: result['2xx'],
+    seconds: result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    cpuMicrosPerRequest: per(cpu),
-    postgresCpuMicrosPerRequest: per(pgCpu),
-    redisCpuMicrosPerRequest: per(cpuOfTreeSince(servers.redis, redisBefore)),
-    connections: options.connections ?? CONNECTIONS,
+    cpu,
+    pgCpu: cpuOfTreeSince(servers.postmaster, pgBefore, new Set([...othersBefore, ...othersAfter])),
+    redisCpu: cpuOfTreeSince(servers.redis, redisBefore),
   };
-  process.stdout.write(
-    `  ${name.padEnd(58)} ${r.rps.toFixed(0).padStart(7)} req/s (2xx ${r.okRps.toFixed(0).padStart(5)})  p50 ${String(r.p50).padStart(5)} ms  p99 ${String(r.p99).padStart(5)} ms  CPU ${r.cpuMicrosPerRequest.toFixed(0).padStart(5)} µs/2xx (PostgreSQL ${r.postgresCpuMicrosPerRequest.toFixed(0)}, Redis ${r.redisCpuMicrosPerRequest.toFixed(0)})  errors ${r.errors}  non-2xx ${r.non2xx}\n`,
-  );
-  return r;
+}
+
+/** A target of a comparison: where its figures go in `results`, its label, its process, its load. */
+type Entry = { key: string; name: string; pid: number; options: autocannon.Options };
+
+/**
+ * Runs the targets compared with one another in BENCH_ROUNDS alternating rounds of BENCH_SECONDS /
+ * BENCH_ROUNDS each (round 1 in the given order, round 2 reversed, …), so a burst of the shared
+ * machine's load lands on all of them rather than on one. Throughput and CPU are summed over the
+ * rounds; p50 and p99 are the mean of the rounds'.
+ */
+async function compare(results: Record<string, Result>, entries: Entry[]): Promise<void> {
+  const rounds = new Map<string, Round[]>(entries.map((e) => [e.key, []]));
+  const seconds = Math.max(1, Math.round(DURATION / ROUNDS));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? entries : [...entries].reverse();
+    for (const entry of order) rounds.get(entry.key)?.push(await measure(entry.pid, entry.options, seconds));
+  }
+  for (const entry of entries) {
+    const runs = rounds.get(entry.key) as Round[];
+    const sum = (f: (r: Round) => number) => runs.reduce((total, r) => total + f(r), 0);
+    const ok = sum((r) => r.ok);
+    const per = (micros: number) => (ok > 0 ? micros / ok : Number.NaN);
+    const r: Result = {
+      name: entry.name,
+      rps: sum((r) => r.total) / sum((r) => r.seconds),
+      okRps: ok / sum((r) => r.seconds),
+      ok,
+      p50: sum((r) => r.p50) / runs.length,
+      p99: sum((r) => r.p99) / runs.length,
+      errors: sum((r) => r.errors),
+      non2xx: sum((r) => r.non2xx),
+      cpuMicrosPerRequest: per(sum((r) => r.cpu)),
+      postgresCpuMicrosPerRequest: per(sum((r) => r.pgCpu)),
+      redisCpuMicrosPerRequest: per(sum((r) => r.redisCpu)),
+      connections: entry.options.connections ?? CONNECTIONS,
+    };
+    results[entry.key] = r;
+    process.stdout.write(
+      `  ${entry.name.padEnd(58)} ${r.rps.toFixed(0).padStart(7)} req/s (2xx ${r.okRps.toFixed(0).padStart(5)})  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  CPU ${r.cpuMicrosPerRequest.toFixed(0).padStart(5)} µs/2xx (PostgreSQL ${r.postgresCpuMicrosPerRequest.toFixed(0)}, Redis ${r.redisCpuMicrosPerRequest.toFixed(0)})  errors ${r.errors}  non-2xx ${r.non2xx}\n`,
+    );
+  }
 }
 
 /** The pid of the redis-server at `url` (`INFO server`'s process_id): its CPU is Redis's share. */
@@ -434,58 +484,74 @@ async function main() {
     const peerWide = await peerGroups(WIDE_GROUPS, 'wide');
     const roundRobin = (list: string[]) => (i: number) => list[i % list.length] as string;
 
+    const wide = (options: autocannon.Options) => ({ ...options, connections: WIDE_CONNECTIONS });
+    const sequential = (options: autocannon.Options) => ({ ...options, connections: 1 });
+    const bareName = 'bare: express + pg, INSERT in a transaction';
     process.stdout.write(`Keyed writes, ${CONNECTIONS} connections, ${GROUPS} groups\n`);
-    results['baseline'] = await load('bare: express + pg, INSERT in a transaction', basePid, bareInsert);
-    results['keyed'] = await load(
-      `Tally: keyed POST /v1/expenses, ${GROUPS} groups`,
-      tallyPid,
-      keyedPost(roundRobin(groups)),
-    );
-    results['peerKeyed'] = await load(
-      `peer: keyed POST /v1/expenses, ${GROUPS} groups`,
-      peerPid,
-      peerKeyedPost(roundRobin(peerNarrow)),
-    );
+    await compare(results, [
+      { key: 'baseline', name: bareName, pid: basePid, options: bareInsert },
+      {
+        key: 'keyed',
+        name: `Tally: keyed POST /v1/expenses, ${GROUPS} groups`,
+        pid: tallyPid,
+        options: keyedPost(roundRobin(groups)),
+      },
+      {
+        key: 'peerKeyed',
+        name: `peer: keyed POST /v1/expenses, ${GROUPS} groups`,
+        pid: peerPid,
+        options: peerKeyedPost(roundRobin(peerNarrow)),
+      },
+    ]);
 
     process.stdout.write(`Keyed writes, ${WIDE_CONNECTIONS} connections, ${WIDE_GROUPS} groups\n`);
-    results['baselineWide'] = await load('bare: express + pg, INSERT in a transaction', basePid, {
-      ...bareInsert,
-      connections: WIDE_CONNECTIONS,
-    });
-    results['keyedWide'] = await load(`Tally: keyed POST /v1/expenses, ${WIDE_GROUPS} groups`, tallyPid, {
-      ...keyedPost(roundRobin(wideGroups)),
-      connections: WIDE_CONNECTIONS,
-    });
-    results['peerKeyedWide'] = await load(`peer: keyed POST /v1/expenses, ${WIDE_GROUPS} groups`, peerPid, {
-      ...peerKeyedPost(roundRobin(peerWide)),
-      connections: WIDE_CONNECTIONS,
-    });
+    await compare(results, [
+      { key: 'baselineWide', name: bareName, pid: basePid, options: wide(bareInsert) },
+      {
+        key: 'keyedWide',
+        name: `Tally: keyed POST /v1/expenses, ${WIDE_GROUPS} groups`,
+        pid: tallyPid,
+        options: wide(keyedPost(roundRobin(wideGroups))),
+      },
+      {
+        key: 'peerKeyedWide',
+        name: `peer: keyed POST /v1/expenses, ${WIDE_GROUPS} groups`,
+        pid: peerPid,
+        options: wide(peerKeyedPost(roundRobin(peerWide))),
+      },
+    ]);
 
     process.stdout.write('Keyed writes, one sequential client (latency at rest)\n');
-    results['baselineSeq'] = await load('bare: express + pg, INSERT in a transaction', basePid, {
-      ...bareInsert,
-      connections: 1,
-    });
-    results['keyedSeq'] = await load('Tally: keyed POST /v1/expenses, sequential', tallyPid, {
-      ...keyedPost(roundRobin(groups)),
-      connections: 1,
-    });
-    results['peerKeyedSeq'] = await load('peer: keyed POST /v1/expenses, sequential', peerPid, {
-      ...peerKeyedPost(roundRobin(peerNarrow)),
-      connections: 1,
-    });
+    await compare(results, [
+      { key: 'baselineSeq', name: bareName, pid: basePid, options: sequential(bareInsert) },
+      {
+        key: 'keyedSeq',
+        name: 'Tally: keyed POST /v1/expenses, sequential',
+        pid: tallyPid,
+        options: sequential(keyedPost(roundRobin(groups))),
+      },
+      {
+        key: 'peerKeyedSeq',
+        name: 'peer: keyed POST /v1/expenses, sequential',
+        pid: peerPid,
+        options: sequential(peerKeyedPost(roundRobin(peerNarrow))),
+      },
+    ]);
 
     // One hot group: every connection writes to the same group, which serialises its writes.
     if (!QUICK) {
       const hot = await newGroup('hot');
-      results['hotGroup'] = await load(
-        'Tally: keyed POST /v1/expenses, one hot group',
-        tallyPid,
-        keyedPost(() => hot),
-      );
+      await compare(results, [
+        {
+          key: 'hotGroup',
+          name: 'Tally: keyed POST /v1/expenses, one hot group',
+          pid: tallyPid,
+          options: keyedPost(() => hot),
+        },
+      ]);
     }
 
-    // ---- replay of a recorded key vs one Redis GET ------------------------------------------------
+    // ---- replay of a recorded key: Tally, the peer (its key row in PostgreSQL), one Redis GET ------
     process.stdout.write('Replay\n');
     const replayKey = `bench-replay-${process.pid}`;
     const replayBody = expenseBody(groups[0] as string);
@@ -500,19 +566,6 @@ async function main() {
     const redisClient = new Redis(redis.url);
     await redisClient.set(`bench:replay:${replayKey}`, recordedText);
     await redisClient.quit();
-    results['bareReplay'] = await load('bare: answer from one Redis GET', basePid, {
-      url: `${base}/replay`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': replayKey },
-      body: replayBody,
-    });
-    results['replay'] = await load('Tally: replay of a recorded key', tallyPid, {
-      url: `${api}/v1/expenses`,
-      method: 'POST',
-      headers: { ...auth, 'idempotency-key': replayKey },
-      body: replayBody,
-    });
-    // The peer replays from its key row in PostgreSQL.
     const peerReplayBody = peerExpenseBody(peerNarrow[0] as string);
     await json(
       await fetch(`${peerUrl}/v1/expenses`, {
@@ -521,12 +574,41 @@ async function main() {
         body: peerReplayBody,
       }),
     );
-    results['peerReplay'] = await load('peer: replay of a recorded key (SELECT of the key row)', peerPid, {
-      url: `${peerUrl}/v1/expenses`,
-      method: 'POST',
-      headers: { ...peerAuth, 'idempotency-key': replayKey },
-      body: peerReplayBody,
-    });
+    await compare(results, [
+      {
+        key: 'bareReplay',
+        name: 'bare: answer from one Redis GET',
+        pid: basePid,
+        options: {
+          url: `${base}/replay`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': replayKey },
+          body: replayBody,
+        },
+      },
+      {
+        key: 'replay',
+        name: 'Tally: replay of a recorded key',
+        pid: tallyPid,
+        options: {
+          url: `${api}/v1/expenses`,
+          method: 'POST',
+          headers: { ...auth, 'idempotency-key': replayKey },
+          body: replayBody,
+        },
+      },
+      {
+        key: 'peerReplay',
+        name: 'peer: replay of a recorded key (SELECT of the key row)',
+        pid: peerPid,
+        options: {
+          url: `${peerUrl}/v1/expenses`,
+          method: 'POST',
+          headers: { ...peerAuth, 'idempotency-key': replayKey },
+          body: peerReplayBody,
+        },
+      },
+    ]);
 
     // ---- reads vs one SELECT by primary key; balances: 100 vs 10,000 expenses ---------------------
     process.stdout.write('Reads\n');
@@ -552,23 +634,36 @@ async function main() {
     process.stdout.write('  (seeding 100 and 10,000 expenses…)\n');
     await seed(small, 100);
     if (!QUICK) await seed(large, 10_000);
-    results['bareGet'] = await load('bare: one PostgreSQL SELECT by primary key', basePid, {
-      url: `${base}/rows/1`,
-    });
-    results['getExpense'] = await load('Tally: GET /v1/expenses/{id}', tallyPid, {
-      url: `${api}/v1/expenses/${expenseId}`,
-      headers: auth,
-    });
-    results['balances100'] = await load('Tally: GET balances, 100 expenses', tallyPid, {
-      url: `${api}/v1/groups/${small}/balances`,
-      headers: auth,
-    });
-    if (!QUICK) {
-      results['balances10k'] = await load('Tally: GET balances, 10,000 expenses', tallyPid, {
-        url: `${api}/v1/groups/${large}/balances`,
-        headers: auth,
-      });
-    }
+    await compare(results, [
+      {
+        key: 'bareGet',
+        name: 'bare: one PostgreSQL SELECT by primary key',
+        pid: basePid,
+        options: { url: `${base}/rows/1` },
+      },
+      {
+        key: 'getExpense',
+        name: 'Tally: GET /v1/expenses/{id}',
+        pid: tallyPid,
+        options: { url: `${api}/v1/expenses/${expenseId}`, headers: auth },
+      },
+      {
+        key: 'balances100',
+        name: 'Tally: GET balances, 100 expenses',
+        pid: tallyPid,
+        options: { url: `${api}/v1/groups/${small}/balances`, headers: auth },
+      },
+      ...(QUICK
+        ? []
+        : [
+            {
+              key: 'balances10k',
+              name: 'Tally: GET balances, 10,000 expenses',
+              pid: tallyPid,
+              options: { url: `${api}/v1/groups/${large}/balances`, headers: auth },
+            },
+          ]),
+    ]);
 
     // ---- WebSockets: Tally's gateway, bare ws and Socket.IO at BENCH_WS_CONNECTIONS (ws-bench.ts) ------
     const wsResults: WsResult[] = [];
@@ -634,6 +729,7 @@ async function main() {
     printTargets(targets);
     writeResults('bench', {
       durationSeconds: DURATION,
+      rounds: ROUNDS,
       connections: CONNECTIONS,
       groups: GROUPS,
       wideConnections: WIDE_CONNECTIONS,
