@@ -91,14 +91,10 @@ type Round = {
   redisCpu: number;
 };
 
-async function measure(pid: number, options: autocannon.Options, duration: number): Promise<Round> {
-  const cpuBefore = cpuMicros(pid);
-  const othersBefore = await otherDatabasesBackends();
-  const pgBefore = cpuByPidOfTree(servers.postmaster);
-  const redisBefore = cpuByPidOfTree(servers.redis);
+type Load = Pick<Round, 'total' | 'ok' | 'seconds' | 'p50' | 'p99' | 'errors' | 'non2xx'>;
+
+async function autocannonLoad(options: autocannon.Options, duration: number): Promise<Load> {
   const result = await autocannon({ connections: CONNECTIONS, ...options, duration });
-  const cpu = cpuMicros(pid) - cpuBefore;
-  const othersAfter = await otherDatabasesBackends();
   return {
     total: result.requests.total,
     ok: result['2xx'],
@@ -107,6 +103,69 @@ async function measure(pid: number, options: autocannon.Options, duration: numbe
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+  };
+}
+
+/**
+ * One sequential client (latency at rest): the request of `options` (its `setupRequest` applied) sent
+ * with fetch over a kept-alive connection, the next when the last has answered, each timed with
+ * `performance.now()`; autocannon reports whole milliseconds, too coarse for a quiet server.
+ */
+async function sequentialLoad(options: autocannon.Options, duration: number): Promise<Load> {
+  const template = options.requests?.[0];
+  const latencies: number[] = [];
+  let ok = 0;
+  let non2xx = 0;
+  let errors = 0;
+  const started = performance.now();
+  const end = started + duration * 1000;
+  while (performance.now() < end) {
+    let request = {
+      method: template?.method ?? options.method ?? 'GET',
+      headers: (template?.headers ?? options.headers ?? {}) as Record<string, string>,
+      body: (template?.body ?? options.body) as string | undefined,
+    };
+    const setup = template?.setupRequest as
+      | ((req: typeof request, context: object) => typeof request)
+      | undefined;
+    if (setup) request = { ...request, ...setup(request, {}) };
+    const t0 = performance.now();
+    try {
+      const res = await fetch(options.url, request);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      if (res.status >= 200 && res.status < 300) ok++;
+      else non2xx++;
+    } catch {
+      errors++;
+    }
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.floor(q * (latencies.length - 1))] ?? Number.NaN;
+  return {
+    total: latencies.length,
+    ok,
+    seconds: (performance.now() - started) / 1000,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+    non2xx,
+  };
+}
+
+async function measure(pid: number, options: autocannon.Options, duration: number): Promise<Round> {
+  const cpuBefore = cpuMicros(pid);
+  const othersBefore = await otherDatabasesBackends();
+  const pgBefore = cpuByPidOfTree(servers.postmaster);
+  const redisBefore = cpuByPidOfTree(servers.redis);
+  const result =
+    options.connections === 1
+      ? await sequentialLoad(options, duration)
+      : await autocannonLoad(options, duration);
+  const cpu = cpuMicros(pid) - cpuBefore;
+  const othersAfter = await otherDatabasesBackends();
+  return {
+    ...result,
     cpu,
     pgCpu: cpuOfTreeSince(servers.postmaster, pgBefore, new Set([...othersBefore, ...othersAfter])),
     redisCpu: cpuOfTreeSince(servers.redis, redisBefore),
