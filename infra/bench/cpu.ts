@@ -61,3 +61,76 @@ export function cpuSpentSince(comm: string, before: Map<number, number>): number
   for (const [pid, micros] of cpuByPidOfCommand(comm)) total += micros - (before.get(pid) ?? 0);
   return total;
 }
+
+/** The parent pid of each running process, by pid (from /proc/<pid>/stat). */
+function parentPids(): Map<number, number> {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return parents;
+}
+
+/**
+ * User + system CPU time so far of `root` and every process descending from it, in microseconds by
+ * pid: one PostgreSQL server (its postmaster, background workers and backends) and nothing else,
+ * however many other clusters run on the machine.
+ */
+export function cpuByPidOfTree(root: number): Map<number, number> {
+  const parents = parentPids();
+  const inTree = new Set<number>([root]);
+  // Backends are the postmaster's children; walk deeper anyway (a process's parent may come later).
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents)
+      if (!inTree.has(pid) && inTree.has(parent)) {
+        inTree.add(pid);
+        grew = true;
+      }
+  }
+  const byPid = new Map<number, number>();
+  for (const pid of inTree) {
+    try {
+      byPid.set(pid, cpuMicros(pid));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return byPid;
+}
+
+/**
+ * The CPU the tree under `root` spent since `before` (a `cpuByPidOfTree`), as `cpuSpentSince` counts,
+ * leaving out the pids in `exclude` (another database's backends on a shared server).
+ */
+export function cpuOfTreeSince(root: number, before: Map<number, number>, exclude?: Set<number>): number {
+  let total = 0;
+  for (const [pid, micros] of cpuByPidOfTree(root))
+    if (!exclude?.has(pid)) total += micros - (before.get(pid) ?? 0);
+  return total;
+}
+
+/**
+ * The postmaster pid of the PostgreSQL server `query` talks to: the first line of `postmaster.pid` in
+ * its data directory, or else (the directory unreadable) the parent of this connection's backend.
+ */
+export async function postmasterPid(query: (sql: string) => Promise<{ rows: Record<string, unknown>[] }>) {
+  const { rows } = await query(
+    'select current_setting($$data_directory$$) as dir, pg_backend_pid() as backend',
+  );
+  const row = rows[0] as { dir: string; backend: number };
+  try {
+    const pid = Number(readFileSync(`${row.dir}/postmaster.pid`, 'utf8').split('\n')[0]);
+    if (pid > 0 && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') return pid;
+  } catch {
+    // not readable by this user: take the backend's parent
+  }
+  const stat = readFileSync(`/proc/${row.backend}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}

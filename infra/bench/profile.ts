@@ -17,7 +17,7 @@ import { freePort } from '../../test/support/server-process';
 import { ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
 import { createBenchDatabase, resultPath } from './bench-setup';
-import { cpuByPidOfCommand, cpuSpentSince, cpuTimes } from './cpu';
+import { cpuByPidOfTree, cpuOfTreeSince, cpuTimes, postmasterPid } from './cpu';
 import { type BenchUser, keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -131,10 +131,16 @@ async function main() {
     await waitUntilHealthy(api);
     const user = await signUpWithGroups(api, 'profile', GROUPS);
     const before = cpuTimes(child.pid as number);
-    const pgBefore = cpuByPidOfCommand('postgres');
+    const postmaster = await postmasterPid((sql) => db.admin.query(sql));
+    const pgBefore = cpuByPidOfTree(postmaster);
     const result = await scenarioLoad(api, user);
     const after = cpuTimes(child.pid as number);
-    const pgCpu = cpuSpentSince('postgres', pgBefore);
+    // Other databases' backends (other tests or benches on the same server) are left out.
+    const others = await db.admin.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname is not null and datname <> $1',
+      [db.name],
+    );
+    const pgCpu = cpuOfTreeSince(postmaster, pgBefore, new Set(others.rows.map((row) => row.pid)));
     const per = (v: number) => (v / result['2xx']).toFixed(0);
     process.stdout.write(
       `${SCENARIO} under profile: ${(result['2xx'] / result.duration).toFixed(0)} 2xx/s, CPU per request ${per(after.user - before.user)} µs user + ${per(after.system - before.system)} µs system; PostgreSQL ${per(pgCpu)} µs\n\n`,
