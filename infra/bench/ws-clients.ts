@@ -15,12 +15,19 @@ import WebSocket from 'ws';
 export type ClientKind = 'tally' | 'bare' | 'socketio';
 
 /** One connection to open: its group's index (for counting) and what it subscribes with. */
-export type Target = { group: number; groupId: string; token?: string };
+export type Target = {
+  group: number;
+  groupId: string;
+  token?: string;
+  /** Which of the system's servers (`OpenCommand.urls`) this connection goes to. */
+  server?: number;
+};
 
 export type OpenCommand = {
   cmd: 'open';
   kind: ClientKind;
-  url: string;
+  /** The system's server processes; each target names its own (`Target.server`, default the first). */
+  urls: string[];
   targets: Target[];
   /** Connections this process opens at once. */
   concurrency: number;
@@ -186,7 +193,9 @@ async function open(command: OpenCommand): Promise<Opened> {
         const i = next++;
         const local = localAddresses.length > 0 ? localAddresses[i % localAddresses.length] : undefined;
         try {
-          conns.push(await opener(command.url, targets[i] as Target, local, handshake));
+          const target = targets[i] as Target;
+          const url = command.urls[target.server ?? 0] as string;
+          conns.push(await opener(url, target, local, handshake));
         } catch (err) {
           failed++;
           if (failed <= 3) process.stderr.write(`ws-clients: ${String(err)}\n`);
