@@ -37,6 +37,8 @@ export type WsResult = {
   /** The Node/V8 flags the server process ran with, as read from the process (its argv and NODE_OPTIONS). */
   nodeFlags: string[];
   connections: number;
+  /** Subscribes the server answered `unavailable` that the client sent again (Tally only). */
+  subscribeRetries: number;
   /** Server processes of this system the connections were spread over. */
   servers: number;
   failed: number;
@@ -529,6 +531,7 @@ async function measure(
       nodeFlags,
       connections: CONNECTIONS,
       servers: shape.servers,
+      subscribeRetries: opened.reduce((sum, o) => sum + o.subscribeRetries, 0),
       failed,
       handshakeSeconds,
       acceptSeconds,
@@ -603,11 +606,11 @@ function print(results: WsResult[]): void {
   const f = (v: number, digits = 0, width = 8) =>
     (Number.isFinite(v) ? v.toFixed(digits) : '-').padStart(width);
   process.stdout.write(
-    `  ${'server'.padEnd(26)} ${'accept s'.padStart(8)} ${'handshk s'.padStart(9)} ${'CPU µs/conn'.padStart(11)} ${'KiB/conn'.padStart(8)} ${'CPU µs/dlv'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'p99 issue'.padStart(9)}  delivered / lost / dup / failed conns\n`,
+    `  ${'server'.padEnd(26)} ${'accept s'.padStart(8)} ${'handshk s'.padStart(9)} ${'CPU µs/conn'.padStart(11)} ${'KiB/conn'.padStart(8)} ${'CPU µs/dlv'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'p99 issue'.padStart(9)}  delivered / lost / dup / failed conns / subscribe retries\n`,
   );
   for (const r of results) {
     process.stdout.write(
-      `  ${r.name.padEnd(26)} ${f(r.acceptSeconds, 2)} ${f(r.handshakeSeconds, 2, 9)} ${f(r.acceptCpuMicrosPerConnection, 0, 11)} ${f(r.rssPerConnectionKiB, 1)} ${f(r.cpuMicrosPerDelivery, 1, 10)} ${f(r.p50, 1, 7)} ${f(r.p99, 1, 7)} ${f(r.p99FromIssue, 1, 9)}  ${r.deliveries}/${r.expected} / ${r.lost} / ${r.duplicated} / ${r.failed}\n`,
+      `  ${r.name.padEnd(26)} ${f(r.acceptSeconds, 2)} ${f(r.handshakeSeconds, 2, 9)} ${f(r.acceptCpuMicrosPerConnection, 0, 11)} ${f(r.rssPerConnectionKiB, 1)} ${f(r.cpuMicrosPerDelivery, 1, 10)} ${f(r.p50, 1, 7)} ${f(r.p99, 1, 7)} ${f(r.p99FromIssue, 1, 9)}  ${r.deliveries}/${r.expected} / ${r.lost} / ${r.duplicated} / ${r.failed} / ${r.subscribeRetries}\n`,
     );
   }
   process.stdout.write('\n  Node flags each server ran with (argv and NODE_OPTIONS):\n');
