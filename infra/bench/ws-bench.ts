@@ -27,6 +27,7 @@ import { ensureBuilt } from '../fleet/ensure-built';
 import { NODE_FLAGS_BY_ROLE } from '../fleet/node-flags';
 import { cpuMicros } from './cpu';
 import type { ClientKind, Command, Opened, Received, Target } from './ws-clients';
+import { channelOf, ioBroadcast } from './ws-socketio-server';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -36,6 +37,10 @@ export type WsResult = {
   /** The Node/V8 flags the server process ran with, as read from the process (its argv and NODE_OPTIONS). */
   nodeFlags: string[];
   connections: number;
+  /** Subscribes the server answered `unavailable` that the client sent again (Tally only). */
+  subscribeRetries: number;
+  /** Server processes of this system the connections were spread over. */
+  servers: number;
   failed: number;
   /** Seconds until every connection was open (handshake done). */
   handshakeSeconds: number;
@@ -68,17 +73,57 @@ export type WsBenchOptions = {
 };
 
 const env = process.env;
-const CONNECTIONS = Number(env.BENCH_WS_CONNECTIONS ?? 10_000);
 const GROUPS = Number(env.BENCH_WS_GROUPS ?? 50);
 const WRITES = Number(env.BENCH_WS_WRITES ?? 200);
 const INTERVAL_MS = Number(env.BENCH_WS_INTERVAL_MS ?? 20);
 /** Unmeasured writes first, this many per group, so that no server is measured while cold. */
 const WARMUP_ROUNDS = Number(env.BENCH_WS_WARMUP_ROUNDS ?? 2);
-/** Client processes, and connections each opens at once. */
-const CLIENT_PROCESSES = Number(env.BENCH_WS_CLIENT_PROCESSES ?? 2);
+/** Connections each client process opens at once. */
 const CONCURRENCY = Number(env.BENCH_WS_CONCURRENCY ?? 100);
-/** Source addresses 127.0.0.1..N for the clients (ephemeral ports are per source address). */
-const SOURCE_ADDRESSES = Number(env.BENCH_WS_SOURCE_ADDRESSES ?? 4);
+/**
+ * A process here may hold at most 20,000 descriptors (`ulimit -Hn`, not raisable): a client process
+ * holds at most this many sockets, so 50,000 connections take five of them.
+ */
+const MAX_SOCKETS_PER_CLIENT_PROCESS = 12_000;
+
+/**
+ * One shape of the WebSocket run: N connections spread by connection over S server processes of
+ * each system (as a sticky load balancer would: connection i to server i mod S), all fed by one
+ * Redis, opened by client processes of at most MAX_SOCKETS_PER_CLIENT_PROCESS sockets each.
+ */
+export type WsShape = {
+  connections: number;
+  servers: number;
+  clientProcesses: number;
+  /** Source addresses 127.0.0.1..N for the clients (ephemeral ports are per source address). */
+  sourceAddresses: number;
+};
+
+/** A shape from its connections and servers, with enough client processes and source addresses. */
+export function wsShape(connections: number, servers = 1): WsShape {
+  return {
+    connections,
+    servers,
+    clientProcesses: Math.max(
+      Number(env.BENCH_WS_CLIENT_PROCESSES ?? 2),
+      Math.ceil(connections / MAX_SOCKETS_PER_CLIENT_PROCESS),
+    ),
+    sourceAddresses: Math.max(Number(env.BENCH_WS_SOURCE_ADDRESSES ?? 4), Math.ceil(connections / 5_000)),
+  };
+}
+
+/**
+ * The shapes to run: BENCH_WS_SHAPES as `connections x servers` pairs (`50000x3,19000x1`), or one
+ * shape of BENCH_WS_CONNECTIONS (10,000) over BENCH_WS_SERVERS (1).
+ */
+export function wsShapes(): WsShape[] {
+  if (env.BENCH_WS_SHAPES)
+    return env.BENCH_WS_SHAPES.split(',').map((pair) => {
+      const [connections, servers] = pair.split('x').map(Number);
+      return wsShape(connections as number, servers ?? 1);
+    });
+  return [wsShape(Number(env.BENCH_WS_CONNECTIONS ?? 10_000), Number(env.BENCH_WS_SERVERS ?? 1))];
+}
 /** Which servers to measure, in order (comma-separated tally, bare, socketio). */
 const SYSTEMS = (env.BENCH_WS_SYSTEMS ?? 'bare,socketio,tally').split(',') as ClientKind[];
 /** A directory: the Tally gateway runs with `--cpu-prof` and writes its profile there. */
@@ -133,7 +178,7 @@ async function connectionToken(secret: string, userId: string, n: number): Promi
 const NAMES: Record<ClientKind, string> = {
   tally: 'Tally gateway',
   bare: 'bare ws + Redis pub/sub',
-  socketio: 'Socket.IO + Redis pub/sub',
+  socketio: 'Socket.IO + Redis adapter',
 };
 
 const now = () => performance.timeOrigin + performance.now();
@@ -144,9 +189,10 @@ const rssKiB = (pid: number) => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 };
 
-/** The server's RSS once it has settled: three readings 250 ms apart within 1% (at most 10 s). */
-async function settledRss(pid: number): Promise<number> {
-  const readings = [rssKiB(pid)];
+/** The servers' summed RSS once it has settled: three readings 250 ms apart within 1% (at most 10 s). */
+async function settledRssOf(pids: number[]): Promise<number> {
+  const rss = () => pids.reduce((sum, pid) => sum + rssKiB(pid), 0);
+  const readings = [rss()];
   const settled = () => {
     const last = readings.slice(-3);
     return last.length === 3 && Math.max(...last) - Math.min(...last) <= Math.max(...last) / 100;
@@ -154,7 +200,7 @@ async function settledRss(pid: number): Promise<number> {
   const deadline = performance.now() + 10_000;
   while (!settled() && performance.now() < deadline) {
     await sleep(250);
-    readings.push(rssKiB(pid));
+    readings.push(rss());
   }
   return readings.at(-1) as number;
 }
@@ -180,9 +226,9 @@ type ClientProcess = {
   ask<T>(command: Command): Promise<T>;
 };
 
-async function startClients(children: ChildProcess[]): Promise<ClientProcess[]> {
+async function startClients(children: ChildProcess[], count: number): Promise<ClientProcess[]> {
   return Promise.all(
-    Array.from({ length: CLIENT_PROCESSES }, async () => {
+    Array.from({ length: count }, async () => {
       const child = fork(path.join(__dirname, 'ws-clients.ts'), [], {
         cwd: ROOT,
         execArgv: ['--import', 'tsx'],
@@ -229,7 +275,12 @@ function nodeFlagsOf(pid: number): string[] {
   }
 }
 
-function startServer(kind: ClientKind, port: number, options: WsBenchOptions): ChildProcess {
+function startServer(
+  kind: ClientKind,
+  port: number,
+  options: WsBenchOptions,
+  connections: number,
+): ChildProcess {
   const common = { PATH: env.PATH ?? '', PORT: String(port), REDIS_URL: options.redisUrl };
   if (kind === 'tally') {
     const argv = [...GATEWAY_FLAGS, ...NODE_FLAGS, '--enable-source-maps', tallyBundle()];
@@ -242,7 +293,7 @@ function startServer(kind: ClientKind, port: number, options: WsBenchOptions): C
         DATABASE_URL: options.databaseUrl,
         JWT_SECRET: options.jwtSecret,
         // Every connection of a group is its owner's: beyond the per-user default of 20.
-        WS_MAX_CONNECTIONS_PER_USER: String(CONNECTIONS),
+        WS_MAX_CONNECTIONS_PER_USER: String(connections),
         ...(env.BENCH_WS_HEARTBEAT_MS ? { WS_HEARTBEAT_MS: env.BENCH_WS_HEARTBEAT_MS } : {}),
         LOG_LEVEL: 'warn',
         DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
@@ -320,36 +371,54 @@ async function tallyGroups(api: string): Promise<Group[]> {
   );
 }
 
-/** G groups of a baseline: a write is one Redis PUBLISH on its channel. */
+/**
+ * G groups of a baseline: a write is one Redis PUBLISH, on the group's channel (bare `ws`), or on the
+ * Socket.IO adapter's channel as a Redis emitter would publish it (`ioBroadcast`).
+ */
 function baselineGroups(kind: 'bare' | 'socketio', publisher: Redis): Group[] {
-  const prefix = kind === 'bare' ? 'bare' : 'sio';
   return Array.from({ length: GROUPS }, (_, i) => ({
     id: `g${i}`,
     token: '',
     async write(n: number) {
       const key = `m${n}`;
       const issuedAt = now();
-      await publisher.publish(
-        `${prefix}:g${i}`,
-        JSON.stringify({ type: 'event', id: key, pad: 'x'.repeat(BASELINE_PAD) }),
-      );
+      const message = JSON.stringify({ type: 'event', id: key, pad: 'x'.repeat(BASELINE_PAD) });
+      if (kind === 'bare') await publisher.publish(`bare:g${i}`, message);
+      else await publisher.publish(channelOf('/'), ioBroadcast(`g${i}`, message));
       return { key, issuedAt, ackAt: now() };
     },
   }));
 }
 
-async function measure(kind: ClientKind, groups: Group[], options: WsBenchOptions): Promise<WsResult> {
-  const port = await freePort();
-  const server = startServer(kind, port, options);
-  options.children.push(server);
-  const pid = server.pid as number;
-  try {
+/** CPU (user + system) of all the servers of a system so far, µs. */
+const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
+
+async function measure(
+  kind: ClientKind,
+  groups: Group[],
+  options: WsBenchOptions,
+  shape: WsShape,
+): Promise<WsResult> {
+  const CONNECTIONS = shape.connections;
+  const ports: number[] = [];
+  const servers: ChildProcess[] = [];
+  for (let s = 0; s < shape.servers; s++) {
+    const port = await freePort();
+    // Started one at a time: freePort's port is only free until a server takes it.
+    const server = startServer(kind, port, options, CONNECTIONS);
+    options.children.push(server);
+    servers.push(server);
+    ports.push(port);
     await options.waitFor(
       kind === 'tally' ? `http://127.0.0.1:${port}/healthz` : `http://127.0.0.1:${port}/`,
     );
-    const nodeFlags = nodeFlagsOf(pid);
-    const clients = await startClients(options.children);
-    const url = `http://127.0.0.1:${port}`;
+  }
+  const pids = servers.map((server) => server.pid as number);
+  try {
+    const nodeFlags = nodeFlagsOf(pids[0] as number);
+    const clients = await startClients(options.children, shape.clientProcesses);
+    const urls = ports.map((port) => `http://127.0.0.1:${port}`);
+    const url = urls[0] as string;
     const shares: Target[][] = clients.map(() => []);
     for (let i = 0; i < CONNECTIONS; i++) {
       const group = i % groups.length;
@@ -358,20 +427,27 @@ async function measure(kind: ClientKind, groups: Group[], options: WsBenchOption
         kind === 'tally' && TOKENS_PER_CONNECTION && g.userId
           ? await connectionToken(options.jwtSecret, g.userId, i)
           : g.token;
-      (shares[i % clients.length] as Target[]).push({ group, groupId: g.id, token });
+      // Connection i goes to server i mod S (a sticky balancer spreading by connection), so each
+      // group has connections on every server when G and S are coprime (50 and 3).
+      (shares[i % clients.length] as Target[]).push({
+        group,
+        groupId: g.id,
+        token,
+        server: i % urls.length,
+      });
     }
-    const localAddresses = Array.from({ length: SOURCE_ADDRESSES }, (_, i) => `127.0.0.${i + 1}`);
+    const localAddresses = Array.from({ length: shape.sourceAddresses }, (_, i) => `127.0.0.${i + 1}`);
 
     // ---- accept: every connection open and subscribed --------------------------------------------
-    const rssBefore = await settledRss(pid);
-    const cpuBeforeAccept = cpuMicros(pid);
+    const rssBefore = await settledRssOf(pids);
+    const cpuBeforeAccept = cpuOf(pids);
     const started = now();
     const opened = await Promise.all(
       clients.map((c, i) =>
         c.ask<Opened>({
           cmd: 'open',
           kind,
-          url,
+          urls,
           targets: shares[i] as Target[],
           concurrency: CONCURRENCY,
           localAddresses,
@@ -380,9 +456,9 @@ async function measure(kind: ClientKind, groups: Group[], options: WsBenchOption
     );
     const acceptSeconds = (Math.max(...opened.map((o) => o.subscribedAt)) - started) / 1000;
     const handshakeSeconds = (Math.max(...opened.map((o) => o.handshakesDoneAt)) - started) / 1000;
-    const acceptCpu = cpuMicros(pid) - cpuBeforeAccept;
+    const acceptCpu = cpuOf(pids) - cpuBeforeAccept;
     const failed = opened.reduce((sum, o) => sum + o.failed, 0);
-    const rssIdle = await settledRss(pid);
+    const rssIdle = await settledRssOf(pids);
     if (env.BENCH_WS_DEBUG && kind === 'tally') {
       const text = await (await fetch(`${url}/metrics`)).text();
       const spaces = text
@@ -408,7 +484,7 @@ async function measure(kind: ClientKind, groups: Group[], options: WsBenchOption
     }
 
     // ---- fan-out: paced writes until every connection has every message ---------------------------
-    const cpuBeforeWrites = cpuMicros(pid);
+    const cpuBeforeWrites = cpuOf(pids);
     const sent = new Map<string, { group: number; issuedAt: number; ackAt: number }>();
     const perGroup: Record<number, number> = {};
     await paced(WRITES, async (i) => {
@@ -421,7 +497,7 @@ async function measure(kind: ClientKind, groups: Group[], options: WsBenchOption
       clients.map((c) => c.ask({ cmd: 'await', expected: perGroup, deadlineMs: DELIVERY_DEADLINE_MS })),
     );
     // CPU until every connection has every message (or the deadline): the flush below is not a delivery.
-    const writeCpu = cpuMicros(pid) - cpuBeforeWrites;
+    const writeCpu = cpuOf(pids) - cpuBeforeWrites;
     const received = await Promise.all(
       clients.map((c) => c.ask<Received>({ cmd: 'flush', deadlineMs: DELIVERY_DEADLINE_MS })),
     );
@@ -454,6 +530,8 @@ async function measure(kind: ClientKind, groups: Group[], options: WsBenchOption
       kind,
       nodeFlags,
       connections: CONNECTIONS,
+      servers: shape.servers,
+      subscribeRetries: opened.reduce((sum, o) => sum + o.subscribeRetries, 0),
       failed,
       handshakeSeconds,
       acceptSeconds,
@@ -470,11 +548,16 @@ async function measure(kind: ClientKind, groups: Group[], options: WsBenchOption
       p99FromIssue: percentile(fromIssue, 99),
     };
   } finally {
-    server.kill('SIGTERM');
-    await new Promise<void>((resolve) => {
-      if (server.exitCode !== null) resolve();
-      else server.once('exit', () => resolve());
-    });
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            if (server.exitCode !== null) return resolve();
+            server.once('exit', () => resolve());
+            server.kill('SIGTERM');
+          }),
+      ),
+    );
     // Let the clients' sockets go before the next server is measured.
     await sleep(1000);
   }
@@ -523,11 +606,11 @@ function print(results: WsResult[]): void {
   const f = (v: number, digits = 0, width = 8) =>
     (Number.isFinite(v) ? v.toFixed(digits) : '-').padStart(width);
   process.stdout.write(
-    `  ${'server'.padEnd(26)} ${'accept s'.padStart(8)} ${'handshk s'.padStart(9)} ${'CPU µs/conn'.padStart(11)} ${'KiB/conn'.padStart(8)} ${'CPU µs/dlv'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'p99 issue'.padStart(9)}  delivered / lost / dup / failed conns\n`,
+    `  ${'server'.padEnd(26)} ${'accept s'.padStart(8)} ${'handshk s'.padStart(9)} ${'CPU µs/conn'.padStart(11)} ${'KiB/conn'.padStart(8)} ${'CPU µs/dlv'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'p99 issue'.padStart(9)}  delivered / lost / dup / failed conns / subscribe retries\n`,
   );
   for (const r of results) {
     process.stdout.write(
-      `  ${r.name.padEnd(26)} ${f(r.acceptSeconds, 2)} ${f(r.handshakeSeconds, 2, 9)} ${f(r.acceptCpuMicrosPerConnection, 0, 11)} ${f(r.rssPerConnectionKiB, 1)} ${f(r.cpuMicrosPerDelivery, 1, 10)} ${f(r.p50, 1, 7)} ${f(r.p99, 1, 7)} ${f(r.p99FromIssue, 1, 9)}  ${r.deliveries}/${r.expected} / ${r.lost} / ${r.duplicated} / ${r.failed}\n`,
+      `  ${r.name.padEnd(26)} ${f(r.acceptSeconds, 2)} ${f(r.handshakeSeconds, 2, 9)} ${f(r.acceptCpuMicrosPerConnection, 0, 11)} ${f(r.rssPerConnectionKiB, 1)} ${f(r.cpuMicrosPerDelivery, 1, 10)} ${f(r.p50, 1, 7)} ${f(r.p99, 1, 7)} ${f(r.p99FromIssue, 1, 9)}  ${r.deliveries}/${r.expected} / ${r.lost} / ${r.duplicated} / ${r.failed} / ${r.subscribeRetries}\n`,
     );
   }
   process.stdout.write('\n  Node flags each server ran with (argv and NODE_OPTIONS):\n');
@@ -543,35 +626,45 @@ function print(results: WsResult[]): void {
   const ratio = (a: number, b: number | undefined) =>
     b === undefined || b === 0 ? '     -' : `${(a / b).toFixed(2)}x`.padStart(6);
   process.stdout.write(
-    `\n  Tally against the baselines of this run (${tally.connections} connections):\n` +
+    `\n  Tally against the baselines of this run (${tally.connections} connections over ${tally.servers} server process(es) each):\n` +
       `  ${'measure'.padEnd(32)} ${'/ bare'.padStart(6)} ${'/ S.IO'.padStart(6)}  target\n` +
       `  ${'accept time'.padEnd(32)} ${ratio(tally.acceptSeconds, bare?.acceptSeconds)} ${ratio(tally.acceptSeconds, sio?.acceptSeconds)}  <= 2x bare\n` +
-      `  ${'CPU per delivery'.padEnd(32)} ${ratio(tally.cpuMicrosPerDelivery, bare?.cpuMicrosPerDelivery)} ${ratio(tally.cpuMicrosPerDelivery, sio?.cpuMicrosPerDelivery)}  <= 1.5x bare\n` +
-      `  ${'RSS per idle subscribed conn.'.padEnd(32)} ${ratio(tally.rssPerConnectionKiB, bare?.rssPerConnectionKiB)} ${ratio(tally.rssPerConnectionKiB, sio?.rssPerConnectionKiB)}  <= 12 KiB (${tally.rssPerConnectionKiB.toFixed(1)} KiB)\n` +
+      `  ${'CPU per delivery'.padEnd(32)} ${ratio(tally.cpuMicrosPerDelivery, bare?.cpuMicrosPerDelivery)} ${ratio(tally.cpuMicrosPerDelivery, sio?.cpuMicrosPerDelivery)}  <= 1.3x bare\n` +
+      `  ${'RSS per idle subscribed conn.'.padEnd(32)} ${ratio(tally.rssPerConnectionKiB, bare?.rssPerConnectionKiB)} ${ratio(tally.rssPerConnectionKiB, sio?.rssPerConnectionKiB)}  <= 8 KiB (${tally.rssPerConnectionKiB.toFixed(1)} KiB)\n` +
       `  ${'p99 delivery (from ack)'.padEnd(32)} ${ratio(tally.p99, bare?.p99)} ${ratio(tally.p99, sio?.p99)}  <= 1.2x bare, < 1x Socket.IO\n`,
   );
 }
 
-/** Measures each server of BENCH_WS_SYSTEMS in turn and prints them side by side. */
-export async function runWsBench(options: WsBenchOptions): Promise<WsResult[]> {
-  process.stdout.write(
-    `\nWebSockets: ${CONNECTIONS} connections over ${GROUPS} groups, ${WRITES} writes every ${INTERVAL_MS} ms, ${CLIENT_PROCESSES} client processes (${CONCURRENCY} connecting at once each)\n`,
-  );
+/**
+ * Measures each server of BENCH_WS_SYSTEMS in turn, for each shape (`wsShapes()`: BENCH_WS_SHAPES,
+ * or BENCH_WS_CONNECTIONS over BENCH_WS_SERVERS), and prints each shape's systems side by side.
+ */
+export async function runWsBench(
+  options: WsBenchOptions,
+  shapes: WsShape[] = wsShapes(),
+): Promise<WsResult[]> {
   const publisher = new Redis(options.redisUrl);
-  const results: WsResult[] = [];
+  const all: WsResult[] = [];
   try {
-    for (const kind of SYSTEMS) {
-      const groups = kind === 'tally' ? await tallyGroups(options.api) : baselineGroups(kind, publisher);
-      const r = await measure(kind, groups, options);
-      results.push(r);
+    for (const shape of shapes) {
       process.stdout.write(
-        `  measured ${r.name}: accept ${r.acceptSeconds.toFixed(2)} s, ${r.deliveries}/${r.expected} delivered\n`,
+        `\nWebSockets: ${shape.connections} connections over ${shape.servers} server process(es) of each system, ${GROUPS} groups, ${WRITES} writes every ${INTERVAL_MS} ms, ${shape.clientProcesses} client processes (${CONCURRENCY} connecting at once each), ${shape.sourceAddresses} source addresses\n`,
       );
+      const results: WsResult[] = [];
+      for (const kind of SYSTEMS) {
+        const groups = kind === 'tally' ? await tallyGroups(options.api) : baselineGroups(kind, publisher);
+        const r = await measure(kind, groups, options, shape);
+        results.push(r);
+        process.stdout.write(
+          `  measured ${r.name}: accept ${r.acceptSeconds.toFixed(2)} s, ${r.deliveries}/${r.expected} delivered\n`,
+        );
+      }
+      process.stdout.write('\n');
+      print(results);
+      all.push(...results);
     }
   } finally {
     await publisher.quit();
   }
-  process.stdout.write('\n');
-  print(results);
-  return results;
+  return all;
 }

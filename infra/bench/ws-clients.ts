@@ -15,12 +15,19 @@ import WebSocket from 'ws';
 export type ClientKind = 'tally' | 'bare' | 'socketio';
 
 /** One connection to open: its group's index (for counting) and what it subscribes with. */
-export type Target = { group: number; groupId: string; token?: string };
+export type Target = {
+  group: number;
+  groupId: string;
+  token?: string;
+  /** Which of the system's servers (`OpenCommand.urls`) this connection goes to. */
+  server?: number;
+};
 
 export type OpenCommand = {
   cmd: 'open';
   kind: ClientKind;
-  url: string;
+  /** The system's server processes; each target names its own (`Target.server`, default the first). */
+  urls: string[];
   targets: Target[];
   /** Connections this process opens at once. */
   concurrency: number;
@@ -41,6 +48,8 @@ export type Opened = {
   handshakesDoneAt: number;
   subscribedAt: number;
   failed: number;
+  /** Subscribes answered `unavailable` and sent again. */
+  subscribeRetries: number;
 };
 export type Complete = { ev: 'complete'; incomplete: number };
 export type Received = {
@@ -66,6 +75,8 @@ type Conn = {
 
 const receipts = new Map<string, number[]>();
 let duplicated = 0;
+/** Subscribes answered `unavailable` and sent again (Tally). */
+let subscribeRetries = 0;
 const conns: Conn[] = [];
 
 function record(conn: Conn, key: string): void {
@@ -104,6 +115,8 @@ function openTally(url: string, t: Target, localAddress: string | undefined, onH
       ...(localAddress ? { localAddress } : {}),
     });
     const conn = newConn(t.group, wsPong(ws), () => ws.terminate());
+    let tries = 0;
+    const subscribe = () => ws.send(JSON.stringify({ type: 'subscribe', id: 's', groupId: t.groupId }));
     ws.once('open', onHandshake);
     ws.on('message', (data) => {
       const m = JSON.parse(data.toString()) as {
@@ -113,10 +126,13 @@ function openTally(url: string, t: Target, localAddress: string | undefined, onH
       if (m.type === 'event') {
         const key = m.event?.data?.expense?.id;
         if (key) record(conn, key);
-      } else if (m.type === 'welcome')
-        ws.send(JSON.stringify({ type: 'subscribe', id: 's', groupId: t.groupId }));
+      } else if (m.type === 'welcome') subscribe();
       else if (m.type === 'subscribed') resolve(conn);
-      else if (m.type === 'error') reject(new Error(`subscribe refused: ${data.toString()}`));
+      else if (m.type === 'error' && (m as { code?: string }).code === 'unavailable' && tries++ < 5) {
+        // The gateway could not check the subscription now (API.md: retry): a client tries again.
+        subscribeRetries++;
+        setTimeout(subscribe, 500);
+      } else if (m.type === 'error') reject(new Error(`subscribe refused: ${data.toString()}`));
     });
     ws.once('error', reject);
     ws.once('close', (code) => reject(new Error(`closed with ${code}`)));
@@ -186,7 +202,9 @@ async function open(command: OpenCommand): Promise<Opened> {
         const i = next++;
         const local = localAddresses.length > 0 ? localAddresses[i % localAddresses.length] : undefined;
         try {
-          conns.push(await opener(command.url, targets[i] as Target, local, handshake));
+          const target = targets[i] as Target;
+          const url = command.urls[target.server ?? 0] as string;
+          conns.push(await opener(url, target, local, handshake));
         } catch (err) {
           failed++;
           if (failed <= 3) process.stderr.write(`ws-clients: ${String(err)}\n`);
@@ -194,7 +212,7 @@ async function open(command: OpenCommand): Promise<Opened> {
       }
     }),
   );
-  return { ev: 'opened', handshakesDoneAt, subscribedAt: now(), failed };
+  return { ev: 'opened', handshakesDoneAt, subscribedAt: now(), failed, subscribeRetries };
 }
 
 let incomplete = 0;

@@ -41,7 +41,8 @@ async function main() {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(api);
-    await waitFor(`http://127.0.0.1:${apiPort}/healthz`);
+    // /readyz: /healthz answers while the API still waits for its database (then every request is 503).
+    await waitFor(`http://127.0.0.1:${apiPort}/readyz`);
     process.stdout.write(`Tally from ${path.relative(ROOT, bundle) || bundle}, ${os.cpus().length} CPUs\n`);
     const websockets = await runWsBench({
       api: `http://127.0.0.1:${apiPort}`,
