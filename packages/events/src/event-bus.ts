@@ -82,44 +82,10 @@ export const channelOf = (groupId: string): string => `tally:group:${groupId}`;
 export const MAX_INLINE_EVENT_BYTES = 4096;
 
 /**
- * A JSON value as PostgreSQL's `jsonb` gives it back: object keys in jsonb's order (shorter keys
- * first, then by their UTF-8 bytes), what `JSON.stringify` leaves out (undefined, functions) gone,
- * `toJSON` applied (dates become strings). Parsed again from jsonb's text, an object then lists
- * its keys in the same order as this one does.
- */
-function asJsonb(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(asJsonb);
-  if (value === null || typeof value !== 'object') return value;
-  const keys = Object.keys(value);
-  const bytes = new Map<string, Buffer>();
-  const utf8 = (key: string) => {
-    let b = bytes.get(key);
-    if (b === undefined) {
-      b = Buffer.from(key, 'utf8');
-      bytes.set(key, b);
-    }
-    return b;
-  };
-  keys.sort((a, b) => {
-    const x = utf8(a);
-    const y = utf8(b);
-    return x.length - y.length || Buffer.compare(x, y);
-  });
-  const out: Record<string, unknown> = {};
-  for (const key of keys) {
-    const item = asJsonb((value as Record<string, unknown>)[key]);
-    // An own property, as JSON.parse makes it (an assignment would set the prototype).
-    if (key === '__proto__')
-      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else out[key] = item;
-  }
-  return out;
-}
-
-/**
  * The event as the event log's `read` returns it once written (`toEvent` of its row): the same
- * fields in the same order, `occurredAt` at millisecond precision, `data` as jsonb stores it.
- * Serialised, it is byte for byte what the log read gives.
+ * fields in the same order, `occurredAt` at millisecond precision, `data` as its JSON text (the
+ * `json` column keeps the writer's text since migration 013, so its keys stay in the writer's
+ * order). Serialised, it is byte for byte what the log read gives.
  */
 export function eventAsLogged(event: GroupEvent): GroupEvent {
   return {
@@ -129,7 +95,7 @@ export function eventAsLogged(event: GroupEvent): GroupEvent {
     groupId: event.groupId,
     actorId: event.actorId,
     occurredAt: new Date(event.occurredAt).toISOString(),
-    data: asJsonb(JSON.parse(JSON.stringify(event.data))) as Record<string, unknown>,
+    data: JSON.parse(JSON.stringify(event.data)) as Record<string, unknown>,
   };
 }
 

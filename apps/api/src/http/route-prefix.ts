@@ -27,7 +27,7 @@ function firstSegments(router: Router): Set<string> | undefined {
  */
 export function enteredByPrefix(router: Router): RequestHandler {
   let segments: Set<string> | undefined | null = null;
-  return (req, res, next) => {
+  const handler: RequestHandler = (req, res, next) => {
     if (segments === null) segments = firstSegments(router);
     if (segments !== undefined) {
       const path = req.path;
@@ -40,4 +40,7 @@ export function enteredByPrefix(router: Router): RequestHandler {
     }
     router(req, res, next);
   };
+  // The router's layers stay visible where a mounted router's are (`handle.stack`): the OpenAPI
+  // drift check walks them to list the routes the app registers.
+  return Object.assign(handler, { stack: (router as unknown as { stack: unknown[] }).stack });
 }

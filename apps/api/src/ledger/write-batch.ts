@@ -21,7 +21,18 @@ type Pending = {
   statement: BatchStatement;
   resolve: (rows: Row[]) => void;
   reject: (error: unknown) => void;
+  /** When it queued (`performance.now()`): a statement that waits longer than a connection may is let go. */
+  queuedAt: number;
 };
+
+/**
+ * What a statement that waited longer than the pool's acquire timeout for a batch to take it fails
+ * with: the error knex gives when no pooled connection becomes free in time (`KnexTimeoutError`), so
+ * that the caller answers it as it does pool exhaustion (`503 unavailable`).
+ */
+class QueueTimeoutError extends Error {
+  override name = 'KnexTimeoutError';
+}
 
 /** The low-level `pg` connection a submittable query is handed (the parts used here). */
 type WireConnection = {
@@ -165,23 +176,24 @@ export const BATCHES_IN_FLIGHT = 2;
 
 /** Tests only: while set, no batch leaves (see `holdBatchesForTest`). */
 let testHold: Promise<void> | undefined;
-/** Tests only: every batcher's queue, to see how many statements wait. */
-const testQueues = new Set<readonly Pending[]>();
+/** Tests only: statements queued while the hold is on. */
+let heldStatements = 0;
 
 /**
- * Tests only (NODE_ENV=test): until `release()`, statements queue in their batchers instead of
- * going out, so a test puts chosen writes into ONE batch deterministically; `queued()` counts them.
+ * For tests, in the test's own process (no configuration or request can reach it): until
+ * `release()`, statements queue in their batchers instead of going out, so a test puts chosen writes
+ * into ONE batch deterministically; `queued()` counts the statements queued meanwhile.
  */
 export function holdBatchesForTest(): { release(): void; queued(): number } {
-  if (process.env.NODE_ENV !== 'test') throw new Error('holdBatchesForTest is for tests only');
   let release = () => {};
+  heldStatements = 0;
   testHold = new Promise<void>((resolve) => {
     release = () => {
       testHold = undefined;
       resolve();
     };
   });
-  return { release, queued: () => [...testQueues].reduce((n, queue) => n + queue.length, 0) };
+  return { release, queued: () => heldStatements };
 }
 
 /**
@@ -207,6 +219,11 @@ export function createStatementBatcher(deps: {
   registry?: Registry;
   maxBatch?: number;
   inFlight?: number;
+  /**
+   * How long a statement may wait in the queue (every batch slot busy, e.g. each waiting for a row
+   * lock) before it fails as a pool acquire timeout does. @default the pool's acquire timeout
+   */
+  queueTimeoutMs?: number;
 }) {
   const maxBatch = deps.maxBatch ?? MAX_BATCH;
   const maxInFlight = deps.inFlight ?? BATCHES_IN_FLIGHT;
@@ -225,7 +242,32 @@ export function createStatementBatcher(deps: {
   const queue: Pending[] = [];
   /** Batches in flight (each sends the queue, then the queue that built up meanwhile, and so on). */
   let inFlight = 0;
-  if (process.env.NODE_ENV === 'test') testQueues.add(queue);
+  const queueTimeoutMs =
+    deps.queueTimeoutMs ??
+    (deps.knex.client.config as { acquireConnectionTimeout?: number }).acquireConnectionTimeout ??
+    60_000;
+  /**
+   * One timer for the whole queue, armed for its oldest statement: a statement that waited
+   * `queueTimeoutMs` while every slot stayed busy fails like a pool acquire timeout (a write stuck
+   * behind locks must not make the process's other writes hang: before group commit each waited
+   * for a pooled connection, bounded by that timeout).
+   */
+  let expiry: NodeJS.Timeout | undefined;
+  const armExpiry = () => {
+    if (expiry !== undefined || queue.length === 0) return;
+    const oldest = queue[0] as Pending;
+    expiry = setTimeout(expire, Math.max(0, oldest.queuedAt + queueTimeoutMs - performance.now()));
+    expiry.unref();
+  };
+  function expire(): void {
+    expiry = undefined;
+    const cutoff = performance.now() - queueTimeoutMs;
+    let expired = 0;
+    while (expired < queue.length && (queue[expired] as Pending).queuedAt <= cutoff) expired++;
+    for (const pending of queue.splice(0, expired))
+      pending.reject(new QueueTimeoutError('no batch took the statement in time (every slot busy)'));
+    armExpiry();
+  }
 
   const alone = (pending: Pending): Promise<void> =>
     deps
@@ -282,8 +324,10 @@ export function createStatementBatcher(deps: {
     /** Sends `statement` with the next batch (at once when none is in flight): its rows, or its own error. */
     send(statement: BatchStatement): Promise<Row[]> {
       return new Promise<Row[]>((resolve, reject) => {
-        queue.push({ statement, resolve, reject });
+        queue.push({ statement, resolve, reject, queuedAt: performance.now() });
+        if (testHold !== undefined) heldStatements++;
         if (inFlight < maxInFlight) void flush();
+        else armExpiry();
       });
     },
   };
