@@ -505,37 +505,45 @@ async function main() {
       }),
     );
     const auth = { authorization: `Bearer ${session.accessToken}`, 'content-type': 'application/json' };
-    const newGroup = async (name: string) =>
+    /** Creates a group named `name` on `target` (Tally or the peer: the same route and body). */
+    const newGroupAt = (target: string, headers: Record<string, string>) => async (name: string) =>
       (
         await json<{ id: string }>(
-          await fetch(`${api}/v1/groups`, { method: 'POST', headers: auth, body: JSON.stringify({ name }) }),
+          await fetch(`${target}/v1/groups`, { method: 'POST', headers, body: JSON.stringify({ name }) }),
         )
       ).id;
-    const expenseBody = (groupId: string) =>
+    const newGroup = newGroupAt(api, auth);
+    /** An expense of `payer`'s alone in `groupId`, as Tally and the peer both take it. */
+    const expenseBodyOf = (payer: string) => (groupId: string) =>
       JSON.stringify({
         groupId,
         description: 'Dinner',
         amount: 90000,
-        paidBy: session.user.id,
-        split: { type: 'equal', between: [session.user.id] },
+        paidBy: payer,
+        split: { type: 'equal', between: [payer] },
       });
+    const expenseBody = expenseBodyOf(session.user.id);
     let n = 0;
-    const keyedPost = (pickGroup: (i: number) => string): autocannon.Options => ({
-      url: `${api}/v1/expenses`,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            n++;
-            return {
-              ...req,
-              headers: { ...auth, 'idempotency-key': `bench-${process.pid}-${n}` },
-              body: expenseBody(pickGroup(n)),
-            };
+    /** Keyed `POST /v1/expenses` to `target`, a fresh key per request, the group picked by request number. */
+    const keyedPostTo =
+      (target: string, headers: Record<string, string>, bodyOf: (groupId: string) => string) =>
+      (pickGroup: (i: number) => string): autocannon.Options => ({
+        url: `${target}/v1/expenses`,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              n++;
+              return {
+                ...req,
+                headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${n}` },
+                body: bodyOf(pickGroup(n)),
+              };
+            },
           },
-        },
-      ],
-    });
+        ],
+      });
+    const keyedPost = keyedPostTo(api, auth, expenseBody);
 
     // The peer's user: a token signed the way Tally signs its own (HS256), for a user id of the peer.
     const peerUser = `usr_peer_${process.pid}`;
@@ -546,40 +554,9 @@ async function main() {
       .setExpirationTime('2h')
       .sign(createSecretKey(Buffer.from(PEER_SECRET, 'utf8')));
     const peerAuth = { authorization: `Bearer ${peerToken}`, 'content-type': 'application/json' };
-    const newPeerGroup = async (name: string) =>
-      (
-        await json<{ id: string }>(
-          await fetch(`${peerUrl}/v1/groups`, {
-            method: 'POST',
-            headers: peerAuth,
-            body: JSON.stringify({ name }),
-          }),
-        )
-      ).id;
-    const peerExpenseBody = (groupId: string) =>
-      JSON.stringify({
-        groupId,
-        description: 'Dinner',
-        amount: 90000,
-        paidBy: peerUser,
-        split: { type: 'equal', between: [peerUser] },
-      });
-    const peerKeyedPost = (pickGroup: (i: number) => string): autocannon.Options => ({
-      url: `${peerUrl}/v1/expenses`,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            n++;
-            return {
-              ...req,
-              headers: { ...peerAuth, 'idempotency-key': `bench-${process.pid}-${n}` },
-              body: peerExpenseBody(pickGroup(n)),
-            };
-          },
-        },
-      ],
-    });
+    const newPeerGroup = newGroupAt(peerUrl, peerAuth);
+    const peerExpenseBody = expenseBodyOf(peerUser);
+    const peerKeyedPost = keyedPostTo(peerUrl, peerAuth, peerExpenseBody);
     const bareInsert: autocannon.Options = {
       url: `${base}/rows`,
       method: 'POST',
@@ -589,10 +566,10 @@ async function main() {
 
     // ---- keyed POST: Tally and the peer vs the bare insert in a transaction, at two shapes and one
     // sequential client (latency at rest) ------------------------------------------------------------
-    const tallyGroups = async (count: number, label: string) =>
-      Promise.all(Array.from({ length: count }, (_, i) => newGroup(`${label} ${i}`)));
-    const peerGroups = async (count: number, label: string) =>
-      Promise.all(Array.from({ length: count }, (_, i) => newPeerGroup(`${label} ${i}`)));
+    const groupsWith = (make: (name: string) => Promise<string>) => (count: number, label: string) =>
+      Promise.all(Array.from({ length: count }, (_, i) => make(`${label} ${i}`)));
+    const tallyGroups = groupsWith(newGroup);
+    const peerGroups = groupsWith(newPeerGroup);
     const groups = await tallyGroups(GROUPS, 'bench');
     const wideGroups = await tallyGroups(WIDE_GROUPS, 'wide');
     const peerNarrow = await peerGroups(GROUPS, 'bench');
