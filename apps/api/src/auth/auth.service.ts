@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AccessTokens } from '@tally/http-kit';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toIso } from '../db-errors';
 import type { NewId } from '../ids';
+import { sha256Hex } from '../sha256';
 import type { LoginThrottle } from './login-throttle';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
 import { type DeviceInfo, sessionRow } from './sessions';
@@ -30,8 +31,6 @@ export const toUser = (row: Pick<UserRow, 'id' | 'email' | 'name' | 'created_at'
   name: row.name,
   createdAt: toIso(row.created_at),
 });
-
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 const deadRefreshToken = () =>
   new AppError('unauthenticated', 401, 'The refresh token is not valid.', {
@@ -84,7 +83,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const now = Date.now();
     const token = {
       id: newId('rtk'),
-      token_hash: sha256(refreshToken),
+      token_hash: sha256Hex(refreshToken),
       family_id: familyId,
       user_id: user.id,
       expires_at: new Date(now + REFRESH_TOKEN_TTL_MS),
@@ -176,7 +175,7 @@ export function createAuthService(deps: AuthServiceDeps) {
      * retried) refreshes again, in the same family, and every token issued stays valid.
      */
     async refresh(refreshToken: string): Promise<Session> {
-      const hash = sha256(refreshToken);
+      const hash = sha256Hex(refreshToken);
       let reused: { userId: string; familyId: string } | undefined;
       const result = await knex.transaction(async (trx) => {
         const now = new Date();

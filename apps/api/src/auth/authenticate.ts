@@ -8,12 +8,6 @@ const unauthenticated = () =>
     headers: { 'WWW-Authenticate': 'Bearer realm="tally"' },
   });
 
-/** Parses `Authorization: Bearer <jwt>` and returns the user id, or undefined. */
-export async function userIdFromAuthorization(tokens: AccessTokens, header: string | undefined) {
-  const match = header ? /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header) : null;
-  return match?.[1] ? tokens.verify(match[1]) : undefined;
-}
-
 /** Parses `Authorization: Bearer <jwt>` and returns the verified token (user, session, expiry), or undefined. */
 export async function identityFromAuthorization(tokens: AccessTokens, header: string | undefined) {
   const match = header ? /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header) : null;

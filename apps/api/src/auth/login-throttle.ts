@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { AppError, createIgnoredErrors, type IgnoredErrors } from '@tally/http-kit';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
+import { sha256Hex } from '../sha256';
 
 /**
  * Login throttling (API.md §2, OWASP Authentication Cheat Sheet): per account (the normalised
@@ -153,8 +153,6 @@ function memoryStore() {
   };
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
 /**
  * The IP a counter is kept for: IPv4 as is (an IPv4-mapped IPv6 address as its IPv4), IPv6 by its
  * /64 (one subscriber usually holds a whole /64).
@@ -254,7 +252,7 @@ export function createLoginThrottle(options: LoginThrottleOptions = {}): LoginTh
 
   return {
     async attempt(email, ip) {
-      const accountKey = `lt:account:${sha256(email.trim().toLowerCase())}`;
+      const accountKey = `lt:account:${sha256Hex(email.trim().toLowerCase())}`;
       const ipKey = `lt:ip:${ipKeyOf(ip)}`;
       // Both at once (one round trip); a key that counted while the other refused takes it back.
       const [byIp, byAccount] = await Promise.all([attemptOn('ip', ipKey), attemptOn('account', accountKey)]);

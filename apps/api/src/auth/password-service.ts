@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer';
+import { sha256Hex } from '../sha256';
 import { hashPassword, verifyPassword } from './passwords';
 import { revokeSessions } from './sessions';
 
@@ -12,8 +13,6 @@ export const DEFAULT_PASSWORD_RESET_TTL_SECONDS = 1800;
 export const DEFAULT_PASSWORD_RESET_MAX_PER_HOUR = 3;
 
 const HOUR_MS = 3600 * 1000;
-
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 const invalidResetToken = () =>
   new AppError(
@@ -90,7 +89,7 @@ export function createPasswordService(deps: PasswordServiceDeps) {
           return undefined;
         }
         await trx('password_resets').insert({
-          token_hash: sha256(token),
+          token_hash: sha256Hex(token),
           user_id: user.id,
           created_at: now,
           expires_at: new Date(now.getTime() + ttlMs),
@@ -107,7 +106,7 @@ export function createPasswordService(deps: PasswordServiceDeps) {
      * outstanding one of the account, and ends every session, in one transaction.
      */
     async confirmReset(token: string, password: string): Promise<void> {
-      const hash = sha256(token);
+      const hash = sha256Hex(token);
       // A cheap look first: a dead token costs no password hashing.
       const live = await knex('password_resets')
         .where({ token_hash: hash })

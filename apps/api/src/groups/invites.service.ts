@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { BalanceDelta } from '@tally/domain';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
@@ -9,6 +9,7 @@ import type { GroupChange } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead, membersOfG } from '../read-queries';
+import { sha256Hex } from '../sha256';
 import { type Group, type ListedGroupRow, MEMBER_WRITES, type Member, toListedGroup } from './groups.service';
 
 /** An invite link to a group (API.md §3.2), as listed: never its code. */
@@ -37,7 +38,6 @@ const DAY_MS = 86_400_000;
 
 /** 32 random bytes, base64url: 43 characters. Anything else cannot be a code and is not looked up. */
 const CODE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-const hashOf = (code: string) => createHash('sha256').update(code).digest('hex');
 
 type InviteRow = {
   id: string;
@@ -257,7 +257,7 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
       };
       change.write(
         sql`insert into invites (id, group_id, code_hash, created_by, created_at, expires_at)
-            select ${invite.id}::text, guard.id, ${hashOf(code)}::text, ${userId}::text, ${at}::timestamptz,
+            select ${invite.id}::text, guard.id, ${sha256Hex(code)}::text, ${userId}::text, ${at}::timestamptz,
                    ${expiresAt}::timestamptz from guard`,
       );
       const event = change.commit('invite.created', userId, { invite }, { at });
@@ -297,7 +297,7 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
         member_count: number | string;
         pending: [string, string][] | string | null;
         is_member: boolean;
-      }>(READS.preview, [hashOf(checkedCode(code)), userId]);
+      }>(READS.preview, [sha256Hex(checkedCode(code)), userId]);
       if (!row) throw unknownInvite();
       return {
         groupId: row.group_id,
@@ -332,7 +332,7 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
       code: string,
       input: { asMember?: string },
     ): Promise<WriteResult<Joined>> {
-      const [invite] = await ctx.read<InviteRow>(READS.liveInvite, [hashOf(checkedCode(code))]);
+      const [invite] = await ctx.read<InviteRow>(READS.liveInvite, [sha256Hex(checkedCode(code))]);
       if (!invite) throw unknownInvite();
       if (input.asMember === undefined) return join(ctx, userId, invite.group_id);
       await pendingOf(ctx, input.asMember, userId, invite.group_id);

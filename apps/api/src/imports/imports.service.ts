@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { GroupEvent } from '@tally/events';
 import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
@@ -10,6 +9,7 @@ import { raw, type Sql, sql } from '../ledger/sql';
 import type { WriteContext, WriteRunner } from '../ledger/write-runner';
 import { createRunRead } from '../read-queries';
 import type { SettlementsService } from '../settlements/settlements.service';
+import { sha256Hex } from '../sha256';
 import { csvRecords, interpretRecord, type SplitwiseFile, type SplitwiseRow } from './splitwise-csv';
 
 /** An import request, checked on its own (the file is well formed, every column has a member). */
@@ -66,13 +66,11 @@ const toReport = (row: ImportRow): ImportReport => ({
   updatedAt: toIso(row.updated_at),
 });
 
-const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
-
-export const fileHashOf = sha256;
+export const fileHashOf = sha256Hex;
 
 /** The import of `fileHash` into `groupId`: the same file uploaded again is the same import. */
 export const importIdOf = (groupId: string, fileHash: string): string =>
-  `imp_${sha256(`${groupId}\n${fileHash}`)}`;
+  `imp_${sha256Hex(`${groupId}\n${fileHash}`)}`;
 
 /**
  * A row's record id: its import (the group and the file's hash) and its line, hashed. The group is
@@ -82,7 +80,7 @@ export const importIdOf = (groupId: string, fileHash: string): string =>
  * import) finds its record.
  */
 export const rowIdOf = (prefix: 'exp' | 'stl', importId: string, line: number): string =>
-  `${prefix}_i${sha256(`${importId}\n${line}`)}`;
+  `${prefix}_i${sha256Hex(`${importId}\n${line}`)}`;
 
 /** Rows whose presence is read in one query before they are written. */
 const BATCH = 100;
