@@ -100,12 +100,17 @@ async function main() {
     for (const [pid, after] of pgAfter) pgCpu += after - (pgBefore.get(pid) ?? 0);
     const redis = (await redisCpu()) - redisBefore;
     const writes = result['2xx'];
+    // Group commit: writes per batch (write_batch_size's sum over its count), from the process's /metrics.
+    const metrics = await (await fetch(`${api}/metrics`)).text();
+    const metric = (name: string) =>
+      Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? Number.NaN);
+    const perBatch = metric('write_batch_size_sum') / metric('write_batch_size_count');
     const per = (micros: number) => Math.round(micros / writes).toLocaleString('en');
     process.stdout.write(
       `keyed POST /v1/expenses on ${cluster ? 'a Redis Cluster' : 'one Redis'}: ${Math.round(writes / result.duration)} 2xx/s ` +
         `(${writes} in ${result.duration} s, ${result.non2xx} non-2xx, p99 ${result.latency.p99} ms); CPU per write: ` +
         `API process ${per(apiCpu)} µs, PostgreSQL backends ${per(pgCpu)} µs (${pgAfter.size} backends), ` +
-        `Redis ${cluster ? 'primaries' : 'server'} ${per(redis)} µs\n`,
+        `Redis ${cluster ? 'primaries' : 'server'} ${per(redis)} µs; ${perBatch.toFixed(2)} writes per batch\n`,
     );
   } finally {
     child.kill('SIGTERM');

@@ -171,6 +171,79 @@ describe('group commit: one batch with a stale write, an invalid write and a dup
     expect(await metric('write_batches_retried_total')).toBe(before.retried + 1);
   });
 
+  /**
+   * Ada's net in each `expense.created` event of the group, in seq order: every event's balances
+   * must be what the expenses before it and itself add up to, whatever batch or retry it went in.
+   */
+  const adaNets = async (groupId: string) =>
+    (
+      await other.query<{
+        data: { balances: { currency: string; members: { userId: string; net: number }[] }[] };
+      }>(`select data from events where group_id = $1 and type = 'expense.created' order by seq`, [groupId])
+    ).rows.map((r) => r.data.balances[0]?.members.find((m) => m.userId === ada.id)?.net);
+
+  it('puts writes to one group in one batch, each building on the one before it, with consecutive seqs', async () => {
+    const groupId = await t.createGroup(ada, [bob]);
+    expect((await expense(groupId, newKey(), [ada, bob])).status).toBe(201);
+    const before = {
+      count: await expenseCount(groupId),
+      seq: await lastSeq(groupId),
+      batches: await metric('write_batch_size_count'),
+      small: await metric('write_batch_size_bucket{le="4"}'),
+      retried: await metric('write_batches_retried_total'),
+    };
+    // Five writes to ONE group queue together: each was decided on the state the one before leaves.
+    const responses = await inOneBatch(
+      Array.from({ length: 5 }, () => () => expense(groupId, newKey(), [ada, bob])),
+    );
+    expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(responses.map((r) => r.body.id)).size).toBe(5);
+    expect(await expenseCount(groupId)).toBe(before.count + 5);
+    expect(await lastSeq(groupId)).toBe(before.seq + 5);
+    await expectGapless([groupId]);
+    expect(await adaNets(groupId)).toEqual([1200, 2400, 3600, 4800, 6000, 7200]);
+    // One batch of five (above the le="4" bucket), nothing undone.
+    expect(await metric('write_batch_size_count')).toBe(before.batches + 1);
+    expect(await metric('write_batch_size_bucket{le="4"}')).toBe(before.small);
+    expect(await metric('write_batches_retried_total')).toBe(before.retried);
+  });
+
+  it('re-runs the writes of a group built on one that did not apply, never on another write that took its seq', async () => {
+    const groupId = await t.createGroup(ada, [bob]);
+    expect((await expense(groupId, newKey(), [ada, bob])).status).toBe(201);
+    // A key whose durable record is live in PostgreSQL while Redis lost it: the third write's.
+    const dupKey = newKey();
+    const first = await expense(groupId, dupKey, [ada, bob]);
+    expect(first.status).toBe(201);
+    await redis.flushdb();
+    const count = await expenseCount(groupId);
+    const hold = holdBatchesForTest();
+    let responses: Promise<request.Response[]>;
+    try {
+      responses = Promise.all([
+        expense(groupId, newKey(), [ada, bob]).then((r) => r),
+        expense(groupId, newKey(), [ada, bob]).then((r) => r),
+        expense(groupId, dupKey, [ada, bob]).then((r) => r),
+        expense(groupId, newKey(), [ada, bob]).then((r) => r),
+      ]);
+      for (let i = 0; i < 500 && hold.queued() < 4; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(hold.queued()).toBe(4);
+      // Another process takes the seq the first queued write was built for: that write is stale,
+      // and the second, built on it, must not apply on the other process's change in its place.
+      await writeElsewhere(groupId);
+    } finally {
+      hold.release();
+    }
+    const [w1, w2, dup, w4] = await responses;
+    expect([w1?.status, w2?.status, dup?.status, w4?.status]).toEqual([201, 201, 201, 201]);
+    expect(dup?.headers['idempotent-replayed']).toBe('true');
+    expect(dup?.body).toEqual(first.body);
+    expect(await expenseCount(groupId)).toBe(count + 3);
+    await expectGapless([groupId]);
+    // Every event's balances are the sum of the expenses up to it: no write applied on a state it was not decided on.
+    expect(await adaNets(groupId)).toEqual([1200, 2400, 3600, 4800, 6000]);
+  });
+
   it('commits a batch with a stale and an invalid write in one piece, and re-runs only those two', async () => {
     const g = await fiveGroups();
     await writeElsewhere(g.stale);

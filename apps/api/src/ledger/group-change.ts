@@ -12,7 +12,7 @@ import {
   type GroupState,
   groupSnapshot,
 } from './group-snapshot';
-import { join, raw, type Sql, sql } from './sql';
+import { empty, join, raw, type Sql, sql } from './sql';
 
 /**
  * The insert of a keyed write's durable idempotency record (migration 003), for a row of `source`:
@@ -84,6 +84,13 @@ export class GroupChange {
   private event: { event: GroupEvent; at: Date } | undefined;
   /** Whether the change bumps the group's version (and so its `updated_at`). */
   private bumped = false;
+  /**
+   * The event of the change whose state this one builds on, when that change had not committed
+   * yet as this one was decided (its statement still on its way, see `WriteRunner`): the guard then
+   * also finds that event at `startSeq`, so that this change applies only after THAT change, never
+   * after another one that took the same seq because that one failed.
+   */
+  private builtOn: { eventId: string; at: Date } | undefined;
 
   private constructor(
     state: GroupState,
@@ -132,6 +139,16 @@ export class GroupChange {
       liveRecords: new Map(),
     };
     return new GroupChange({ group: { ...group, last_seq: 0, version: 1 }, snapshot }, 'create', newId);
+  }
+
+  /** Builds on the uncommitted change whose event is `event` (see `builtOn`). */
+  buildsOn(event: { eventId: string; at: Date }): void {
+    this.builtOn = event;
+  }
+
+  /** The change's event, once committed to it (`commit`): what a change built on this one names. */
+  get staged(): { eventId: string; at: Date } | undefined {
+    return this.event && { eventId: this.event.event.id, at: this.event.at };
   }
 
   /** Stages a domain row's write: a fragment reading `guard` (see the class comment). */
@@ -292,7 +309,7 @@ export class GroupChange {
         : sql`update groups set last_seq = ${event.seq}::bigint, version = ${group.version}::integer,
                                 name = ${group.name}::text, description = ${group.description}::text,
                                 updated_at = coalesce(${updatedAt}::timestamptz, updated_at)
-               where id = ${group.id}::text and last_seq = ${this.startSeq}::bigint
+               where id = ${group.id}::text and last_seq = ${this.startSeq}::bigint${this.builtOnGuard()}
               returning id`;
     const ctes = [
       sql`guard as (${guard})`,
@@ -319,6 +336,15 @@ export class GroupChange {
     return sql`with ${join(ctes, ',\n')}
 select w.applied, s.* from (select tally_write_settled((select count(*) from guard), ${recorded}) as applied) w
   left join lateral (${groupSnapshot(sql`${group.id}::text`, raw('w.applied = 0'))}) s on true`;
+  }
+
+  /** The guard's test that the change this one builds on is the one at `startSeq` (one partition's index probe). */
+  private builtOnGuard(): Sql {
+    const on = this.builtOn;
+    if (!on) return empty;
+    return sql`
+                 and exists (select 1 from events e where e.id = ${on.eventId}::text and e.occurred_at = ${on.at}::timestamptz
+                                and e.group_id = ${this.group.id}::text and e.seq = ${this.startSeq}::bigint)`;
   }
 
   /** The group's state once the statement applied: the next change in this process builds on it. */

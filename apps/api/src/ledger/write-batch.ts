@@ -23,7 +23,20 @@ type Pending = {
   reject: (error: unknown) => void;
   /** When it queued (`performance.now()`): a statement that waits longer than a connection may is let go. */
   queuedAt: number;
+  /**
+   * The statement of the same group this one was decided after (its state is what that one leaves):
+   * it goes in the same batch, after it, or once that one's batch is back, never alongside it in
+   * another batch (it would wait for that batch's row lock and see the group as it was before).
+   */
+  after: Ticket | undefined;
+  ticket: Ticket;
 };
+
+/**
+ * A queued statement, as the caller holds it: what a later statement of the same group names as
+ * the one it comes `after`, and whether that one is still to go, on its way, or back.
+ */
+export type Ticket = { stage: 'queued' | 'sent' | 'settled' };
 
 /**
  * What a statement that waited longer than the pool's acquire timeout for a batch to take it fails
@@ -208,9 +221,11 @@ export function holdBatchesForTest(): { release(): void; queued(): number } {
  * PostgreSQL undoes the whole batch: then every statement of it is sent again alone, at once,
  * each getting its own outcome, so one failing write costs the others one retry and no more.
  *
- * A batch holds at most one statement per group (the write runner's group gate lets one write
- * per group at a time) and sends them in group-id order, so that two processes' batches take the
- * groups' row locks in the same order and cannot deadlock on them.
+ * A batch sends its statements in group-id order (a group's own in the order they queued), so that
+ * two processes' batches take the groups' row locks in the same order and cannot deadlock on them.
+ * Several statements of one group may share a batch: each names the one it was decided `after`
+ * (the write runner decides a group's next write on the state its previous one will leave), and
+ * goes in that one's batch, after it, or waits until that batch is back (`Pending.after`).
  */
 export function createStatementBatcher(deps: {
   knex: Knex;
@@ -269,10 +284,48 @@ export function createStatementBatcher(deps: {
     armExpiry();
   }
 
-  const alone = (pending: Pending): Promise<void> =>
-    deps
+  const alone = (pending: Pending): Promise<void> => {
+    pending.ticket.stage = 'sent';
+    return deps
       .runRead<Row>({ name: pending.statement.name, text: pending.statement.text }, pending.statement.values)
       .then(pending.resolve, pending.reject);
+  };
+
+  /** After a batch was undone: each statement alone, a group's one after another (in queue order). */
+  async function eachAlone(batch: Pending[]): Promise<void> {
+    const byGroup = new Map<string, Pending[]>();
+    for (const pending of batch) {
+      const lane = byGroup.get(pending.statement.groupId);
+      if (lane) lane.push(pending);
+      else byGroup.set(pending.statement.groupId, [pending]);
+    }
+    await Promise.all(
+      [...byGroup.values()].map(async (lane) => {
+        for (const pending of lane) await alone(pending);
+      }),
+    );
+  }
+
+  /**
+   * The next batch: queued statements in order, up to `maxBatch`, but not one whose `after` is
+   * still queued or on its way in another batch (it stays queued until that one is back).
+   */
+  function nextBatch(): Pending[] {
+    const batch: Pending[] = [];
+    const inBatch = new Set<Ticket>();
+    const kept: Pending[] = [];
+    for (const pending of queue) {
+      const { after } = pending;
+      if (batch.length < maxBatch && (!after || after.stage === 'settled' || inBatch.has(after))) {
+        pending.ticket.stage = 'sent';
+        inBatch.add(pending.ticket);
+        batch.push(pending);
+      } else kept.push(pending);
+    }
+    queue.length = 0;
+    queue.push(...kept);
+    return batch;
+  }
 
   async function together(batch: Pending[]): Promise<void> {
     batch.sort((a, b) =>
@@ -301,7 +354,9 @@ export function createStatementBatcher(deps: {
     try {
       while (testHold !== undefined) await testHold;
       while (queue.length > 0) {
-        const batch = queue.splice(0, maxBatch);
+        const batch = nextBatch();
+        // Everything queued waits for a batch on its way: that batch's return sends it.
+        if (batch.length === 0) break;
         sizes.observe(batch.length);
         if (batch.length === 1) {
           await alone(batch[0] as Pending);
@@ -312,7 +367,7 @@ export function createStatementBatcher(deps: {
         } catch {
           // Nothing of the batch committed: each statement again, alone, for its own outcome.
           retried.inc();
-          void Promise.all(batch.map(alone));
+          void eachAlone(batch);
         }
       }
     } finally {
@@ -320,16 +375,46 @@ export function createStatementBatcher(deps: {
     }
   }
 
+  /** A statement is back: the statements queued after it may go, if a slot is free. */
+  const settled = (ticket: Ticket) => {
+    ticket.stage = 'settled';
+    if (queue.length > 0 && inFlight < maxInFlight) void flush();
+  };
+
+  function enqueue(statement: BatchStatement, after?: Ticket): { ticket: Ticket; rows: Promise<Row[]> } {
+    const ticket: Ticket = { stage: 'queued' };
+    const rows = new Promise<Row[]>((resolve, reject) => {
+      queue.push({
+        statement,
+        resolve: (result) => {
+          settled(ticket);
+          resolve(result);
+        },
+        reject: (error) => {
+          settled(ticket);
+          reject(error);
+        },
+        queuedAt: performance.now(),
+        after: after?.stage === 'settled' ? undefined : after,
+        ticket,
+      });
+      if (testHold !== undefined) heldStatements++;
+      if (inFlight < maxInFlight) void flush();
+      else armExpiry();
+    });
+    return { ticket, rows };
+  }
+
   return {
     /** Sends `statement` with the next batch (at once when none is in flight): its rows, or its own error. */
     send(statement: BatchStatement): Promise<Row[]> {
-      return new Promise<Row[]>((resolve, reject) => {
-        queue.push({ statement, resolve, reject, queuedAt: performance.now() });
-        if (testHold !== undefined) heldStatements++;
-        if (inFlight < maxInFlight) void flush();
-        else armExpiry();
-      });
+      return enqueue(statement).rows;
     },
+    /**
+     * `send`, for a statement decided on the state `after`'s statement will leave: its ticket (for
+     * the group's next statement to name) at once, and its rows when it is back.
+     */
+    enqueue,
   };
 }
 

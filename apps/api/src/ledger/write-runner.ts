@@ -10,7 +10,7 @@ import { createGroupGate, type GroupGate, type GroupRow } from './group-access';
 import { durableRecordInsert, GroupChange } from './group-change';
 import { type GroupSnapshotRow, type GroupState, groupSnapshotSql, toGroupState } from './group-snapshot';
 import { raw, type Sql } from './sql';
-import { createStatementBatcher } from './write-batch';
+import { createStatementBatcher, type Ticket } from './write-batch';
 
 /** What a write's work decided: its outcome (the route turns it into the reply) and the events it appends. */
 export type WriteResult<T> = { value: T; events: GroupEvent[] };
@@ -153,11 +153,33 @@ function createStatementNames(prefix: string) {
   };
 }
 
+/**
+ * A write whose statement is on its way (group commit), and the state it will leave: the group's
+ * next write in this process is decided on that state at once, instead of waiting for the
+ * statement to come back, so that both can go in one batch. The next one's guard names this one's
+ * event (`GroupChange.buildsOn`): it applies only after this one did.
+ */
+type Ahead = {
+  state: GroupState;
+  event: { eventId: string; at: Date };
+  ticket: Ticket;
+  /** Settles (never rejects) when the statement is back. */
+  back: Promise<unknown>;
+  /** The statement failed or did not apply: nothing may build on it any more. */
+  failed: boolean;
+  /** The write this one builds on, while that one is on its way too. */
+  parent: Ahead | undefined;
+};
+
 /** Everything one write keeps between its attempts. */
 type WriteState = {
   attempts: number;
-  /** Its turn in its group's gate, once it knows the group. */
+  /** Its turn in its group's gate, while it decides and until its statement is queued. */
   turn: { groupId: string; release: () => void } | undefined;
+  /** The group it changes, once it knows it. */
+  groupId: string | undefined;
+  /** The write on its way whose state the current attempt's change builds on, if any. */
+  ahead: Ahead | undefined;
   /** The change the current attempt's work opened, if any. */
   change: GroupChange | undefined;
   /**
@@ -216,6 +238,30 @@ export function createWriteRunner(deps: {
     deps.knex.client?.config?.client === 'pg'
       ? createStatementBatcher({ knex: deps.knex, runRead, registry: deps.registry })
       : undefined;
+  /** Per group, the last write on its way (see `Ahead`). */
+  const aheadOf = new Map<string, Ahead>();
+
+  /** The group's last write on its way, if what it builds on has not failed. */
+  function usableAhead(groupId: string): Ahead | undefined {
+    const ahead = aheadOf.get(groupId);
+    for (let link = ahead; link; link = link.parent) {
+      if (link.failed) {
+        aheadOf.delete(groupId);
+        return undefined;
+      }
+    }
+    return ahead;
+  }
+
+  /** Waits until the group's writes on their way are back, so that a read of the group sees them. */
+  async function writesBack(groupId: string): Promise<void> {
+    for (
+      let ahead = aheadOf.get(groupId);
+      ahead && ahead.ticket.stage !== 'settled';
+      ahead = aheadOf.get(groupId)
+    )
+      await ahead.back;
+  }
 
   /** Reads on the write's locked transaction once it has one, else on any pooled connection. */
   const readFor =
@@ -224,14 +270,21 @@ export function createWriteRunner(deps: {
       state.locked ? state.locked.run(query, values) : runRead(query, values);
 
   async function enterGroup(state: WriteState, groupId: string): Promise<void> {
-    if (state.turn) {
-      if (state.turn.groupId !== groupId) throw new Error('a write changes one group');
-      return;
-    }
+    if (state.groupId !== undefined && state.groupId !== groupId)
+      throw new Error('a write changes one group');
+    if (state.turn) return;
+    state.groupId = groupId;
     state.turn = { groupId, release: await gate.enter(groupId) };
   }
 
+  /** Gives the group's turn to its next write (this one's statement is queued; it may take a turn again). */
+  function leaveGroup(state: WriteState): void {
+    state.turn?.release();
+    state.turn = undefined;
+  }
+
   async function readGroup(state: WriteState, groupId: string): Promise<GroupState | undefined> {
+    await writesBack(groupId);
     const [row] = await readFor(state)<GroupSnapshotRow>(GROUP_READ, [groupId]);
     if (!row) return undefined;
     const group = toGroupState(row);
@@ -239,32 +292,53 @@ export function createWriteRunner(deps: {
     return group;
   }
 
+  /**
+   * The state a change to `groupId` is decided on, in the group's turn: the state the group's last
+   * write on its way will leave, else the one this process last saw, else read now.
+   */
+  async function stateFor(state: WriteState, groupId: string): Promise<GroupState | undefined> {
+    await enterGroup(state, groupId);
+    state.ahead = state.trustCache ? usableAhead(groupId) : undefined;
+    const known = state.ahead?.state ?? (state.trustCache ? cache.get(groupId) : undefined);
+    state.fromCache = known !== undefined;
+    return known ?? (await readGroup(state, groupId));
+  }
+
+  /** A change decided on the state of a write on its way names that write's event in its guard. */
+  function builtOnAhead(state: WriteState, change: GroupChange): void {
+    if (state.ahead) change.buildsOn(state.ahead.event);
+  }
+
   /** What the work of `state`'s current attempt sees. */
   function contextOf(state: WriteState): WriteContext {
     return {
       async open(groupId, userId) {
-        await enterGroup(state, groupId);
-        const cached = state.trustCache ? cache.get(groupId) : undefined;
-        state.fromCache = cached !== undefined;
-        const group = cached ?? (await readGroup(state, groupId));
+        const group = await stateFor(state, groupId);
         state.change = GroupChange.of(group, userId, () => notFound('Group'), deps.newId);
+        builtOnAhead(state, state.change);
         return state.change;
       },
       async openJoining(groupId) {
-        await enterGroup(state, groupId);
-        const cached = state.trustCache ? cache.get(groupId) : undefined;
-        state.fromCache = cached !== undefined;
-        const group = cached ?? (await readGroup(state, groupId));
+        const group = await stateFor(state, groupId);
         state.change = GroupChange.joining(group, () => notFound('Group'), deps.newId);
+        builtOnAhead(state, state.change);
         return state.change;
       },
       async openRecord<R>(table: RecordTable, id: string, userId: string | null, hidden: () => AppError) {
-        const [row] = await readFor(state)<GroupSnapshotRow & { record: R }>(RECORD_READS[table], [id]);
+        let [row] = await readFor(state)<GroupSnapshotRow & { record: R }>(RECORD_READS[table], [id]);
         if (!row) return undefined;
+        const groupId = row.id;
+        await enterGroup(state, groupId);
+        const onItsWay = aheadOf.get(groupId);
+        if (onItsWay && onItsWay.ticket.stage !== 'settled') {
+          // A write of this process to the group is on its way: read the record once it is back.
+          await writesBack(groupId);
+          [row] = await readFor(state)<GroupSnapshotRow & { record: R }>(RECORD_READS[table], [id]);
+          if (!row) return undefined;
+        }
         const group = toGroupState(row);
         cache.offer(group);
         const change = GroupChange.of(group, userId, hidden, deps.newId);
-        await enterGroup(state, group.group.id);
         state.change = change;
         return { row: row.record, change };
       },
@@ -332,13 +406,57 @@ export function createWriteRunner(deps: {
       // Nothing changed (a no-op PUT, a repeated delete): nothing to send.
       return { reply, events: [], recorded: false };
     }
-    const row = await sendStatement(state, change.statement(request.record?.(reply)), change.group.id);
+    const statement = change.statement(request.record?.(reply));
+    const row =
+      batcher !== undefined && state.locked === undefined
+        ? await sendAhead(state, statement, change)
+        : await sendStatement(state, statement, change.group.id);
     if (row && Number(row.applied) > 0) {
       cache.offer(change.after());
       return { reply, events: outcome.events, recorded: request.record !== undefined };
     }
     noteCollision(state, change, row);
     return 'collided';
+  }
+
+  /**
+   * Queues the change's statement with the next batch, and gives the group's turn to its next
+   * write at once, which builds on the state this change leaves (`Ahead`) and may share its batch.
+   */
+  async function sendAhead(
+    state: WriteState,
+    statement: Sql,
+    change: GroupChange,
+  ): Promise<StatementRow | undefined> {
+    const groupId = change.group.id;
+    const text = statement.text;
+    const { ticket, rows } = (batcher as NonNullable<typeof batcher>).enqueue(
+      { name: nameOf(text), text, values: [...statement.values], groupId },
+      state.ahead?.ticket,
+    );
+    const ahead: Ahead = {
+      state: change.after(),
+      event: change.staged as NonNullable<GroupChange['staged']>,
+      ticket,
+      back: rows.catch(() => undefined),
+      failed: false,
+      parent: state.ahead,
+    };
+    aheadOf.set(groupId, ahead);
+    leaveGroup(state);
+    let row: StatementRow | undefined;
+    try {
+      [row] = (await rows) as StatementRow[];
+    } catch (error) {
+      ahead.failed = true;
+      if (aheadOf.get(groupId) === ahead) aheadOf.delete(groupId);
+      if (isLiveRecord(error)) throw new DurableRecordExists();
+      throw error;
+    }
+    ahead.parent = undefined;
+    if (!(row && Number(row.applied) > 0)) ahead.failed = true;
+    if (aheadOf.get(groupId) === ahead) aheadOf.delete(groupId);
+    return row;
   }
 
   /**
@@ -353,7 +471,7 @@ export function createWriteRunner(deps: {
       cache.offer(current);
       return;
     }
-    if (state.turn) cache.forget(state.turn.groupId);
+    if (state.groupId) cache.forget(state.groupId);
     state.trustCache = false;
   }
 
@@ -365,9 +483,12 @@ export function createWriteRunner(deps: {
   async function afterCollision(state: WriteState): Promise<void> {
     if (state.attempts >= MAX_ATTEMPTS)
       throw unavailable('This group is busy with other changes; retry shortly.', 1);
-    if (state.attempts < LOCK_AFTER_COLLISIONS || !state.turn || state.locked) return;
+    if (state.attempts < LOCK_AFTER_COLLISIONS || !state.groupId || state.locked) return;
+    await enterGroup(state, state.groupId);
+    // This process's own writes on their way go first: they need the row lock this would hold.
+    await writesBack(state.groupId);
     state.locked = await openTransaction(deps.knex);
-    await state.locked.run(LOCK_GROUP, [state.turn.groupId]);
+    await state.locked.run(LOCK_GROUP, [state.groupId]);
     state.trustCache = false;
   }
 
@@ -389,6 +510,8 @@ export function createWriteRunner(deps: {
     const state: WriteState = {
       attempts: 0,
       turn: undefined,
+      groupId: undefined,
+      ahead: undefined,
       change: undefined,
       trustCache: true,
       fromCache: false,
@@ -406,7 +529,7 @@ export function createWriteRunner(deps: {
     } catch (error) {
       await unlock(state, false);
       // The operation's own answers (404, 409, 412, 422) say nothing about the state; anything else might.
-      if (state.turn && !(error instanceof AppError)) cache.forget(state.turn.groupId);
+      if (state.groupId && !(error instanceof AppError)) cache.forget(state.groupId);
       throw error;
     } finally {
       state.turn?.release();
