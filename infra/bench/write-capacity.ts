@@ -86,6 +86,23 @@ async function main() {
   try {
     await waitUntilHealthy(api);
     const user = await signUpWithGroups(api, 'capacity', GROUPS);
+    // Round trips: PostgreSQL transactions (a batch is one, so is each statement sent alone) and Redis commands.
+    const pgTransactions = async () => {
+      await new Promise((r) => setTimeout(r, 1500)); // backends report their counts at most once a second
+      const { rows } = await db.admin.query<{ n: string }>(
+        'select xact_commit + xact_rollback as n from pg_stat_database where datname = $1',
+        [db.name],
+      );
+      return Number(rows[0]?.n ?? 0);
+    };
+    const redisCommands = async () => {
+      let total = 0;
+      for (const client of cluster ? cluster.ports.map((port) => cluster.node(port)) : [singleClient as Redis])
+        total += Number(/^total_commands_processed:(\d+)/m.exec(await client.info('stats'))?.[1] ?? 0);
+      return total;
+    };
+    const transactionsBefore = await pgTransactions();
+    const commandsBefore = await redisCommands();
     const apiBefore = cpuMicros(child.pid as number);
     const pgBefore = await backends();
     const redisBefore = await redisCpu();
@@ -99,6 +116,10 @@ async function main() {
     let pgCpu = 0;
     for (const [pid, after] of pgAfter) pgCpu += after - (pgBefore.get(pid) ?? 0);
     const redis = (await redisCpu()) - redisBefore;
+    const commands = (await redisCommands()) - commandsBefore;
+    const transactions = (await pgTransactions()) - transactionsBefore;
+    if (process.env.BENCH_COMMANDSTATS === '1' && singleClient)
+      process.stdout.write(`${await singleClient.info('commandstats')}\n`);
     const writes = result['2xx'];
     // Group commit: writes per batch (write_batch_size's sum over its count), from the process's /metrics.
     const metrics = await (await fetch(`${api}/metrics`)).text();
@@ -110,7 +131,7 @@ async function main() {
       `keyed POST /v1/expenses on ${cluster ? 'a Redis Cluster' : 'one Redis'}: ${Math.round(writes / result.duration)} 2xx/s ` +
         `(${writes} in ${result.duration} s, ${result.non2xx} non-2xx, p99 ${result.latency.p99} ms); CPU per write: ` +
         `API process ${per(apiCpu)} µs, PostgreSQL backends ${per(pgCpu)} µs (${pgAfter.size} backends), ` +
-        `Redis ${cluster ? 'primaries' : 'server'} ${per(redis)} µs; ${perBatch.toFixed(2)} writes per batch\n`,
+        `Redis ${cluster ? 'primaries' : 'server'} ${per(redis)} µs; ${perBatch.toFixed(2)} writes per batch; per write: ${(transactions / writes).toFixed(2)} PostgreSQL transactions, ${(commands / writes).toFixed(2)} Redis commands\n`,
     );
   } finally {
     child.kill('SIGTERM');
