@@ -106,7 +106,10 @@ describe('hot lane and express answer alike', () => {
       // A key over 255 characters: 400 before anything is claimed.
       [{ ...alice.auth, 'Idempotency-Key': 'k'.repeat(256) }, expense()],
       [{ 'Idempotency-Key': key }, expense()],
-      [{ ...alice.auth, 'Idempotency-Key': newKey() }, { ...expense(), amount: -5 }],
+      [
+        { ...alice.auth, 'Idempotency-Key': newKey() },
+        { ...expense(), amount: -5 },
+      ],
     ];
     for (const [headers, body] of cases) {
       const hot = await send('/v1/expenses', headers, body);
