@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokens, IgnoredErrors } from '@tally/http-kit';
 import { unavailable } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
@@ -28,7 +29,8 @@ import { createGroupsService } from './groups/groups.service';
 import { createInvitesService } from './groups/invites.service';
 import { type CorsOrigins, cors } from './http/cors';
 import { errorHandler, routeNotFound } from './http/error-handler';
-import { httpMetrics } from './http/http-metrics';
+import { createHotLane } from './http/hot-lane';
+import { createHttpMetrics } from './http/http-metrics';
 import { type ProbeDeps, probeRoutes } from './http/probe-routes';
 import { requestId } from './http/request-id';
 import { enteredByPrefix } from './http/route-prefix';
@@ -225,8 +227,9 @@ export function createApp(deps: AppDeps): Express {
     ...importing.writeRoutes,
   ];
 
+  const metrics = createHttpMetrics(deps.registry);
   app.use(requestId);
-  app.use(httpMetrics(deps.registry));
+  app.use(metrics.middleware);
   // Ahead of load shedding, the drain check, authentication and the rate limits: a preflight is
   // answered without a token or a budget, and every refusal still carries the CORS headers.
   if (deps.corsOrigins && deps.corsOrigins.length > 0) app.use('/v1', cors(deps.corsOrigins));
@@ -273,5 +276,26 @@ export function createApp(deps: AppDeps): Express {
   app.use(webClientRoutes());
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));
+
+  // The hot lane (http/hot-lane.ts) ahead of express: a replay of POST /v1/expenses, GET of an
+  // expense and of balances, in their plainest spelling, with the same steps and answers.
+  const hotLane = createHotLane({
+    tokens: deps.tokens,
+    isRevoked: revokedUsers.isRevoked,
+    perUser: deps.rateLimits?.perUser,
+    loadShedder: deps.loadShedder,
+    isDraining: deps.isDraining,
+    corsOrigins: deps.corsOrigins,
+    observe: metrics.observe,
+    logger: deps.logger,
+    etagOf: app.get('etag fn'),
+    routes: ledger.hot,
+  });
+  type Handle = (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
+  const routed = app as unknown as { handle: Handle };
+  const handle = routed.handle.bind(app);
+  routed.handle = (req, res, next) => {
+    if (!hotLane(req, res)) handle(req, res, next);
+  };
   return app;
 }

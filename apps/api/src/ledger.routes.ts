@@ -18,7 +18,7 @@ import { checkAddMemberInput } from './groups/pending-members';
 import { decodeSeqCursor, encodeCursor } from './http/cursor';
 import { created, etagOf, noContent, ok, type Reply, sendReply } from './http/reply';
 import { validate } from './http/validate';
-import { createWriteRoutes, type WriteRouteInfo } from './http/write-route';
+import { createWriteRoutes, type HotWrite, type WriteRouteInfo } from './http/write-route';
 import type { Announcer } from './ledger/announcer';
 import type { WriteRunner } from './ledger/write-runner';
 import { createRunRead, readEventPage } from './read-queries';
@@ -89,7 +89,11 @@ const param = (req: Request, name: string): string => {
 };
 
 /** Groups, members, expenses, settlements, balances and the event log: everything group-scoped. */
-export function ledgerRoutes(deps: LedgerDeps): { router: Router; writeRoutes: readonly WriteRouteInfo[] } {
+export function ledgerRoutes(deps: LedgerDeps): {
+  router: Router;
+  writeRoutes: readonly WriteRouteInfo[];
+  hot: LedgerHotRoutes;
+} {
   const { groups, expenses, settlements } = deps;
   const router = Router();
   const runRead = createRunRead(deps.knex);
@@ -170,7 +174,7 @@ export function ledgerRoutes(deps: LedgerDeps): { router: Router; writeRoutes: r
   });
 
   // ---- expenses --------------------------------------------------------------------------------
-  writes.post('/expenses', {
+  const postExpense = writes.post('/expenses', {
     key: 'required',
     parse: (req) => parseExpense(req.body),
     work: (ctx, userId, input) => expenses.create(ctx, userId, input),
@@ -238,5 +242,21 @@ export function ledgerRoutes(deps: LedgerDeps): { router: Router; writeRoutes: r
     reply: REPLIES.gone,
   });
 
-  return { router, writeRoutes: writes.routes() };
+  return {
+    router,
+    writeRoutes: writes.routes(),
+    // The same answers as the routes above, for the hot lane (http/hot-lane.ts).
+    hot: {
+      expense: async (userId, expenseId) => REPLIES.expense(await expenses.get(userId, expenseId)),
+      balances: async (userId, groupId) => ok(await groups.balances(userId, groupId)),
+      postExpense,
+    },
+  };
 }
+
+/** The hottest routes' answers without express: GET an expense, GET balances, POST /v1/expenses. */
+export type LedgerHotRoutes = {
+  expense(userId: string, expenseId: string): Promise<Reply>;
+  balances(userId: string, groupId: string): Promise<Reply>;
+  postExpense: HotWrite;
+};

@@ -3,7 +3,7 @@ import { AppError } from '@tally/http-kit';
 import type { RequestHandler } from 'express';
 import { requestContext } from '../http/request-context';
 
-const unauthenticated = () =>
+export const unauthenticated = (): AppError =>
   new AppError('unauthenticated', 401, 'A valid bearer access token is required.', {
     headers: { 'WWW-Authenticate': 'Bearer realm="tally"' },
   });

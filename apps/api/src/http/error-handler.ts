@@ -26,14 +26,23 @@ function toAppError(error: unknown): AppError | undefined {
   return undefined;
 }
 
+/**
+ * What `error` is answered with (logged as the error handler logs it): express's error handler and
+ * the hot lane (http/hot-lane.ts) both answer this.
+ */
+export function appErrorOf(error: unknown, requestId: string, logger: Logger): AppError {
+  const known = toAppError(error);
+  const appError = known ?? new AppError('internal_error', 500, 'Something went wrong on our side.');
+  if (!known) logger.error({ err: error, requestId }, 'unhandled error');
+  else if (appError.status >= 500) logger.warn({ err: error, requestId }, appError.message);
+  return appError;
+}
+
 /** The only place errors become HTTP: problem+json, and 500s reveal nothing but the request id. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const requestId = requestIdOf(res);
-    const known = toAppError(error);
-    const appError = known ?? new AppError('internal_error', 500, 'Something went wrong on our side.');
-    if (!known) logger.error({ err: error, requestId }, 'unhandled error');
-    else if (appError.status >= 500) logger.warn({ err: error, requestId }, appError.message);
+    const appError = appErrorOf(error, requestId, logger);
     if (res.headersSent) {
       res.destroy();
       return;

@@ -3,8 +3,19 @@ import { Histogram, type Registry } from 'prom-client';
 
 type Observer = { observe(seconds: number): void };
 
+/** One request's duration: `started` is its `performance.now()` at arrival. */
+export type ObserveRequest = (method: string, route: string, status: number, started: number) => void;
+
 /** HTTP duration histogram by method, route template (never the raw path: ids would explode cardinality) and status. */
 export function httpMetrics(registry: Registry): RequestHandler {
+  return createHttpMetrics(registry).middleware;
+}
+
+/** The histogram as express middleware, and as a call for the hot lane (http/hot-lane.ts), which has no express. */
+export function createHttpMetrics(registry: Registry): {
+  middleware: RequestHandler;
+  observe: ObserveRequest;
+} {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
@@ -24,14 +35,18 @@ export function httpMetrics(registry: Registry): RequestHandler {
     }
     return child;
   };
-  return (req, res, next) => {
+  const observe: ObserveRequest = (method, route, status, started) => {
+    childOf(method, route, status).observe((performance.now() - started) / 1000);
+  };
+  const middleware: RequestHandler = (req, res, next) => {
     const started = performance.now();
     res.on('finish', () => {
       // By 'finish' express has unwound the mount path of nested routers: restore the /v1 prefix.
       const base = req.baseUrl || (req.originalUrl.startsWith('/v1/') ? '/v1' : '');
       const route = req.route?.path ? `${base}${String(req.route.path)}` : 'unmatched';
-      childOf(req.method, route, res.statusCode).observe((performance.now() - started) / 1000);
+      observe(req.method, route, res.statusCode, started);
     });
     next();
   };
+  return { middleware, observe };
 }

@@ -30,6 +30,12 @@ export type WriteSpec<I, T> = {
   retryIf?: WriteRequest<T>['retryIf'];
 };
 
+/**
+ * The route's steps 1–5 for the hot lane (http/hot-lane.ts): `req` carries what the route's
+ * `parse` and `work` read (method, headers, body, params), `canonical` the scope's path.
+ */
+export type HotWrite = (req: Request, canonical: string, userId: string, requestId: string) => Promise<Reply>;
+
 /** A registered write route, as the API spells it (`/v1/expenses/:expenseId`). */
 export type WriteRouteInfo = { method: string; path: string; key: 'required' | 'optional' };
 
@@ -176,63 +182,73 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
     }
   }
 
+  /**
+   * Steps 1–5 of one request, its answer as data (step 6 is the caller's): `path` is the request's
+   * canonical path (asked only for a keyed request), `req` what `spec.parse` and `spec.work` read.
+   */
+  async function replyTo<I, T>(
+    spec: WriteSpec<I, T>,
+    req: Request,
+    path: () => string,
+    userId: string,
+    requestId: string,
+  ): Promise<Reply> {
+    // 1. parse
+    const key = keyOf(req, spec.key);
+    const keyed = key !== undefined && idempotency !== undefined;
+    const scopePath = keyed ? path() : '';
+    const fingerprint = keyed ? fingerprintOf(req.method, req.body) : '';
+    const input = keyed ? parsedOnce(`${scopePath}\n${fingerprint}`, () => spec.parse(req)) : spec.parse(req);
+    const request: WriteRequest<T> = {
+      work: (ctx) => spec.work(ctx, userId, input, req),
+      reply: spec.reply,
+      retryIf: spec.retryIf,
+    };
+    if (!keyed) {
+      const written = await writes.run(request);
+      announcer.announce(written.events);
+      return written.reply;
+    }
+    try {
+      // 2. claim
+      const claimed = await idempotency.claim({ userId, key, path: scopePath, fingerprint });
+      if (claimed.replay) return claimed.replay;
+      const { lease } = claimed;
+      // 3. write
+      let written: Written;
+      try {
+        written = await writeRecorded(lease, request, requestId);
+      } catch (error) {
+        await idempotency.release(lease);
+        throw error;
+      }
+      // 4. reply, 5. announce
+      const publishedBy = await idempotency.complete(lease, written.reply, () =>
+        announcer.publications(written.events),
+      );
+      announcer.announce(written.events, publishedBy);
+      return written.reply;
+    } catch (error) {
+      throw error instanceof IdempotencyConflict ? toHttpError(error) : error;
+    }
+  }
+
   function handlerFor<I, T>(spec: WriteSpec<I, T>): RequestHandler {
     return async (req: Request, res: Response) => {
-      // 1. parse
-      const key = keyOf(req, spec.key);
-      const keyed = key !== undefined && idempotency !== undefined;
-      const path = keyed ? canonicalPath(req) : '';
-      const fingerprint = keyed ? fingerprintOf(req.method, req.body) : '';
-      const input = keyed ? parsedOnce(`${path}\n${fingerprint}`, () => spec.parse(req)) : spec.parse(req);
-      const userId = userIdOf(res);
-      const request: WriteRequest<T> = {
-        work: (ctx) => spec.work(ctx, userId, input, req),
-        reply: spec.reply,
-        retryIf: spec.retryIf,
-      };
-      if (!keyed) {
-        const written = await writes.run(request);
-        announcer.announce(written.events);
-        sendReply(res, written.reply);
-        return;
-      }
-      try {
-        // 2. claim
-        const claimed = await idempotency.claim({ userId, key, path, fingerprint });
-        if (claimed.replay) {
-          sendReply(res, claimed.replay);
-          return;
-        }
-        const { lease } = claimed;
-        // 3. write
-        let written: Written;
-        try {
-          written = await writeRecorded(lease, request, requestIdOf(res));
-        } catch (error) {
-          await idempotency.release(lease);
-          throw error;
-        }
-        // 4. reply, 5. announce
-        const publishedBy = await idempotency.complete(lease, written.reply, () =>
-          announcer.publications(written.events),
-        );
-        announcer.announce(written.events, publishedBy);
-        // 6. send
-        sendReply(res, written.reply);
-      } catch (error) {
-        throw error instanceof IdempotencyConflict ? toHttpError(error) : error;
-      }
+      // 6. send
+      sendReply(res, await replyTo(spec, req, () => canonicalPath(req), userIdOf(res), requestIdOf(res)));
     };
   }
 
   const add =
     (method: 'post' | 'put' | 'patch' | 'delete') =>
-    <I, T>(path: string, spec: WriteSpec<I, T>): void => {
+    <I, T>(path: string, spec: WriteSpec<I, T>): HotWrite => {
       const handler = handlerFor(spec);
       // A DELETE carries no body; the other writes' bodies are JSON (415/413/400 before anything runs).
       if (method === 'delete') router.delete(path, handler);
       else router[method](path, jsonBody, handler);
       registered.push({ method: method.toUpperCase(), path: `${deps.mountPath}${path}`, key: spec.key });
+      return (req, canonical, userId, requestId) => replyTo(spec, req, () => canonical, userId, requestId);
     };
 
   return {
