@@ -270,9 +270,11 @@ export function createWriteRunner(deps: {
       state.locked ? state.locked.run(query, values) : runRead(query, values);
 
   async function enterGroup(state: WriteState, groupId: string): Promise<void> {
-    if (state.groupId !== undefined && state.groupId !== groupId)
-      throw new Error('a write changes one group');
-    if (state.turn) return;
+    if (state.turn) {
+      if (state.turn.groupId !== groupId) throw new Error('a write changes one group');
+      return;
+    }
+    // Between attempts the group may differ: e.g. the record a create raced for is found in another group.
     state.groupId = groupId;
     state.turn = { groupId, release: await gate.enter(groupId) };
   }
@@ -384,6 +386,7 @@ export function createWriteRunner(deps: {
   async function attempt<T>(state: WriteState, request: WriteRequest<T>): Promise<Written | Retry> {
     state.attempts += 1;
     state.change = undefined;
+    state.ahead = undefined;
     state.fromCache = false;
     let outcome: WriteResult<T>;
     try {
