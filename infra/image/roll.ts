@@ -4,12 +4,16 @@
  * Two API and two gateway containers of localhost/tally:local (`npm run image` first) behind the local
  * HAProxy, against PostgreSQL and Redis on the host (database `tally_roll`). While the load test runs
  * (virtual users writing through the SDK with idempotency keys, realtime clients on every group), each
- * container in turn is replaced by one of the tag localhost/tally:next (the same image under a new tag):
+ * container in turn is replaced by one of localhost/tally:next (built here: the image plus one label, so
+ * another image ID under another tag):
  * SIGTERM, wait for the drain, start the new one, wait for /readyz and for HAProxy to see it up. The load
  * goes on until the roll is over. Exits 0 only with 0 failed operations (nothing surfaced by the SDK),
  * 0 duplicates, 0 lost acknowledged writes, every event delivered to every client in order, and every
  * container drained by itself (exit 0) after SIGTERM. The last line is one JSON object of figures.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
@@ -30,8 +34,17 @@ async function main() {
   if (!hasPodman()) throw new Error('podman is not installed (apt-get install -y podman runc mmdebstrap)');
   if (!imageExists(LOCAL_TAG)) throw new Error(`no image ${LOCAL_TAG}: npm run image:base && npm run image`);
   const next = `${TALLY_IMAGE}:next`;
-  const tagged = podman(['tag', LOCAL_TAG, next]);
-  if (tagged.status !== 0) throw new Error(`podman tag failed: ${tagged.stderr}`);
+  // A new image, not only a new name for the same one: LABEL alone runs nothing, so it takes a second.
+  const label = `LABEL org.opencontainers.image.version="roll-${Date.now()}"`;
+  const context = mkdtempSync(path.join(os.tmpdir(), 'tally-roll-'));
+  writeFileSync(path.join(context, 'Containerfile'), `FROM ${LOCAL_TAG}\n${label}\n`);
+  const built = podman(['build', '--pull=never', '-t', next, context]);
+  rmSync(context, { recursive: true, force: true });
+  if (built.status !== 0) throw new Error(`podman build of ${next} failed: ${built.stderr}`);
+  const ids = [LOCAL_TAG, next].map((image) =>
+    podman(['image', 'inspect', '--format', '{{.Id}}', image]).stdout.trim(),
+  );
+  log(`rolling from ${LOCAL_TAG} (${ids[0]?.slice(0, 12)}) to ${next} (${ids[1]?.slice(0, 12)})`);
 
   const pg = await ensurePostgres();
   const redis = await ensureRedis();
@@ -87,7 +100,6 @@ async function main() {
   await fleet.stop();
   await redis.stop();
   await pg.stop();
-  // rmi of one of two tags removes only that tag.
   podman(['rmi', next]);
 
   const operations = Object.values(result.operations).reduce((n, s) => n + s.count, 0);
