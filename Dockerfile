@@ -2,14 +2,19 @@
 #
 # Tally's one image for every role: ROLE=api | gateway | all comes from the environment (k8s/base).
 #
-# NOTE: this Dockerfile has NOT been built with `docker build`: the development machine has no Docker
-# engine. Its steps were reproduced by hand there (npm ci, the type check and `npm run build` on the
-# filtered context, npm ci --omit=dev, then the server, the migration and both roles started as uid 1000
-# from dist/ and the production node_modules),
-# and test/k8s/manifests.test.ts checks its structure (stages, production-only install, non-root user,
-# command). Build it where a daemon runs:  docker build -t tally .
+# Built and run on the development machine with podman (no image registry there): `npm run image:base`
+# makes a local base (Debian bookworm minbase + Node 24 from the npm registry, the user node) and
+# `npm run image` builds this file on it, passing NODE_IMAGE (infra/image/). Elsewhere:
+#   docker build -t tally .          (on node:24-bookworm-slim)
+# test/image/image.test.ts starts the image as production runs it (docs/OPERATIONS.md, The image) and
+# test/k8s/manifests.test.ts checks its structure against k8s/.
 #
-# No HEALTHCHECK: Kubernetes probes /healthz and /readyz (k8s/base/api.yaml).
+# The gateway's V8 flag (--max-semi-space-size=16, infra/fleet/node-flags.ts) comes from NODE_OPTIONS,
+# set per role where the image is run (k8s/base/gateway.yaml, the container fleet): one command for
+# every ROLE.
+#
+# No HEALTHCHECK: Kubernetes probes /healthz and /readyz (k8s/base/api.yaml); the container fleet and
+# the image test wait for /readyz the same way.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -25,10 +30,15 @@ RUN find apps packages -mindepth 2 -maxdepth 2 ! -name package.json -exec rm -rf
 # into dist/server.js and dist/migrate.js (the workspaces inlined, node_modules packages left external).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
+# Install scripts run only for the packages package.json#allowScripts allows (esbuild, @swc/core);
+# @scarf/scarf's analytics are off twice over (scarfSettings, SCARF_ANALYTICS).
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
 COPY --from=manifests /app ./
-RUN --mount=type=cache,target=/root/.npm npm ci
+# npm-ca: an extra CA bundle for a registry reached through a TLS-inspecting proxy (infra/image/build.sh
+# passes NODE_EXTRA_CA_CERTS as this secret); absent elsewhere. It never lands in a layer.
+RUN --mount=type=cache,target=/root/.npm --mount=type=secret,id=npm-ca \
+    NODE_EXTRA_CA_CERTS="$(test -f /run/secrets/npm-ca && echo /run/secrets/npm-ca)" npm ci
 COPY tsconfig.json tsconfig.base.json ./
 COPY apps apps
 COPY packages packages
@@ -40,10 +50,13 @@ RUN npm run build
 # Stage 2: production dependencies only (no tsx, no esbuild: the image runs compiled JavaScript).
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
-ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
+# Install scripts run only for the packages package.json#allowScripts allows (esbuild, @swc/core);
+# @scarf/scarf's analytics are off twice over (scarfSettings, SCARF_ANALYTICS).
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
 COPY --from=manifests /app ./
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
+RUN --mount=type=cache,target=/root/.npm --mount=type=secret,id=npm-ca \
+    NODE_EXTRA_CA_CERTS="$(test -f /run/secrets/npm-ca && echo /run/secrets/npm-ca)" npm ci --omit=dev
 
 # The runtime: production node_modules and the bundles, owned by root and read-only to the process,
 # which runs as the unprivileged `node` user (uid 1000). No TypeScript sources: the workspace links in

@@ -2,9 +2,14 @@
  * `npm run fleet -- --api 3 --gateways 2 [--port 8080] [--rolling-restart]`: a local fleet behind
  * HAProxy. PostgreSQL and Redis are found on localhost or started; the fleet uses a database
  * `tally_fleet` of its own. Ctrl-C stops everything.
+ *
+ * `--containers [--image localhost/tally:local]` (`npm run fleet:containers`): every member is a
+ * container of Tally's image (podman; `npm run image:base && npm run image` first), 2 API and 2
+ * gateways unless told otherwise. `npm run image:roll` rolls such a fleet under the load test.
  */
 import { Client } from 'pg';
 import { ensurePostgres, ensureRedis } from '../../test/support/services';
+import { hasPodman, imageExists, LOCAL_TAG } from '../image/podman';
 import { startFleet } from './fleet';
 
 function arg(name: string, fallback: number): number {
@@ -14,8 +19,19 @@ function arg(name: string, fallback: number): number {
   return value;
 }
 
+function textArg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+
 async function main() {
-  const api = arg('api', 3);
+  const inContainers = process.argv.includes('--containers');
+  const image = textArg('image', LOCAL_TAG);
+  if (inContainers && !hasPodman())
+    throw new Error('--containers needs podman (apt-get install -y podman runc)');
+  if (inContainers && !imageExists(image))
+    throw new Error(`no image ${image}: npm run image:base && npm run image`);
+  const api = arg('api', inContainers ? 2 : 3);
   const gateways = arg('gateways', 2);
   const port = arg('port', 8080);
   const pg = await ensurePostgres();
@@ -34,6 +50,7 @@ async function main() {
     port,
     databaseUrl: dbUrl.toString(),
     redisUrl: redis.url,
+    ...(inContainers ? { containers: { image } } : {}),
     log: (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(

@@ -29,6 +29,7 @@ import { type IService, Service } from 'kubernetes-models/v1/Service';
 import { parseAllDocuments } from 'yaml';
 import { type Config, loadConfig } from '../../apps/server/src/config';
 import { NODE_FLAGS_BY_ROLE } from '../../infra/fleet/node-flags';
+import { PRODUCTION_RUN } from '../../infra/image/podman';
 import {
   type Json,
   type K8sObject,
@@ -372,6 +373,40 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       expect(config.redisUrl).toMatch(/^rediss?:\/\//);
       expect(config.jwtSecret).toBeDefined();
       expect(config.nodeEnv).toBe('production');
+    }
+  });
+
+  // test/image/image.test.ts runs the image with PRODUCTION_RUN (infra/image/podman.ts): the
+  // Deployments must ask for what that test ran.
+  it('runs the image as the image test ran it: command, port, user, read-only root, writable paths, probes, NODE_OPTIONS', () => {
+    for (const [deployment, role] of [
+      [api, 'api'],
+      [gateway, 'gateway'],
+    ] as const) {
+      const spec = deployment.spec?.template.spec as IPodSpec;
+      const container = spec.containers[0] as IContainer;
+      // The image's CMD, unchanged: one command for every ROLE.
+      expect([role, container.command, container.args]).toEqual([role, undefined, undefined]);
+      expect(container.ports?.map((p) => p.containerPort)).toEqual([PRODUCTION_RUN.port]);
+      expect([spec.securityContext?.runAsUser, spec.securityContext?.runAsGroup]).toEqual([
+        PRODUCTION_RUN.uid,
+        PRODUCTION_RUN.gid,
+      ]);
+      expect(container.securityContext?.runAsUser ?? spec.securityContext?.runAsUser).toBe(
+        PRODUCTION_RUN.uid,
+      );
+      expect(container.securityContext?.readOnlyRootFilesystem).toBe(PRODUCTION_RUN.readOnlyRootFilesystem);
+      const emptyDirs = new Set((spec.volumes ?? []).filter((v) => v.emptyDir).map((v) => v.name));
+      const writable = (container.volumeMounts ?? [])
+        .filter((m) => emptyDirs.has(m.name))
+        .map((m) => m.mountPath);
+      expect(writable.sort()).toEqual([...PRODUCTION_RUN.writable].sort());
+      expect(container.readinessProbe?.httpGet?.path).toBe(PRODUCTION_RUN.readinessPath);
+      expect(container.livenessProbe?.httpGet?.path).toBe(PRODUCTION_RUN.livenessPath);
+      if (container.startupProbe)
+        expect(container.startupProbe.httpGet?.path).toBe(PRODUCTION_RUN.livenessPath);
+      const nodeOptions = container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value;
+      expect([role, nodeOptions]).toEqual([role, PRODUCTION_RUN.nodeOptions(role)]);
     }
   });
 
@@ -950,9 +985,20 @@ describe('Dockerfile', () => {
   const runtime = stages.at(-1) as Stage;
   const ops = (stage: Stage, op: string) => stage.instructions.filter((i) => i.op === op).map((i) => i.args);
 
-  it('is a multi-stage build on node:24-bookworm-slim', () => {
+  it('is a multi-stage build on node:24-bookworm-slim unless NODE_IMAGE names another base', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     for (const stage of stages) expect(stage.image).toBe('node:24-bookworm-slim');
+    // Every stage's FROM is the build argument (npm run image passes the local base here).
+    const froms = dockerInstructions().filter((i) => i.op === 'FROM');
+    for (const from of froms) expect(from.args).toMatch(/^\$\{NODE_IMAGE\}(\s|$)/);
+  });
+
+  it("gives the build's npm ci no extra CA unless the npm-ca secret is mounted, and keeps scarf's analytics off", () => {
+    for (const stage of stages.filter((s) => ops(s, 'RUN').some((r) => /\bnpm ci\b/.test(r)))) {
+      const install = ops(stage, 'RUN').find((r) => /\bnpm ci\b/.test(r)) as string;
+      expect(install).toMatch(/--mount=type=secret,id=npm-ca\b/);
+      expect(ops(stage, 'ENV').join(' ')).toMatch(/\bSCARF_ANALYTICS=false\b/);
+    }
   });
 
   it('installs every dependency in a build stage and only production dependencies for the runtime', () => {
@@ -989,6 +1035,8 @@ describe('Dockerfile', () => {
     expect(argv).not.toContain('tsx');
     expect(BUNDLES[argv.at(-1) as string]).toBe('apps/server/src/main.ts');
     expect(ops(runtime, 'ENTRYPOINT')).toEqual([]);
+    // The command test/image/image.test.ts finds as the container's PID 1.
+    expect(argv).toEqual(PRODUCTION_RUN.command);
   });
 
   it('builds dist/ (`npm run build`) after the type check, and the runtime gets dist/ but no sources', () => {
