@@ -97,7 +97,9 @@ async function main() {
     };
     const redisCommands = async () => {
       let total = 0;
-      for (const client of cluster ? cluster.ports.map((port) => cluster.node(port)) : [singleClient as Redis])
+      for (const client of cluster
+        ? cluster.ports.map((port) => cluster.node(port))
+        : [singleClient as Redis])
         total += Number(/^total_commands_processed:(\d+)/m.exec(await client.info('stats'))?.[1] ?? 0);
       return total;
     };
