@@ -14,7 +14,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import { parseAllDocuments } from 'yaml';
 import {
   hasPodman,
@@ -26,7 +25,7 @@ import {
 } from '../../infra/image/podman';
 import { currentRunId, databasePrefix } from '../support/run-info';
 import { freePort } from '../support/server-process';
-import { databaseUrl, dropDatabase, redisUrl } from '../support/test-database';
+import { createDatabase, databaseUrl, dropDatabase, redisUrl } from '../support/test-database';
 import { TEST_JWT_SECRET } from '../support/test-server';
 import { until } from '../support/until';
 
@@ -116,13 +115,7 @@ function drainBudgetSeconds(file: string): number {
 
   beforeAll(async () => {
     if (missing) throw new Error(`the image test is required here (CI or .ci/run) but ${missing}`);
-    const admin = new Client({ connectionString: serverUrl });
-    await admin.connect();
-    try {
-      await admin.query(`create database "${name}"`);
-    } finally {
-      await admin.end();
-    }
+    await createDatabase(serverUrl, name);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     env = {

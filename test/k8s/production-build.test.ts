@@ -8,10 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { currentRunId, databasePrefix } from '../support/run-info';
 import { freePort } from '../support/server-process';
-import { databaseUrl, dropDatabase, redisUrl } from '../support/test-database';
+import { createDatabase, databaseUrl, dropDatabase, redisUrl } from '../support/test-database';
 import { TEST_JWT_SECRET } from '../support/test-server';
 import { until } from '../support/until';
 
@@ -88,13 +87,7 @@ describe('the production build', () => {
 
     beforeAll(async () => {
       freshEnsureBuilt().ensureBuilt();
-      const admin = new Client({ connectionString: serverUrl });
-      await admin.connect();
-      try {
-        await admin.query(`create database "${name}"`);
-      } finally {
-        await admin.end();
-      }
+      await createDatabase(serverUrl, name);
     });
     afterAll(() => dropDatabase(serverUrl, name));
 

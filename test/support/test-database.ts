@@ -144,6 +144,11 @@ async function dropDatabaseWith(client: Client, name: string): Promise<void> {
   await client.query(`drop database if exists ${quoteIdentifier(name)}`);
 }
 
+/** Creates the (empty) database `name` on the server at `serverUrl`. */
+export async function createDatabase(serverUrl: string, name: string): Promise<void> {
+  await withClient(serverUrl, (client) => client.query(`create database ${quoteIdentifier(name)}`));
+}
+
 /** Drops one database on the server at `serverUrl` (forcibly: open connections are terminated). */
 export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
   await withClient(serverUrl, (client) => dropDatabaseWith(client, name));
