@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import {
   type BusMessage,
   channelOf,
@@ -7,7 +8,6 @@ import {
   type GroupEvent,
 } from '@tally/events';
 import { Redis } from 'ioredis';
-import { WebSocket } from 'ws';
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { until } from '../support/until';
@@ -137,29 +137,36 @@ describe('the cost of many connections', () => {
     expect(await again.next((m) => m['id'] === 'again')).toMatchObject({ type: 'subscribed', groupId });
   });
 
-  it('serialises each event once per feed and hands every subscriber’s socket the same bytes', async () => {
+  it('serialises and frames each event once per feed and writes every subscriber’s socket the same bytes', async () => {
     const groupId = await t.createGroup(ada, [bob]);
     const clients = [...(await subscribed(ada, groupId, 6)), ...(await subscribed(bob, groupId, 6))];
-    const send = jest.spyOn(WebSocket.prototype, 'send');
+    const write = jest.spyOn(Socket.prototype, 'write');
     try {
       const readsBefore = reads.read;
       await addExpense(groupId);
       // Seq 3, after the group's creation and Bob's arrival.
       await Promise.all(clients.map((c) => c.next((m) => m.type === 'event' && m['seq'] === 3)));
-      // The gateway's sockets (its side of each connection) were each sent the event once…
-      const frames = send.mock.calls
-        .filter((_, i) => (send.mock.contexts[i] as WebSocket & { _isServer: boolean })._isServer)
+      // The gateway's sockets were each written the event's frame once: a server's text frame
+      // (FIN and opcode 1, no mask: a client's frames are masked) carrying the event…
+      const frames = write.mock.calls
         .map(([data]) => data)
-        .filter((data) => String(data).includes('"type":"event"'));
+        .filter(
+          (data): data is Buffer =>
+            Buffer.isBuffer(data) && data[0] === 0x81 && ((data[1] as number) & 0x80) === 0,
+        )
+        .filter((data) => data.includes('"type":"event"'));
       expect(frames).toHaveLength(clients.length);
-      // …the very same Buffer for all of them (one JSON.stringify, one UTF-8 encoding),
+      // …the very same Buffer for all of them (one JSON.stringify, one UTF-8 encoding, one framing),
       expect(new Set(frames).size).toBe(1);
-      expect(Buffer.isBuffer(frames[0])).toBe(true);
       // …and not read from the log at all: the writer's announcement carried the event.
       expect(reads.read - readsBefore).toBe(0);
-      expect(JSON.parse(String(frames[0]))).toMatchObject({ type: 'event', groupId, seq: 3 });
+      const frame = frames[0] as Buffer;
+      const length = frame[1] === 126 ? frame.readUInt16BE(2) : (frame[1] as number);
+      const payload = frame.subarray(frame[1] === 126 ? 4 : 2);
+      expect(payload.length).toBe(length);
+      expect(JSON.parse(payload.toString('utf8'))).toMatchObject({ type: 'event', groupId, seq: 3 });
     } finally {
-      send.mockRestore();
+      write.mockRestore();
     }
   });
 

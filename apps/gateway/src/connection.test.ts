@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import type { WebSocket } from 'ws';
-import { Connection, createConnectionScope } from './connection';
+import { Connection, createConnectionScope, PreparedFrame } from './connection';
 import { createGatewayMetrics } from './gateway-metrics';
 
 /** A socket that takes listeners and sends nothing: enough for a connection that is never written to. */
@@ -53,4 +53,44 @@ describe('the connections of two gateways in one process', () => {
     jest.advanceTimersByTime(500);
     expect(expiredB.filter((spy) => spy.mock.calls.length > 0)).toHaveLength(4);
   });
+});
+
+describe('a prepared frame', () => {
+  /** What a client's ws decodes from `bytes`: its messages, as text. */
+  function decoded(bytes: Buffer): Promise<string[]> {
+    const { Receiver } = require('ws') as {
+      Receiver: new (options: {
+        isServer: boolean;
+        maxPayload: number;
+      }) => NodeJS.WritableStream & {
+        on(event: 'message', listener: (data: Buffer, isBinary: boolean) => void): void;
+        on(event: 'error', listener: (error: Error) => void): void;
+      };
+    };
+    const receiver = new Receiver({ isServer: false, maxPayload: 0 });
+    const messages: string[] = [];
+    return new Promise((resolve, reject) => {
+      receiver.on('message', (data, isBinary) => {
+        if (isBinary) reject(new Error('a binary frame'));
+        messages.push(data.toString('utf8'));
+      });
+      receiver.on('error', reject);
+      receiver.write(bytes, () => resolve(messages));
+    });
+  }
+
+  it.each([0, 5, 125, 126, 200, 65_535, 65_536, 70_000])(
+    'of %i bytes is one unmasked text frame that ws decodes to the same text',
+    async (length) => {
+      const text = 'é'.repeat(Math.floor(length / 2)) + 'x'.repeat(length % 2);
+      const payload = Buffer.from(text, 'utf8');
+      expect(payload.length).toBe(length);
+      const { bytes } = new PreparedFrame(payload);
+      expect(bytes[0]).toBe(0x81);
+      expect((bytes[1] as number) & 0x80).toBe(0);
+      expect(await decoded(bytes)).toEqual([text]);
+      // Two frames back to back: the header says exactly where the first ends.
+      expect(await decoded(Buffer.concat([bytes, bytes]))).toEqual([text, text]);
+    },
+  );
 });

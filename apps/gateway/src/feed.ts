@@ -7,7 +7,7 @@ import {
 } from '@tally/events';
 import { createIgnoredErrors, type IgnoredErrors } from '@tally/http-kit';
 import type { Logger } from 'pino';
-import type { Connection } from './connection';
+import { type Connection, PreparedFrame } from './connection';
 import type { GatewayMetrics } from './gateway-metrics';
 
 /** Events read from the log in one go when a feed catches up with a notification. */
@@ -42,7 +42,7 @@ export type Feed = {
   head: number;
   cache: GroupEvent[];
   /** The `event` message of each cached event, serialised and encoded once for every local subscriber. */
-  frames: Map<number, Buffer>;
+  frames: Map<number, PreparedFrame>;
   /**
    * Users known to be members as of `head`: a subscribe of theirs needs no membership read. A user
    * leaves the set as the feed reads their `member.removed` (a removal beyond `head` is delivered
@@ -244,13 +244,12 @@ export function createFeeds(deps: FeedsDeps) {
     }
   }
 
-  /** The `event` message of `event`, as bytes: serialised once per event for the feed's cache. */
-  function frameOf(feed: Feed, event: GroupEvent): Buffer {
+  /** The `event` message of `event`, framed: serialised and framed once per event for the feed's cache. */
+  function frameOf(feed: Feed, event: GroupEvent): PreparedFrame {
     const cached = feed.frames.get(event.seq);
     if (cached !== undefined && feed.cache.length > 0) return cached;
-    const bytes = Buffer.from(
-      JSON.stringify({ type: 'event', groupId: event.groupId, seq: event.seq, event }),
-      'utf8',
+    const bytes = new PreparedFrame(
+      Buffer.from(JSON.stringify({ type: 'event', groupId: event.groupId, seq: event.seq, event }), 'utf8'),
     );
     const first = feed.cache[0];
     if (first && event.seq >= first.seq && event.seq <= feed.head) feed.frames.set(event.seq, bytes);

@@ -22,7 +22,7 @@ export function beat(conn: Connection, metrics: GatewayMetrics): void {
   }
   conn.alive = false;
   conn.wakeIfRoom();
-  conn.ws.ping();
+  conn.ping();
   conn.beaten();
 }
 
