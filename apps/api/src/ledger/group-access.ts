@@ -64,10 +64,13 @@ export function createGroupGate(options: GroupGateOptions) {
     });
 
   /**
-   * Takes a place for one write to `groupId`; call the returned function when the write is over.
+   * Takes a place for one write to `groupId`, with the group's turn; call the returned function when
+   * the write is over. Meanwhile `passTurn()` gives the turn to the next write while keeping the
+   * place (a write whose statement is queued: it still counts against `maxWaiting`), and `retake()`
+   * waits for the turn again (a write that runs once more), refusing like `enter` after `waitTimeoutMs`.
    * @throws AppError 503 unavailable when the group is busy
    */
-  async function enter(groupId: string): Promise<() => void> {
+  async function enter(groupId: string): Promise<GroupPlace> {
     let lane = lanes.get(groupId);
     if (!lane) {
       lane = { admitted: 0, running: 0, queue: [] };
@@ -86,15 +89,33 @@ export function createGroupGate(options: GroupGateOptions) {
     }
     const held = lane;
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    let holding = true;
+    const passTurn = () => {
+      if (!holding) return;
+      holding = false;
       // The running slot passes straight to the next waiter, if any.
       const next = held.queue.shift();
       if (next) next();
       else held.running--;
+    };
+    const release = () => {
+      if (released) return;
+      released = true;
+      passTurn();
       leave(groupId, held);
     };
+    return Object.assign(release, {
+      passTurn,
+      async retake(): Promise<void> {
+        if (holding || released) return;
+        if (held.running === 0) held.running = 1;
+        else if (!(await turn(held))) {
+          refused.inc({ reason: 'wait_timeout' });
+          throw busy();
+        }
+        holding = true;
+      },
+    });
   }
 
   return {
@@ -112,3 +133,6 @@ export function createGroupGate(options: GroupGateOptions) {
 }
 
 export type GroupGate = ReturnType<typeof createGroupGate>;
+
+/** A write's place in its group's gate: call it when the write is over (see `enter`). */
+export type GroupPlace = (() => void) & { passTurn(): void; retake(): Promise<void> };

@@ -254,6 +254,11 @@ export function createStatementBatcher(deps: {
     help: 'Group-commit batches undone by one statement’s error, whose writes were then sent again one by one',
     registers,
   });
+  const expiredTotal = new Counter({
+    name: 'write_statements_expired_total',
+    help: 'Write statements that waited in the group-commit queue longer than the pool acquire timeout (answered 503 unavailable): every batch slot busy, or the group’s previous write still on its way',
+    registers,
+  });
   const queue: Pending[] = [];
   /** Batches in flight (each sends the queue, then the queue that built up meanwhile, and so on). */
   let inFlight = 0;
@@ -277,10 +282,22 @@ export function createStatementBatcher(deps: {
   function expire(): void {
     expiry = undefined;
     const cutoff = performance.now() - queueTimeoutMs;
-    let expired = 0;
-    while (expired < queue.length && (queue[expired] as Pending).queuedAt <= cutoff) expired++;
-    for (const pending of queue.splice(0, expired))
-      pending.reject(new QueueTimeoutError('no batch took the statement in time (every slot busy)'));
+    // The statements queued longest, and those queued after one of them (built on the state it would
+    // have left: they would only wait for its group again).
+    const gone = new Set<Ticket>();
+    const kept: Pending[] = [];
+    const expired: Pending[] = [];
+    for (const pending of queue) {
+      if (pending.queuedAt <= cutoff || (pending.after !== undefined && gone.has(pending.after))) {
+        gone.add(pending.ticket);
+        expired.push(pending);
+      } else kept.push(pending);
+    }
+    queue.length = 0;
+    queue.push(...kept);
+    if (expired.length > 0) expiredTotal.inc(expired.length);
+    for (const pending of expired)
+      pending.reject(new QueueTimeoutError('no batch took the statement in time'));
     armExpiry();
   }
 
@@ -400,7 +417,8 @@ export function createStatementBatcher(deps: {
       });
       if (testHold !== undefined) heldStatements++;
       if (inFlight < maxInFlight) void flush();
-      else armExpiry();
+      // What stays queued (every slot busy, or its group's previous statement on its way) may wait so long.
+      armExpiry();
     });
     return { ticket, rows };
   }

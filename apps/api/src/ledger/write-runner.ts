@@ -6,7 +6,7 @@ import type { Registry } from 'prom-client';
 import type { Reply } from '../http/reply';
 import type { NewId } from '../ids';
 import { createRunRead, openTransaction, type RunRead } from '../read-queries';
-import { createGroupGate, type GroupGate, type GroupRow } from './group-access';
+import { createGroupGate, type GroupGate, type GroupPlace, type GroupRow } from './group-access';
 import { durableRecordInsert, GroupChange } from './group-change';
 import { type GroupSnapshotRow, type GroupState, groupSnapshotSql, toGroupState } from './group-snapshot';
 import { raw, type Sql } from './sql';
@@ -174,8 +174,11 @@ type Ahead = {
 /** Everything one write keeps between its attempts. */
 type WriteState = {
   attempts: number;
-  /** Its turn in its group's gate, while it decides and until its statement is queued. */
-  turn: { groupId: string; release: () => void } | undefined;
+  /**
+   * Its place in its group's gate (counted against the group's bound until the write is over) and
+   * whether it holds the group's turn (while it decides, until its statement is queued).
+   */
+  turn: { groupId: string; place: GroupPlace; holding: boolean } | undefined;
   /** The group it changes, once it knows it. */
   groupId: string | undefined;
   /** The write on its way whose state the current attempt's change builds on, if any. */
@@ -270,19 +273,27 @@ export function createWriteRunner(deps: {
       state.locked ? state.locked.run(query, values) : runRead(query, values);
 
   async function enterGroup(state: WriteState, groupId: string): Promise<void> {
-    if (state.turn) {
-      if (state.turn.groupId !== groupId) throw new Error('a write changes one group');
+    const turn = state.turn;
+    if (turn?.groupId === groupId) {
+      if (!turn.holding) {
+        await turn.place.retake();
+        turn.holding = true;
+      }
       return;
     }
+    if (turn?.holding) throw new Error('a write changes one group');
     // Between attempts the group may differ: e.g. the record a create raced for is found in another group.
+    turn?.place();
+    state.turn = undefined;
     state.groupId = groupId;
-    state.turn = { groupId, release: await gate.enter(groupId) };
+    state.turn = { groupId, place: await gate.enter(groupId), holding: true };
   }
 
-  /** Gives the group's turn to its next write (this one's statement is queued; it may take a turn again). */
-  function leaveGroup(state: WriteState): void {
-    state.turn?.release();
-    state.turn = undefined;
+  /** Gives the group's turn to its next write (this one's statement is queued; it keeps its place). */
+  function passTurn(state: WriteState): void {
+    if (!state.turn?.holding) return;
+    state.turn.place.passTurn();
+    state.turn.holding = false;
   }
 
   async function readGroup(state: WriteState, groupId: string): Promise<GroupState | undefined> {
@@ -446,7 +457,7 @@ export function createWriteRunner(deps: {
       parent: state.ahead,
     };
     aheadOf.set(groupId, ahead);
-    leaveGroup(state);
+    passTurn(state);
     let row: StatementRow | undefined;
     try {
       [row] = (await rows) as StatementRow[];
@@ -535,7 +546,7 @@ export function createWriteRunner(deps: {
       if (state.groupId && !(error instanceof AppError)) cache.forget(state.groupId);
       throw error;
     } finally {
-      state.turn?.release();
+      state.turn?.place();
     }
   }
 
