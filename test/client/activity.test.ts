@@ -1,9 +1,8 @@
-import { type ActivityItem, type ActivityNotice, TallyClient } from '../../packages/client/src';
+import type { ActivityItem, ActivityNotice, TallyClient } from '../../packages/client/src';
 import { redisUrl } from '../support/test-database';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
 import { until } from '../support/until';
-
-const PASSWORD = 'correct horse battery';
+import { PASSWORD, quickClient } from './sdk-setup';
 
 /** Activity through the SDK (API.md §8a): `tally.activity` and `RealtimeClient.followActivity`. */
 describe('activity through the SDK', () => {
@@ -11,8 +10,7 @@ describe('activity through the SDK', () => {
   let ada: TallyClient;
   let bob: TallyClient;
 
-  const newClient = () =>
-    new TallyClient({ baseUrl: t.url, retry: { baseDelayMs: 10, attemptTimeoutMs: 5000 } });
+  const newClient = () => quickClient(t.url);
 
   beforeAll(async () => {
     t = await startTestServer({ env: { REDIS_URL: redisUrl() } });

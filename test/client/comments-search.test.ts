@@ -1,7 +1,6 @@
-import { ForbiddenError, TallyClient, ValidationFailedError } from '../../packages/client/src';
+import { ForbiddenError, type TallyClient, ValidationFailedError } from '../../packages/client/src';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
-
-const PASSWORD = 'correct horse battery';
+import { PASSWORD, quickClient, rejection } from './sdk-setup';
 
 /** The expense search (API.md §5.1) and comments (§5.2) through the SDK, against a real server. */
 describe('search and comments through the SDK', () => {
@@ -9,15 +8,7 @@ describe('search and comments through the SDK', () => {
   let ada: TallyClient;
   let bob: TallyClient;
 
-  const newClient = () =>
-    new TallyClient({ baseUrl: t.url, retry: { baseDelayMs: 10, attemptTimeoutMs: 5000 } });
-  const rejection = (promise: Promise<unknown>): Promise<unknown> =>
-    promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
+  const newClient = () => quickClient(t.url);
 
   beforeAll(async () => {
     t = await startTestServer();

@@ -2,12 +2,11 @@ import {
   type GroupEvent,
   MemberClaimedError,
   NotFoundError,
-  TallyClient,
+  type TallyClient,
   ValidationFailedError,
 } from '../../packages/client/src';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
-
-const PASSWORD = 'correct horse battery';
+import { PASSWORD, quickClient, rejection } from './sdk-setup';
 
 /** `tally.groups.addMember({name})` and `tally.invites` against the real server (API.md §3.1–§3.3). */
 describe('TallyClient: pending members, invites and claims', () => {
@@ -15,20 +14,12 @@ describe('TallyClient: pending members, invites and claims', () => {
   let ada: TallyClient;
   let adaId: string;
 
-  const newClient = () =>
-    new TallyClient({ baseUrl: t.url, retry: { baseDelayMs: 10, attemptTimeoutMs: 5000 } });
+  const newClient = () => quickClient(t.url);
   const registered = async (name: string, email = uniqueEmail(name)) => {
     const client = newClient();
     const session = await client.auth.register({ email, name, password: PASSWORD });
     return { client, id: session.user.id };
   };
-  const rejection = async (promise: Promise<unknown>): Promise<unknown> =>
-    promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
 
   beforeAll(async () => {
     t = await startTestServer();

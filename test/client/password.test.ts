@@ -7,8 +7,7 @@ import {
 } from '../../packages/client/src';
 import { resetTokenOf, startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
-
-const PASSWORD = 'correct horse battery';
+import { PASSWORD, quickClient, rejection } from './sdk-setup';
 
 /**
  * `tally.me.changePassword`, `tally.auth.requestPasswordReset` and `confirmPasswordReset` against
@@ -18,15 +17,7 @@ describe('TallyClient: password change and reset', () => {
   let smtp: TestSmtpServer;
   let t: TestServer;
 
-  const newClient = () =>
-    new TallyClient({ baseUrl: t.url, retry: { baseDelayMs: 10, attemptTimeoutMs: 5000 } });
-  const rejection = async (promise: Promise<unknown>): Promise<unknown> =>
-    promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
+  const newClient = () => quickClient(t.url);
 
   beforeAll(async () => {
     smtp = await startSmtpServer();

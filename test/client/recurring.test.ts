@@ -4,13 +4,13 @@ import {
   NotFoundError,
   PreconditionFailedError,
   type RecurringExpenseRequest,
-  TallyClient,
+  type TallyClient,
   ValidationFailedError,
 } from '../../packages/client/src';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
 import { until } from '../support/until';
+import { PASSWORD, quickClient, rejection } from './sdk-setup';
 
-const PASSWORD = 'correct horse battery';
 const DAY_MS = 86_400_000;
 
 /**
@@ -23,15 +23,7 @@ describe('recurring expenses through the SDK', () => {
   let ada: TallyClient;
   let bob: TallyClient;
 
-  const newClient = () =>
-    new TallyClient({ baseUrl: t.url, retry: { baseDelayMs: 10, attemptTimeoutMs: 5000 } });
-  const rejection = async (promise: Promise<unknown>): Promise<unknown> =>
-    promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
+  const newClient = () => quickClient(t.url);
 
   beforeAll(async () => {
     t = await startTestServer({ env: { RECURRING_POLL_MS: '50' } });

@@ -1,21 +1,12 @@
 import { NotFoundError, TallyClient, UnauthenticatedError } from '../../packages/client/src';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
-
-const PASSWORD = 'correct horse battery';
+import { PASSWORD, quickClient, rejection } from './sdk-setup';
 
 /** `tally.sessions`, `tally.auth.logout()` and `logoutAll()` against the real server (API.md §2). */
 describe('TallyClient: sessions and signing out', () => {
   let t: TestServer;
 
-  const newClient = () =>
-    new TallyClient({ baseUrl: t.url, retry: { baseDelayMs: 10, attemptTimeoutMs: 5000 } });
-  const rejection = async (promise: Promise<unknown>): Promise<unknown> =>
-    promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
+  const newClient = () => quickClient(t.url);
   /** One user signed in on two devices (clients). */
   const twoDevices = async (name: string) => {
     const email = uniqueEmail(name);

@@ -11,13 +11,12 @@ import {
   type ProblemError,
   type Session,
   SplitMismatchError,
-  TallyClient,
+  type TallyClient,
   UnauthenticatedError,
   ValidationFailedError,
 } from '../../packages/client/src';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
-
-const PASSWORD = 'correct horse battery';
+import { PASSWORD, quickClient, rejection } from './sdk-setup';
 
 /**
  * Every typed method against the real server (fresh PostgreSQL database): the request and response
@@ -31,15 +30,7 @@ describe('TallyClient against the real server', () => {
   let bobSession: Session;
   let groupId: string;
 
-  const newClient = () =>
-    new TallyClient({ baseUrl: t.url, retry: { baseDelayMs: 10, attemptTimeoutMs: 5000 } });
-  const rejection = async (promise: Promise<unknown>): Promise<unknown> =>
-    promise.then(
-      () => {
-        throw new Error('expected a rejection');
-      },
-      (error: unknown) => error,
-    );
+  const newClient = () => quickClient(t.url);
 
   beforeAll(async () => {
     t = await startTestServer();
