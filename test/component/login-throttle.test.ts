@@ -12,6 +12,7 @@ import type { Response } from 'supertest';
 import { startRedisCluster } from '../support/redis-cluster';
 import { ensureRedis } from '../support/services';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
+import { type ThrowawayRedis, throwawayRedises } from '../support/throwaway-redis';
 import { expectProblem } from './component-helpers';
 
 const PASSWORD = 'correct horse battery';
@@ -228,25 +229,10 @@ describe('the per-IP budget of /v1/auth/*', () => {
   });
 });
 
-describe.each([
-  {
-    redis: 'one Redis',
-    start: async () => {
-      const redis = await ensureRedis({ ephemeral: true });
-      return { env: { REDIS_URL: redis.url }, stop: () => redis.stop() };
-    },
-  },
-  {
-    redis: 'a Redis Cluster',
-    start: async () => {
-      const cluster = await startRedisCluster({ masters: 3 });
-      return { env: { REDIS_CLUSTER_NODES: cluster.nodes }, stop: () => cluster.stop() };
-    },
-  },
-])('login throttling shared through $redis', ({ start }) => {
+describe.each(throwawayRedises)('login throttling shared through $redis', ({ start }) => {
   let a: TestServer;
   let b: TestServer;
-  let redis: { env: Record<string, string>; stop(): Promise<void> };
+  let redis: ThrowawayRedis;
   beforeAll(async () => {
     redis = await start();
     const env = { ...THROTTLE, ...redis.env };

@@ -1,6 +1,7 @@
 import { startRedisCluster } from '../support/redis-cluster';
 import { ensureRedis } from '../support/services';
 import { newKey, startTestServer, type TestServer } from '../support/test-server';
+import { type ThrowawayRedis, throwawayRedises } from '../support/throwaway-redis';
 
 const LIMIT = 5;
 
@@ -9,25 +10,10 @@ const LIMIT = 5;
  * (or Redis Cluster) of its own: every test process talks from 127.0.0.1, and other files must not
  * spend its budget.
  */
-describe.each([
-  {
-    redis: 'one Redis',
-    start: async () => {
-      const redis = await ensureRedis({ ephemeral: true });
-      return { env: { REDIS_URL: redis.url }, stop: () => redis.stop() };
-    },
-  },
-  {
-    redis: 'a Redis Cluster',
-    start: async () => {
-      const cluster = await startRedisCluster({ masters: 3 });
-      return { env: { REDIS_CLUSTER_NODES: cluster.nodes }, stop: () => cluster.stop() };
-    },
-  },
-])('rate limits shared by every instance through $redis', ({ start }) => {
+describe.each(throwawayRedises)('rate limits shared by every instance through $redis', ({ start }) => {
   let a: TestServer;
   let b: TestServer;
-  let redis: { env: Record<string, string>; stop(): Promise<void> };
+  let redis: ThrowawayRedis;
   beforeAll(async () => {
     redis = await start();
     const env = {
