@@ -1,34 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { migrateLatest, migrateTo } from '@tally/db';
-import { knex as createKnex, type Knex } from 'knex';
-import { Client } from 'pg';
-import { currentRunId, databasePrefix } from '../support/run-info';
-import { databaseUrl, dropDatabase } from '../support/test-database';
+import type { Knex } from 'knex';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 /**
  * Migration 009 (deleted accounts, API.md §11.3): a deleted user keeps nothing to sign in with, the
  * other statuses keep their rules, and `down` refuses while deleted users exist.
  */
 describe('migration 009', () => {
-  const serverUrl = databaseUrl();
-  const name = `${databasePrefix(currentRunId())}${randomBytes(4).toString('hex')}`;
+  let db: TestDatabase;
   let knex: Knex;
   const at = new Date();
 
   beforeAll(async () => {
-    const admin = new Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    knex = createKnex({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 2 } });
+    db = await createTestDatabase({ migrate: false });
+    knex = db.knex;
     await migrateLatest(knex, { useAdvisoryLock: false });
   });
-  afterAll(async () => {
-    await knex?.destroy();
-    await dropDatabase(serverUrl, name);
-  });
+  afterAll(() => db?.drop());
 
   const user = (id: string, fields: Record<string, unknown>) =>
     knex('users').insert({ id, name: id, created_at: at, ...fields });

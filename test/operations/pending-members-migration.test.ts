@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { migrateLatest, migrateTo } from '@tally/db';
-import { knex as createKnex, type Knex } from 'knex';
-import { Client } from 'pg';
-import { currentRunId, databasePrefix } from '../support/run-info';
-import { databaseUrl, dropDatabase } from '../support/test-database';
+import type { Knex } from 'knex';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 /**
  * Migration 004 (pending members, invites) on a database that already has users and groups: every
@@ -11,18 +8,12 @@ import { databaseUrl, dropDatabase } from '../support/test-database';
  * refuses to drop pending members rather than lose them.
  */
 describe('migration 004 on a database that already has rows', () => {
-  const serverUrl = databaseUrl();
-  const name = `${databasePrefix(currentRunId())}${randomBytes(4).toString('hex')}`;
+  let db: TestDatabase;
   let knex: Knex;
 
   beforeAll(async () => {
-    const admin = new Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    knex = createKnex({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 2 } });
+    db = await createTestDatabase({ migrate: false });
+    knex = db.knex;
     await migrateTo(knex, '003-bounded-tables');
     const at = new Date();
     await knex('users').insert({
@@ -37,10 +28,7 @@ describe('migration 004 on a database that already has rows', () => {
     await knex('group_members').insert({ group_id: 'grp_1', user_id: 'usr_a', joined_at: at });
     await migrateLatest(knex, { useAdvisoryLock: false });
   });
-  afterAll(async () => {
-    await knex?.destroy();
-    await dropDatabase(serverUrl, name);
-  });
+  afterAll(() => db?.drop());
 
   it('makes every existing user an active account and every membership unclaimed', async () => {
     expect(await knex('users').select('id', 'status', 'pending_email_normalized')).toEqual([

@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { migrateLatest, migrateTo } from '@tally/db';
 import { expenseSearchText } from '@tally/domain';
-import { knex as createKnex, type Knex } from 'knex';
-import { Client } from 'pg';
-import { currentRunId, databasePrefix } from '../support/run-info';
-import { databaseUrl, dropDatabase } from '../support/test-database';
+import type { Knex } from 'knex';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 /**
  * Migration 008 (search and comments) on a database that already has expenses: every existing row
@@ -12,19 +9,13 @@ import { databaseUrl, dropDatabase } from '../support/test-database';
  * and everyone involved; `down` takes the columns and the table away again.
  */
 describe('migration 008 on a database that already has expenses', () => {
-  const serverUrl = databaseUrl();
-  const name = `${databasePrefix(currentRunId())}${randomBytes(4).toString('hex')}`;
+  let db: TestDatabase;
   let knex: Knex;
   const DESCRIPTIONS = ['Café CRÈME', 'ﬁsh and İstanbul', 'Taxi'];
 
   beforeAll(async () => {
-    const admin = new Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    knex = createKnex({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 2 } });
+    db = await createTestDatabase({ migrate: false });
+    knex = db.knex;
     await migrateTo(knex, '006-group-rates');
     const at = new Date();
     for (const id of ['usr_a', 'usr_b', 'usr_c']) {
@@ -63,10 +54,7 @@ describe('migration 008 on a database that already has expenses', () => {
     for (let i = 0; i < rows.length; i += 500) await knex('expenses').insert(rows.slice(i, i + 500));
     await migrateLatest(knex, { useAdvisoryLock: false });
   });
-  afterAll(async () => {
-    await knex?.destroy();
-    await dropDatabase(serverUrl, name);
-  });
+  afterAll(() => db?.drop());
 
   it('fills the search text, the payers and everyone involved of every existing expense', async () => {
     const rows: {

@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { migrateLatest, migrateTo } from '@tally/db';
-import { knex as createKnex, type Knex } from 'knex';
-import { Client } from 'pg';
-import { currentRunId, databasePrefix } from '../support/run-info';
-import { databaseUrl, dropDatabase } from '../support/test-database';
+import type { Knex } from 'knex';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 /**
  * Migration 011 (sessions, API.md §2) on a database that already has refresh tokens: every family
@@ -11,27 +8,18 @@ import { databaseUrl, dropDatabase } from '../support/test-database';
  * its newest); families with none (revoked, used up, expired) get no session.
  */
 describe('migration 011', () => {
-  const serverUrl = databaseUrl();
-  const name = `${databasePrefix(currentRunId())}${randomBytes(4).toString('hex')}`;
+  let db: TestDatabase;
   let knex: Knex;
   const hour = 3600_000;
   const now = Date.now();
   const at = (offsetMs: number) => new Date(now + offsetMs);
 
   beforeAll(async () => {
-    const admin = new Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    knex = createKnex({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 2 } });
+    db = await createTestDatabase({ migrate: false });
+    knex = db.knex;
     await migrateTo(knex, '010-imports');
   });
-  afterAll(async () => {
-    await knex?.destroy();
-    await dropDatabase(serverUrl, name);
-  });
+  afterAll(() => db?.drop());
 
   let tokens = 0;
   const token = (family: string, user: string, fields: Record<string, unknown>) =>

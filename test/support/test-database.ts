@@ -167,11 +167,14 @@ export async function dropRunDatabases(serverUrl: string, runId: string): Promis
   });
 }
 
-/** Creates `tally_test_<runid>_<random>`, migrates it to the latest schema and opens a knex pool (max 5). */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * Creates `tally_test_<runid>_<random>`, migrates it to the latest schema and opens a knex pool (max
+ * 5). `migrate: false`: the database is left empty, for a migration's own test to migrate step by step.
+ */
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = databaseUrl();
   const name = `${databasePrefix(currentRunId())}${randomBytes(4).toString('hex')}`;
-  await withClient(serverUrl, (client) => client.query(`create database ${quoteIdentifier(name)}`));
+  await createDatabase(serverUrl, name);
   const url = urlWithDatabase(serverUrl, name);
   const knex = createKnex({ client: 'pg', connection: url, pool: { min: 0, max: 5 } });
   const drop = once(async () => {
@@ -181,6 +184,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await dropDatabase(serverUrl, name);
     }
   });
+  if (options.migrate === false) return { name, url, knex, drop };
   try {
     // Imported lazily so that Redis-only tests do not load the schema package.
     const { migrateLatest } = await import('@tally/db');
