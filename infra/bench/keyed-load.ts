@@ -36,35 +36,66 @@ export async function signUpWithGroups(api: string, label: string, groupCount: n
   return { userId: session.user.id, auth, groups };
 }
 
+/** The body of the bench's keyed expense, into `groupId`: `payer` pays it all and owes it all. */
+export const expenseBodyOf =
+  (payer: string) =>
+  (groupId: string): string =>
+    JSON.stringify({
+      groupId,
+      description: 'Dinner',
+      amount: 90000,
+      paidBy: payer,
+      split: { type: 'equal', between: [payer] },
+    });
+
+/**
+ * Autocannon's options for keyed `POST /v1/expenses` to `target`: each request counts on `counter`
+ * (shared by loads that must never reuse a key), is keyed `<keyPrefix>-<count>` and goes to the group
+ * `pickGroup(count)` names, with the body `bodyOf` makes for it.
+ */
+export function keyedPostOptions(options: {
+  target: string;
+  headers: Record<string, string>;
+  bodyOf: (groupId: string) => string;
+  pickGroup: (n: number) => string;
+  counter: { n: number };
+  keyPrefix: string;
+}): autocannon.Options {
+  const { headers, bodyOf, pickGroup, counter, keyPrefix } = options;
+  return {
+    url: `${options.target}/v1/expenses`,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const n = ++counter.n;
+          return {
+            ...req,
+            headers: { ...headers, 'idempotency-key': `${keyPrefix}-${n}` },
+            body: bodyOf(pickGroup(n)),
+          };
+        },
+      },
+    ],
+  };
+}
+
 /** Keyed `POST /v1/expenses` by `user`, a new key each, round-robin over the user's groups. */
 export function keyedExpenseLoad(
   api: string,
   user: BenchUser,
   options: { keyPrefix: string; connections: number; duration: number },
 ) {
-  let n = 0;
   return autocannon({
-    url: `${api}/v1/expenses`,
+    ...keyedPostOptions({
+      target: api,
+      headers: user.auth,
+      bodyOf: expenseBodyOf(user.userId),
+      pickGroup: (n) => user.groups[n % user.groups.length] as string,
+      counter: { n: 0 },
+      keyPrefix: options.keyPrefix,
+    }),
     connections: options.connections,
     duration: options.duration,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          n++;
-          return {
-            ...req,
-            headers: { ...user.auth, 'idempotency-key': `${options.keyPrefix}-${n}` },
-            body: JSON.stringify({
-              groupId: user.groups[n % user.groups.length],
-              description: 'Dinner',
-              amount: 90000,
-              paidBy: user.userId,
-              split: { type: 'equal', between: [user.userId] },
-            }),
-          };
-        },
-      },
-    ],
   });
 }

@@ -16,6 +16,7 @@ import { ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
 import { createBenchDatabase, waitFor, writeResults } from './bench-setup';
 import { cpuByPidOfTree, cpuMicros, cpuOfTreeSince, postmasterPid } from './cpu';
+import { expenseBodyOf, keyedPostOptions } from './keyed-load';
 import { runWsBench, type WsBenchOptions, type WsResult } from './ws-bench';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -514,35 +515,14 @@ async function main() {
       ).id;
     const newGroup = newGroupAt(api, auth);
     /** An expense of `payer`'s alone in `groupId`, as Tally and the peer both take it. */
-    const expenseBodyOf = (payer: string) => (groupId: string) =>
-      JSON.stringify({
-        groupId,
-        description: 'Dinner',
-        amount: 90000,
-        paidBy: payer,
-        split: { type: 'equal', between: [payer] },
-      });
     const expenseBody = expenseBodyOf(session.user.id);
-    let n = 0;
+    /** One count for every keyed load of the run: no two requests share a key. */
+    const counter = { n: 0 };
     /** Keyed `POST /v1/expenses` to `target`, a fresh key per request, the group picked by request number. */
     const keyedPostTo =
       (target: string, headers: Record<string, string>, bodyOf: (groupId: string) => string) =>
-      (pickGroup: (i: number) => string): autocannon.Options => ({
-        url: `${target}/v1/expenses`,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => {
-              n++;
-              return {
-                ...req,
-                headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${n}` },
-                body: bodyOf(pickGroup(n)),
-              };
-            },
-          },
-        ],
-      });
+      (pickGroup: (i: number) => string): autocannon.Options =>
+        keyedPostOptions({ target, headers, bodyOf, pickGroup, counter, keyPrefix: `bench-${process.pid}` });
     const keyedPost = keyedPostTo(api, auth, expenseBody);
 
     // The peer's user: a token signed the way Tally signs its own (HS256), for a user id of the peer.
