@@ -9,6 +9,7 @@
 import express from 'express';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
+import { serveBenchApp } from './serve-bench-app';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const redis = new Redis(process.env.REDIS_URL as string);
@@ -44,15 +45,8 @@ app.post('/replay', async (req, res) => {
   else res.status(201).type('application/json').send(stored);
 });
 
-pool
-  .query('create table if not exists bench_rows (id bigserial primary key, payload jsonb not null)')
-  .then(() => {
-    const server = app.listen(Number(process.env.PORT), () => process.stdout.write('ready\n'));
-    process.on('SIGTERM', () =>
-      server.close(() => Promise.all([pool.end(), redis.quit()]).finally(() => process.exit(0))),
-    );
-  })
-  .catch((error: unknown) => {
-    process.stderr.write(`${String(error)}\n`);
-    process.exit(1);
-  });
+serveBenchApp(app, {
+  pool,
+  redis,
+  schema: 'create table if not exists bench_rows (id bigserial primary key, payload jsonb not null)',
+});

@@ -31,6 +31,7 @@ import express, { type Request, type Response } from 'express';
 import Redis from 'ioredis';
 import { jwtVerify } from 'jose';
 import { Pool, type PoolClient } from 'pg';
+import { serveBenchApp } from './serve-bench-app';
 
 const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
@@ -267,15 +268,4 @@ function answerFromKey(res: Response, row: KeyRow, fingerprint: string): void {
 
 app.get('/healthz', (_req, res) => void res.json({ ok: true }));
 
-pool
-  .query(SCHEMA)
-  .then(() => {
-    const server = app.listen(Number(process.env.PORT), () => process.stdout.write('ready\n'));
-    process.on('SIGTERM', () =>
-      server.close(() => Promise.all([pool.end(), redis.quit()]).finally(() => process.exit(0))),
-    );
-  })
-  .catch((error: unknown) => {
-    process.stderr.write(`${String(error)}\n`);
-    process.exit(1);
-  });
+serveBenchApp(app, { pool, redis, schema: SCHEMA });

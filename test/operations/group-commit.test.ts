@@ -116,6 +116,29 @@ describe('group commit: one batch with a stale write, an invalid write and a dup
     return groups;
   }
 
+  type FiveGroups = Awaited<ReturnType<typeof fiveGroups>>;
+
+  /**
+   * Another process writes `stale`, and removes Bob from `invalid`: this process's cached state of
+   * both is out of date.
+   */
+  async function outOfDateElsewhere(g: FiveGroups) {
+    await writeElsewhere(g.stale);
+    await writeElsewhere(g.invalid, () =>
+      other.query('delete from group_members where group_id = $1 and user_id = $2', [g.invalid, bob.id]),
+    );
+  }
+
+  /** One expense to each of the five groups, in one batch: the one to `invalid` names Bob, the one to `dup` uses `dupKey`. */
+  const oneWriteEachInOneBatch = (g: FiveGroups, dupKey: string) =>
+    inOneBatch([
+      () => expense(g.ok1, newKey()),
+      () => expense(g.ok2, newKey()),
+      () => expense(g.stale, newKey()),
+      () => expense(g.invalid, newKey(), [ada, bob]),
+      () => expense(g.dup, dupKey),
+    ]);
+
   /** Every group's events are 1..last_seq, no gap, no duplicate. */
   async function expectGapless(groupIds: string[]) {
     for (const groupId of groupIds) {
@@ -131,23 +154,13 @@ describe('group commit: one batch with a stale write, an invalid write and a dup
     const first = await expense(g.dup, dupKey);
     expect(first.status).toBe(201);
     await redis.flushdb();
-    // Another process writes `stale`, and removes Bob from `invalid`: this process's cache does not know.
-    await writeElsewhere(g.stale);
-    await writeElsewhere(g.invalid, () =>
-      other.query('delete from group_members where group_id = $1 and user_id = $2', [g.invalid, bob.id]),
-    );
+    await outOfDateElsewhere(g);
     const before = {
       counts: await counts(Object.values(g)),
       retried: await metric('write_batches_retried_total'),
     };
 
-    const [ok1, ok2, stale, invalid, dup] = await inOneBatch([
-      () => expense(g.ok1, newKey()),
-      () => expense(g.ok2, newKey()),
-      () => expense(g.stale, newKey()),
-      () => expense(g.invalid, newKey(), [ada, bob]),
-      () => expense(g.dup, dupKey),
-    ]);
+    const [ok1, ok2, stale, invalid, dup] = await oneWriteEachInOneBatch(g, dupKey);
 
     expect(ok1?.status).toBe(201);
     expect(ok2?.status).toBe(201);
@@ -246,23 +259,14 @@ describe('group commit: one batch with a stale write, an invalid write and a dup
 
   it('commits a batch with a stale and an invalid write in one piece, and re-runs only those two', async () => {
     const g = await fiveGroups();
-    await writeElsewhere(g.stale);
-    await writeElsewhere(g.invalid, () =>
-      other.query('delete from group_members where group_id = $1 and user_id = $2', [g.invalid, bob.id]),
-    );
+    await outOfDateElsewhere(g);
     const before = {
       counts: await counts(Object.values(g)),
       retried: await metric('write_batches_retried_total'),
       batches: await metric('write_batch_size_count'),
       small: await metric('write_batch_size_bucket{le="4"}'),
     };
-    const [ok1, ok2, stale, invalid, dup] = await inOneBatch([
-      () => expense(g.ok1, newKey()),
-      () => expense(g.ok2, newKey()),
-      () => expense(g.stale, newKey()),
-      () => expense(g.invalid, newKey(), [ada, bob]),
-      () => expense(g.dup, newKey()),
-    ]);
+    const [ok1, ok2, stale, invalid, dup] = await oneWriteEachInOneBatch(g, newKey());
     expect([ok1?.status, ok2?.status, stale?.status, invalid?.status, dup?.status]).toEqual([
       201, 201, 201, 422, 201,
     ]);
