@@ -63,6 +63,17 @@ export function createGroupGate(options: GroupGateOptions) {
       lane.queue.push(granted);
     });
 
+  /** The lane's running slot: at once when free, else in turn; false (counted) after `waitTimeoutMs`. */
+  async function takeTurn(lane: Lane): Promise<boolean> {
+    if (lane.running === 0) {
+      lane.running = 1;
+      return true;
+    }
+    if (await turn(lane)) return true;
+    refused.inc({ reason: 'wait_timeout' });
+    return false;
+  }
+
   /**
    * Takes a place for one write to `groupId`, with the group's turn; call the returned function when
    * the write is over. Meanwhile `passTurn()` gives the turn to the next write while keeping the
@@ -81,10 +92,8 @@ export function createGroupGate(options: GroupGateOptions) {
       throw busy();
     }
     lane.admitted++;
-    if (lane.running === 0) lane.running = 1;
-    else if (!(await turn(lane))) {
+    if (!(await takeTurn(lane))) {
       leave(groupId, lane);
-      refused.inc({ reason: 'wait_timeout' });
       throw busy();
     }
     const held = lane;
@@ -108,11 +117,7 @@ export function createGroupGate(options: GroupGateOptions) {
       passTurn,
       async retake(): Promise<void> {
         if (holding || released) return;
-        if (held.running === 0) held.running = 1;
-        else if (!(await turn(held))) {
-          refused.inc({ reason: 'wait_timeout' });
-          throw busy();
-        }
+        if (!(await takeTurn(held))) throw busy();
         holding = true;
       },
     });
