@@ -201,6 +201,17 @@ export class WrongPasswordError extends ProblemError {
   override name = 'WrongPasswordError';
 }
 
+/** 422 `limit_exceeded`: the request would go over a stated bound; `limit` names it (API.md §9). */
+export class LimitExceededError extends ProblemError {
+  declare readonly code: 'limit_exceeded';
+  override name = 'LimitExceededError';
+
+  /** The bound: its name in the contract and its value. */
+  get limit(): { name: string; max: number } | undefined {
+    return (this.problem as { limit?: { name: string; max: number } }).limit;
+  }
+}
+
 /** A response that is not a Tally problem (e.g. a proxy's HTML 502); `code` is `http_error`. */
 export class HttpError extends ProblemError {
   constructor(problem: Problem, options?: { retryAfterMs?: number }) {
@@ -239,6 +250,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   internal_error: InternalServerError,
   invalid_reset_token: InvalidResetTokenError,
   wrong_password: WrongPasswordError,
+  limit_exceeded: LimitExceededError,
 };
 
 /** The typed error for a problem: the class of its code, or `HttpError` for anything else. */

@@ -25,9 +25,13 @@ export type ErrorCode =
   | 'upgrade_required'
   | 'internal_error'
   | 'invalid_reset_token'
-  | 'wrong_password';
+  | 'wrong_password'
+  | 'limit_exceeded';
 
 export type FieldError = { path: string; message: string };
+
+/** Which stated bound (API.md §9 "Bounds") a request ran into, and its value. */
+export type LimitInfo = { name: string; max: number };
 
 const TITLES: Record<ErrorCode, string> = {
   malformed_json: 'Malformed JSON',
@@ -56,6 +60,7 @@ const TITLES: Record<ErrorCode, string> = {
   internal_error: 'Internal error',
   invalid_reset_token: 'Invalid reset token',
   wrong_password: 'Wrong password',
+  limit_exceeded: 'Limit exceeded',
 };
 
 /** The one error type of the service; the HTTP edge turns it into problem+json. */
@@ -64,12 +69,14 @@ export class AppError extends Error {
   readonly status: number;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
+  /** On `limit_exceeded` (and a `payload_too_large` that names its bound): the bound. */
+  readonly limit: LimitInfo | undefined;
 
   constructor(
     code: ErrorCode,
     status: number,
     detail: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    options: { errors?: FieldError[]; headers?: Record<string, string>; limit?: LimitInfo } = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -77,6 +84,7 @@ export class AppError extends Error {
     this.status = status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.limit = options.limit;
   }
 
   get title(): string {
@@ -91,3 +99,10 @@ export const validationFailed = (errors: FieldError[], detail = 'The request is 
 
 export const unavailable = (detail: string, retryAfterSeconds = 1): AppError =>
   new AppError('unavailable', 503, detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+
+/**
+ * `422 limit_exceeded`: the request would go over one of the stated bounds of API.md §9 (schedules
+ * per group, rows per import, …). `name` is the bound's name in the contract, `max` its value.
+ */
+export const limitExceeded = (name: string, max: number, detail: string): AppError =>
+  new AppError('limit_exceeded', 422, detail, { limit: { name, max } });

@@ -11,6 +11,7 @@ export type Problem = {
   detail: string;
   requestId: string;
   errors?: { path: string; message: string }[];
+  limit?: { name: string; max: number };
 };
 
 /** RFC 9457 body of an AppError; `type` is `/problems/` + the code in kebab case. */
@@ -24,6 +25,7 @@ export function toProblem(error: AppError, requestId: string): Problem {
     requestId,
   };
   if (error.errors) problem.errors = error.errors;
+  if (error.limit) problem.limit = error.limit;
   return problem;
 }
 

@@ -82,6 +82,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   internal_error: 500,
   invalid_reset_token: 400,
   wrong_password: 403,
+  limit_exceeded: 422,
 };
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as DocumentedErrorCode[];
 
@@ -798,6 +799,17 @@ export const responseSchemas: Record<string, JsonSchema> = {
         description:
           'Present on `validation_failed` and `not_a_member` (one entry per non-member, at the path that names them, e.g. `split.between[2].userId`), and on some `split_mismatch`: one entry per failure',
         items: ref('FieldError'),
+      },
+      limit: {
+        type: 'object',
+        description:
+          'On `limit_exceeded` (and a `payload_too_large` that names its bound): which bound of API.md §9 the request ran into, and its value',
+        properties: {
+          name: { type: 'string', examples: ['schedulesPerGroup'] },
+          max: { type: 'integer', minimum: 0 },
+        },
+        required: ['name', 'max'],
+        additionalProperties: false,
       },
     },
     required: ['type', 'title', 'status', 'code', 'detail', 'requestId'],

@@ -2825,12 +2825,19 @@ export interface components {
         | 'upgrade_required'
         | 'internal_error'
         | 'invalid_reset_token'
-        | 'wrong_password';
+        | 'wrong_password'
+        | 'limit_exceeded';
       detail: string;
       /** @description Same as the `X-Request-Id` response header */
       requestId: string;
       /** @description Present on `validation_failed` and `not_a_member` (one entry per non-member, at the path that names them, e.g. `split.between[2].userId`), and on some `split_mismatch`: one entry per failure */
       errors?: components['schemas']['FieldError'][];
+      /** @description On `limit_exceeded` (and a `payload_too_large` that names its bound): which bound of API.md §9 the request ran into, and its value */
+      limit?: {
+        /** @example schedulesPerGroup */
+        name: string;
+        max: number;
+      };
     };
     FieldError: {
       /**
