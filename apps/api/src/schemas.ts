@@ -1,4 +1,4 @@
-import { isTimeZone, MAX_AMOUNT, parseLocalDate, RECURRENCE_EVERY } from '@tally/domain';
+import { isRealTimestamp, isTimeZone, MAX_AMOUNT, parseLocalDate, RECURRENCE_EVERY } from '@tally/domain';
 import Joi from 'joi';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './auth/password-rules';
 
@@ -352,31 +352,6 @@ export const MAX_QUERY_LENGTH = 200;
 export const MAX_QUERY_WORDS = 10;
 /** A comment's text: 1 to 2000 Unicode code points (not UTF-16 units), not only whitespace. */
 export const MAX_COMMENT_LENGTH = 2000;
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
-
-/**
- * An RFC 3339 timestamp whose date and time exist: joi's `isoDate` takes `2026-02-30` (and turns
- * it into March 2nd), which a filter must refuse rather than silently move.
- */
-export function isRealTimestamp(value: string): boolean {
-  const m = RFC3339.exec(value);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
-  const daysInMonth = new Date(Date.UTC(year as number, month as number, 0)).getUTCDate();
-  const offsetOk = m[9] === undefined || (Number(m[9]) < 24 && Number(m[10]) < 60);
-  return (
-    (month as number) >= 1 &&
-    (month as number) <= 12 &&
-    (day as number) >= 1 &&
-    (day as number) <= daysInMonth &&
-    (hour as number) < 24 &&
-    (minute as number) < 60 &&
-    (second as number) < 60 &&
-    offsetOk &&
-    !Number.isNaN(Date.parse(value))
-  );
-}
 
 export const realTimestamp = Joi.string()
   .max(40)
