@@ -1,6 +1,6 @@
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
-import { decodeTimeIdCursor } from './http/cursor';
+import { type CursorIdKind, decodeTimeIdCursor } from './http/cursor';
 import { groupSnapshotSql } from './ledger/group-snapshot';
 
 /**
@@ -253,7 +253,7 @@ export async function readEventPage<R extends { id: string | null; seq: number |
 }
 
 /** The `[time, id]` cursor of the time-ordered lists as the values of a `groupPage` `after` query. */
-export const timeIdAfter = (cursor: string | undefined) => () => {
-  const after = decodeTimeIdCursor(cursor);
+export const timeIdAfter = (cursor: string | undefined, ids: CursorIdKind) => () => {
+  const after = decodeTimeIdCursor(cursor, ids);
   return after ? [after.at, after.id] : undefined;
 };

@@ -27,6 +27,14 @@ export {
 export { expenseSearchText, normalizeSearchText, searchWordsOf } from './search-text';
 export { settlementBalanceEffect } from './settlement-balance-effect';
 export { simplifyDebts } from './simplify-debts';
-export { isRealTimestamp, isStorableInstant } from './timestamps';
+export {
+  clipCodePoints,
+  codePointLength,
+  hasLoneSurrogate,
+  type TextKind,
+  type TextProblem,
+  textProblem,
+} from './text';
+export { isRealDate, isRealTimestamp, isStorableInstant } from './timestamps';
 export type { BalanceDelta, MemberNet, Payer, Share, SplitInput, Transfer } from './types';
 export { userIdsOf } from './user-ids-of';

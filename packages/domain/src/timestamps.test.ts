@@ -1,4 +1,4 @@
-import { isRealTimestamp, isStorableInstant } from './timestamps';
+import { isRealDate, isRealTimestamp, isStorableInstant } from './timestamps';
 
 describe('isRealTimestamp: the one rule for timestamps', () => {
   it.each([
@@ -30,4 +30,22 @@ describe('isRealTimestamp: the one rule for timestamps', () => {
     expect(isStorableInstant(new Date(Number.NaN))).toBe(false);
     expect(isStorableInstant(new Date('+010000-01-01T00:00:00Z'))).toBe(false);
   });
+});
+
+describe('isRealDate: the one rule for dates', () => {
+  it.each(['2026-02-28', '2024-02-29', '0001-01-01', '0004-02-29', '9999-12-31'])('takes %s', (value) =>
+    expect(isRealDate(value)).toBe(true),
+  );
+
+  it.each([
+    ['a day that does not exist', '2026-02-30'],
+    ['Feb 29 of a common year', '2025-02-29'],
+    ['Feb 29 of year 100 (not a leap year)', '0100-02-29'],
+    ['year 0000', '0000-01-01'],
+    ['month 13', '2026-13-01'],
+    ['day 0', '2026-01-00'],
+    ['a six-digit year', '+275760-09-13'],
+    ['a timestamp', '2026-01-01T00:00:00Z'],
+    ['another spelling', '2026-1-1'],
+  ])('refuses %s (%s)', (_, value) => expect(isRealDate(value)).toBe(false));
 });

@@ -15,6 +15,23 @@ export function isStorableInstant(date: Date): boolean {
   return Number.isFinite(ms) && ms >= MIN_MS && ms <= MAX_MS;
 }
 
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether day `day` of `month` (1–12) of `year` (0001–9999) exists in the proleptic Gregorian calendar. */
+function dayExists(year: number, month: number, day: number): boolean {
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  // setUTCFullYear, unlike Date.UTC, takes years 0–99 as they are (not as 1900–1999)
+  const probe = new Date(0);
+  probe.setUTCFullYear(year, month, 0);
+  return day <= probe.getUTCDate();
+}
+
+/** True for a `YYYY-MM-DD` date that exists, years 0001–9999 (`2026-02-30` and `0000-01-01` do not). */
+export function isRealDate(value: string): boolean {
+  const m = DATE.exec(value);
+  return m !== null && dayExists(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
 /** True for an RFC 3339 timestamp of a real date and time, within years 0001–9999 (also once in UTC). */
 export function isRealTimestamp(value: string): boolean {
   const m = RFC3339.exec(value);
@@ -27,10 +44,7 @@ export function isRealTimestamp(value: string): boolean {
     number,
     number,
   ];
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const probe = new Date(0);
-  probe.setUTCFullYear(year, month, 0);
-  if (day > probe.getUTCDate()) return false;
+  if (!dayExists(year, month, day)) return false;
   if (hour > 23 || minute > 59 || second > 59) return false;
   if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return false;
   const parsed = new Date(value);

@@ -138,7 +138,7 @@ export function createActivityService(deps: { knex: Knex }) {
   return {
     /** One page of the caller's feed, newest first, with the unread count. */
     async list(userId: string, query: { limit: number; cursor?: string | undefined }): Promise<ActivityPage> {
-      const after = decodeTimeIdCursor(query.cursor);
+      const after = decodeTimeIdCursor(query.cursor, 'event');
       const take = query.limit + 1;
       const values = after ? [userId, take, after.at, after.id] : [userId, take];
       const [rows, unread] = await Promise.all([

@@ -148,7 +148,7 @@ export function createCommentsService(deps: { knex: Knex; newId: NewId }) {
       const head = [target.type, target.id, userId, query.limit + 1];
       let after: { at: Date; id: string } | undefined;
       try {
-        after = decodeTimeIdCursor(query.cursor);
+        after = decodeTimeIdCursor(query.cursor, 'comment');
       } catch (invalid) {
         const [row] = await runRead<{ visible: boolean }>(READS.first, head);
         if (!row?.visible) throw hiddenTarget(target)();

@@ -4,7 +4,7 @@ import { notFound, validationFailed } from '@tally/http-kit';
 import { canonicalJson } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { CURSOR_IDS, cursorTime, decodeCursor, encodeCursor } from '../http/cursor';
 import { join, type Sql, sql } from '../ledger/sql';
 import { type Expense, type ExpensesService, toExpense } from './expenses.service';
 
@@ -77,8 +77,14 @@ function decodeFilteredCursor(cursor: string | undefined, fingerprint: string) {
     );
   }
   const [time, id, fp] = key ?? [];
-  const at = typeof time === 'string' ? new Date(time) : undefined;
-  if (at === undefined || Number.isNaN(at.getTime()) || typeof id !== 'string' || typeof fp !== 'string') {
+  const at = cursorTime(time);
+  if (
+    at === undefined ||
+    typeof id !== 'string' ||
+    !CURSOR_IDS.expense.test(id) ||
+    typeof fp !== 'string' ||
+    !/^[0-9a-f]{16}$/.test(fp)
+  ) {
     throw cursorError('is not a cursor this API issued');
   }
   if (fp !== fingerprint) {

@@ -493,7 +493,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
         runRead,
         READS.expenses,
         { groupId, userId, limit: query.limit + 1 },
-        timeIdAfter(query.cursor),
+        timeIdAfter(query.cursor, 'expense'),
       );
       return pageOf(rows.map(toExpense), query.limit, (e) => [e.occurredAt, e.id]);
     },

@@ -124,7 +124,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
 
     /** One statement: the page of groups with their members. */
     async list(userId: string, query: { limit: number; cursor?: string }) {
-      const after = decodeTimeIdCursor(query.cursor);
+      const after = decodeTimeIdCursor(query.cursor, 'group');
       const rows = after
         ? await runRead<ListedGroupRow & { member_since: Date }>(READS.groups.after, [
             userId,

@@ -1,16 +1,19 @@
+import { isRealTimestamp } from '@tally/domain';
 import { validationFailed } from '@tally/http-kit';
-import type { Knex } from 'knex';
 
-/** Cursors are opaque to clients: base64url JSON of the last row's sort key. */
+/**
+ * Cursors are opaque to clients: base64url (no padding) of the JSON array of the last row's sort
+ * key, written by `JSON.stringify`. A cursor decodes only to a key the API could have issued: the
+ * same spelling (it is encoded again and compared), the list's arity, a time as `toISOString` writes
+ * it within 0001–9999 (what the columns hold), an id of the list's shape. Anything else is
+ * `422 validation_failed` at `cursor` (API.md §1), before any database sees it.
+ */
 export function encodeCursor(key: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
-const invalidCursor = () =>
-  validationFailed(
-    [{ path: 'cursor', message: 'is not a cursor this API issued' }],
-    'The request query is not valid.',
-  );
+export const invalidCursor = (message = 'is not a cursor this API issued') =>
+  validationFailed([{ path: 'cursor', message }], 'The request query is not valid.');
 
 export function decodeCursor(cursor: string | undefined, arity: number): (string | number)[] | undefined {
   if (cursor === undefined) return undefined;
@@ -19,7 +22,8 @@ export function decodeCursor(cursor: string | undefined, arity: number): (string
     if (
       Array.isArray(key) &&
       key.length === arity &&
-      key.every((part) => typeof part === 'string' || typeof part === 'number')
+      key.every((part) => typeof part === 'string' || typeof part === 'number') &&
+      encodeCursor(key) === cursor
     ) {
       return key as (string | number)[];
     }
@@ -29,16 +33,42 @@ export function decodeCursor(cursor: string | undefined, arity: number): (string
   throw invalidCursor();
 }
 
+const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 /**
- * The `[timestamp, id]` cursor of the time-ordered lists. A forged key whose time is not a time
- * (or whose id is not a string) is the same 422 as any other bad cursor, never a database error.
+ * The ids each time-ordered list's cursor may carry: the ids the API makes for that list (and, for
+ * expenses, the ids a client may choose with PUT and those of occurrences and imports).
  */
-export function decodeTimeIdCursor(cursor: string | undefined): { at: Date; id: string } | undefined {
+export const CURSOR_IDS = {
+  group: new RegExp(`^grp_${ULID}$`),
+  expense: new RegExp(`^(?:[A-Za-z0-9_-]{8,64}|exp_[ri][0-9a-f]{64})$`),
+  settlement: new RegExp(`^stl_(?:${ULID}|i[0-9a-f]{64})$`),
+  recurring: new RegExp(`^rec_${ULID}$`),
+  comment: new RegExp(`^cmt_${ULID}$`),
+  event: new RegExp(`^evt_${ULID}$`),
+} as const;
+export type CursorIdKind = keyof typeof CURSOR_IDS;
+
+/** A time as the API writes it into a cursor: `toISOString` of an instant within 0001–9999. */
+export function cursorTime(time: unknown): Date | undefined {
+  if (typeof time !== 'string' || !isRealTimestamp(time)) return undefined;
+  const at = new Date(time);
+  return at.toISOString() === time ? at : undefined;
+}
+
+/**
+ * The `[timestamp, id]` cursor of the time-ordered lists. A forged key whose time is not one the API
+ * writes (or PostgreSQL could not hold), or whose id is not of `ids`' shape, is the same 422 as any
+ * other bad cursor, never a database error.
+ */
+export function decodeTimeIdCursor(
+  cursor: string | undefined,
+  ids: CursorIdKind,
+): { at: Date; id: string } | undefined {
   const key = decodeCursor(cursor, 2);
   if (key === undefined) return undefined;
   const [time, id] = key;
-  const at = typeof time === 'string' ? new Date(time) : undefined;
-  if (at === undefined || Number.isNaN(at.getTime()) || typeof id !== 'string') throw invalidCursor();
+  const at = cursorTime(time);
+  if (at === undefined || typeof id !== 'string' || !CURSOR_IDS[ids].test(id)) throw invalidCursor();
   return { at, id };
 }
 
@@ -57,25 +87,4 @@ export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => (string |
   const data = hasMore ? rows.slice(0, limit) : rows;
   const last = data[data.length - 1];
   return { data, nextCursor: hasMore && last !== undefined ? encodeCursor(keyOf(last)) : null };
-}
-
-/**
- * Keyset pagination, newest first: narrows `query` to the rows strictly after the cursor's
- * (time, id) in `time desc, id desc` order. A cursor this API did not issue is a 422.
- */
-export function afterTimeIdCursor<Q extends Knex.QueryBuilder>(
-  query: Q,
-  cursor: string | undefined,
-  timeColumn: string,
-  idColumn: string,
-): Q {
-  const after = decodeTimeIdCursor(cursor);
-  if (after) {
-    query.andWhere((w) =>
-      w
-        .where(timeColumn, '<', after.at)
-        .orWhere((x) => x.where(timeColumn, '=', after.at).andWhere(idColumn, '<', after.id)),
-    );
-  }
-  return query;
 }

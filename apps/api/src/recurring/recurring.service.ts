@@ -314,7 +314,7 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
         runRead,
         RECURRING_READS.page,
         { groupId, userId, limit: query.limit + 1 },
-        timeIdAfter(query.cursor),
+        timeIdAfter(query.cursor, 'recurring'),
       );
       return pageOf(rows.map(toRecurring), query.limit, (r) => [r.createdAt, r.id]);
     },

@@ -181,7 +181,7 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
         runRead,
         READS.settlements,
         { groupId, userId, limit: query.limit + 1 },
-        timeIdAfter(query.cursor),
+        timeIdAfter(query.cursor, 'settlement'),
       );
       return pageOf(rows.map(toSettlement), query.limit, (s) => [s.createdAt, s.id]);
     },
