@@ -1,4 +1,4 @@
-import { isRealTimestamp, isTimeZone, MAX_AMOUNT, parseLocalDate, RECURRENCE_EVERY } from '@tally/domain';
+import { isRealDate, isRealTimestamp, isTimeZone, MAX_AMOUNT, RECURRENCE_EVERY } from '@tally/domain';
 import Joi from 'joi';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './auth/password-rules';
 
@@ -41,7 +41,21 @@ export const userId = Joi.string()
   .pattern(/^usr_[0-9A-HJKMNP-TV-Z]{26}$/)
   .message('must be a user id');
 export const groupId = Joi.string().min(1).max(100);
-export const timestamp = Joi.string().isoDate().description('RFC 3339 timestamp');
+/**
+ * The one rule for timestamps (API.md §1), in bodies and queries: an RFC 3339 date-time with an
+ * offset, of a real date and time within years 0001–9999 (`@tally/domain` isRealTimestamp). Not
+ * converted: the service reads it as the instant it names.
+ */
+export const realTimestamp = Joi.string()
+  .max(40)
+  .custom((value: string, helpers) => (isRealTimestamp(value) ? value : helpers.error('any.invalid')))
+  .messages({
+    'any.invalid':
+      'must be an RFC 3339 date-time with an offset, of a real date and time within years 0001–9999, e.g. 2027-01-31T00:00:00Z',
+  })
+  .description('RFC 3339 date-time with an offset, a real date and time within years 0001–9999')
+  .example('2027-01-31T00:00:00Z');
+
 export const clientId = Joi.string()
   .pattern(/^[A-Za-z0-9_-]{8,64}$/)
   .message('must be 8–64 letters, digits, _ or -');
@@ -206,7 +220,7 @@ const expenseFields = {
   amount: money,
   currency,
   paidBy,
-  occurredAt: timestamp,
+  occurredAt: realTimestamp,
   split,
 };
 
@@ -259,7 +273,7 @@ export const activityReadBody = Joi.object({
 export const localDate = Joi.string()
   .pattern(/^\d{4}-\d{2}-\d{2}$/)
   .custom((value: string, helpers) =>
-    parseLocalDate(value) && value >= '2000-01-01' ? value : helpers.error('any.invalid'),
+    isRealDate(value) && value >= '2000-01-01' ? value : helpers.error('any.invalid'),
   )
   .messages({
     'any.invalid': 'must be a calendar date YYYY-MM-DD, 2000-01-01 or later',
@@ -352,15 +366,6 @@ export const MAX_QUERY_LENGTH = 200;
 export const MAX_QUERY_WORDS = 10;
 /** A comment's text: 1 to 2000 Unicode code points (not UTF-16 units), not only whitespace. */
 export const MAX_COMMENT_LENGTH = 2000;
-
-export const realTimestamp = Joi.string()
-  .max(40)
-  .custom((value: string, helpers) => (isRealTimestamp(value) ? value : helpers.error('any.invalid')))
-  .messages({
-    'any.invalid': 'must be an RFC 3339 timestamp of a real date and time, e.g. 2027-01-31T00:00:00Z',
-  })
-  .description('RFC 3339 timestamp')
-  .example('2027-01-31T00:00:00Z');
 
 export const searchQuery = Joi.string()
   .max(MAX_QUERY_LENGTH)

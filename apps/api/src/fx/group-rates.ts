@@ -1,4 +1,4 @@
-import { parseRate } from '@tally/domain';
+import { isRealDate, parseRate } from '@tally/domain';
 import { AppError, type FieldError, notFound, validationFailed } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
@@ -80,20 +80,6 @@ const toGroupRates = (row: RatesRow): GroupRates => ({
   updatedAt: row.updated_at === null ? null : toIso(row.updated_at),
 });
 
-/** Whether `text` (`YYYY-MM-DD`) names a day of the calendar: `2026-02-30` does not. */
-export function isCalendarDate(text: string): boolean {
-  const match = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    year >= 1 &&
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day
-  );
-}
-
 /**
  * The rules of a rates body the schema cannot state: every key an ISO 4217 code the API accepts
  * and not `base`, every value a positive decimal string of at most 12 significant digits, `asOf` a
@@ -117,7 +103,7 @@ export function checkRatesInput(input: RatesInput): void {
       }
     }
   }
-  if (!isCalendarDate(input.asOf)) errors.push({ path: 'asOf', message: 'must be a real date, YYYY-MM-DD' });
+  if (!isRealDate(input.asOf)) errors.push({ path: 'asOf', message: 'must be a real calendar date YYYY-MM-DD, years 0001–9999' });
   if (errors.length > 0) throw validationFailed(errors);
 }
 
