@@ -1,4 +1,12 @@
-import { isRealDate, isRealTimestamp, isTimeZone, MAX_AMOUNT, RECURRENCE_EVERY } from '@tally/domain';
+import {
+  isRealDate,
+  isRealTimestamp,
+  isTimeZone,
+  MAX_AMOUNT,
+  RECURRENCE_EVERY,
+  type TextKind,
+  textProblem,
+} from '@tally/domain';
 import Joi from 'joi';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './auth/password-rules';
 
@@ -60,6 +68,66 @@ export const clientId = Joi.string()
   .pattern(/^[A-Za-z0-9_-]{8,64}$/)
   .message('must be 8–64 letters, digits, _ or -');
 
+// ---- user text (API.md §1 "Strings") -------------------------------------------------------------
+/** What a text field checks, by its custom validator: read by the OpenAPI converter to state it. */
+export type TextRule = { kind: TextKind; min: number; max: number; trim: boolean; notBlank: boolean };
+export const TEXT_RULES = new Map<unknown, TextRule>();
+
+const NAME_CONTROLS = 'U+0000–U+001F, U+007F–U+009F, U+2028, U+2029';
+const BIDI_CONTROLS = 'U+202A–U+202E, U+2066–U+2069';
+
+/**
+ * A field of text a user types, by the one rule of `@tally/domain` `textProblem`: well-formed
+ * Unicode (a lone surrogate is refused, never replaced), a length in code points, and for a name no
+ * control or bidi control characters, for free text no control but line feed and tab. Stored as sent
+ * (after trimming, where the field trims): no Unicode normalization.
+ */
+function userText(kind: TextKind, rule: { max: number; trim: boolean; allowEmpty: boolean; notBlank: boolean }) {
+  const min = rule.allowEmpty ? 0 : 1;
+  const check = (value: string, helpers: Joi.CustomHelpers) => {
+    const problem = textProblem(value, kind, { min, max: rule.max });
+    if (problem) return helpers.error(`text.${problem}`);
+    if (rule.notBlank && value.trim() === '') return helpers.error('text.blank');
+    return value;
+  };
+  TEXT_RULES.set(check, { kind, min, max: rule.max, trim: rule.trim, notBlank: rule.notBlank });
+  const base = rule.trim ? Joi.string().trim() : Joi.string();
+  return (rule.allowEmpty ? base.allow('') : base).custom(check).messages({
+    'string.empty': 'must not be empty',
+    'text.wellFormed': 'must be well-formed Unicode (no lone surrogates)',
+    'text.control':
+      kind === 'name'
+        ? `must not contain control characters (${NAME_CONTROLS})`
+        : 'must not contain control characters other than line feed and tab',
+    'text.bidi': `must not contain bidirectional controls (${BIDI_CONTROLS})`,
+    'text.tooShort': `must be at least ${min} characters (Unicode code points)`,
+    'text.tooLong': `must be at most ${rule.max} characters (Unicode code points)`,
+    'text.blank': 'must not be only whitespace',
+  });
+}
+
+/**
+ * A name (of a user, a group, a member, a category): 1–`max` code points, one line, no control or
+ * bidi control characters. Surrounding whitespace is trimmed unless `trim: false`.
+ */
+export const nameText = (max: number, options: { trim?: boolean } = {}) =>
+  userText('name', { max, trim: options.trim ?? true, allowEmpty: false, notBlank: false });
+
+/**
+ * Free text (a description, a note, a comment): up to `max` code points, line feeds and tabs kept.
+ * `allowEmpty`: `""` is a value; `notBlank`: only whitespace is refused (for text not trimmed).
+ */
+export const freeText = (
+  max: number,
+  options: { trim?: boolean; allowEmpty?: boolean; notBlank?: boolean } = {},
+) =>
+  userText('free', {
+    max,
+    trim: options.trim ?? false,
+    allowEmpty: options.allowEmpty ?? false,
+    notBlank: options.notBlank ?? false,
+  });
+
 // ---- auth ----------------------------------------------------------------------------------------
 const email = Joi.string().trim().lowercase().email({ tlds: false }).max(254);
 /**
@@ -84,7 +152,7 @@ export const newPassword = Joi.string()
 
 export const registerBody = Joi.object({
   email: email.required(),
-  name: Joi.string().trim().min(1).max(100).required(),
+  name: nameText(100).required(),
   password: newPassword.required(),
 }).label('RegisterRequest');
 
@@ -118,8 +186,8 @@ export const changePasswordBody = Joi.object({
 }).label('ChangePasswordRequest');
 
 // ---- groups --------------------------------------------------------------------------------------
-const groupName = Joi.string().trim().min(1).max(100);
-const groupDescription = Joi.string().allow('').max(1000);
+const groupName = nameText(100);
+const groupDescription = freeText(1000, { allowEmpty: true });
 
 export const createGroupBody = Joi.object({
   name: groupName.required(),
@@ -136,7 +204,7 @@ export const addMemberBody = Joi.object({
   userId,
   email,
   // A pending member (API.md §3.1): someone without an account, by name, with an optional email.
-  name: Joi.string().trim().min(1).max(100),
+  name: nameText(100),
 })
   .or('userId', 'email', 'name')
   .description(
@@ -215,8 +283,8 @@ const paidBy = Joi.alternatives()
   .label('PaidBy');
 
 const expenseFields = {
-  description: Joi.string().trim().min(1).max(200),
-  category: Joi.string().max(64).allow(null),
+  description: freeText(200, { trim: true }),
+  category: nameText(64, { trim: false }).allow(null),
   amount: money,
   currency,
   paidBy,
@@ -242,7 +310,7 @@ export const createSettlementBody = Joi.object({
   toUserId: participant.required(),
   amount: money.required(),
   currency,
-  note: Joi.string().allow('').max(500),
+  note: freeText(500, { allowEmpty: true }),
 }).label('SettlementRequest');
 
 // ---- queries -------------------------------------------------------------------------------------
@@ -384,7 +452,7 @@ export const expensesQuery = Joi.object({
   limit,
   cursor,
   q: searchQuery,
-  category: Joi.string().min(1).max(64).description('Only expenses of exactly this category'),
+  category: nameText(64, { trim: false }).description('Only expenses of exactly this category'),
   paidBy: participant.description('Only expenses this member paid (all or part of)'),
   involves: participant.description('Only expenses this member paid or has a share in'),
   from: realTimestamp.description('Only expenses with `occurredAt` at or after this time'),
@@ -397,23 +465,9 @@ export const expensesQuery = Joi.object({
   ),
 }).label('ExpensesQuery');
 
-export const commentText = Joi.string()
-  .custom((value: string, helpers) => {
-    if (/\p{Cs}/u.test(value)) return helpers.error('string.wellFormed');
-    const length = [...value].length;
-    if (length > MAX_COMMENT_LENGTH) return helpers.error('string.tooLong');
-    if (value.trim().length === 0) return helpers.error('string.blank');
-    return value;
-  })
-  .messages({
-    'string.empty': 'must not be empty',
-    'string.blank': 'must not be only whitespace',
-    'string.tooLong': `must be at most ${MAX_COMMENT_LENGTH} characters (Unicode code points)`,
-    'string.wellFormed': 'must be well-formed Unicode (no lone surrogates)',
-  })
-  .description(
-    `1–${MAX_COMMENT_LENGTH} characters, counted in Unicode code points; stored and returned exactly as sent (no trimming, no HTML)`,
-  );
+export const commentText = freeText(MAX_COMMENT_LENGTH, { notBlank: true }).description(
+  'Stored and returned exactly as sent (no trimming, no HTML interpretation)',
+);
 
 export const commentBody = Joi.object({ text: commentText.required() }).label('CommentRequest');
 

@@ -7,28 +7,45 @@ const OPTIONS: Joi.ValidationOptions = {
   errors: { wrap: { label: false } },
 };
 
-/** Whether any string (value or key) in `value` holds U+0000: one walk, no allocation. */
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(holdsNul);
+/**
+ * Characters no string of a request may hold, whatever its field: U+0000, which PostgreSQL text
+ * cannot store, and a lone surrogate, which is not Unicode (PostgreSQL would store U+FFFD while the
+ * event's JSON kept the surrogate, and strict JSON parsers refuse it). The `u` flag makes a
+ * well-formed surrogate pair one code point, which does not match.
+ */
+const NEVER = /[\u0000\p{Cs}]/u;
+
+/** Whether any string (value or key) in `value` holds a character of `NEVER`: one walk, no allocation. */
+function holdsNever(value: unknown): boolean {
+  if (typeof value === 'string') return NEVER.test(value);
+  if (Array.isArray(value)) return value.some(holdsNever);
   if (value !== null && typeof value === 'object') {
     for (const key in value) {
-      if (key.includes('\u0000') || holdsNul((value as Record<string, unknown>)[key])) return true;
+      if (NEVER.test(key) || holdsNever((value as Record<string, unknown>)[key])) return true;
     }
   }
   return false;
 }
 
-/** Paths of strings holding U+0000, which PostgreSQL text cannot store (walked only when there are some). */
-function nulPaths(value: unknown, path: string[] = [], found: string[] = []): string[] {
+const neverMessage = (text: string) =>
+  text.includes('\u0000')
+    ? 'must not contain the NUL character'
+    : 'must be well-formed Unicode (no lone surrogates)';
+
+/** Each string of `NEVER` (walked only when there are some), with its path and what is wrong. */
+function neverPaths(
+  value: unknown,
+  path: string[] = [],
+  found: { path: string; message: string }[] = [],
+): { path: string; message: string }[] {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) found.push(path.join('.'));
+    if (NEVER.test(value)) found.push({ path: path.join('.'), message: neverMessage(value) });
   } else if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) nulPaths(item, [...path, String(i)], found);
+    for (const [i, item] of value.entries()) neverPaths(item, [...path, String(i)], found);
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) found.push([...path, key].join('.'));
-      nulPaths(item, [...path, key], found);
+      if (NEVER.test(key)) found.push({ path: [...path, key].join('.'), message: neverMessage(key) });
+      neverPaths(item, [...path, key], found);
     }
   }
   return found;
@@ -41,10 +58,10 @@ export function validate<T>(
   where: 'body' | 'query' | 'path' = 'body',
 ): T {
   const target = where === 'body' && value === undefined ? undefined : value;
-  const nul = holdsNul(target) ? nulPaths(target) : [];
-  if (nul.length > 0) {
+  const never = holdsNever(target) ? neverPaths(target) : [];
+  if (never.length > 0) {
     throw validationFailed(
-      nul.map((path) => ({ path: path || where, message: 'must not contain the NUL character' })),
+      never.map(({ path, message }) => ({ path: path || where, message })),
       `The request ${where} is not valid.`,
     );
   }

@@ -2,12 +2,13 @@ import type Joi from 'joi';
 import parse from 'joi-to-json';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password-rules';
 import {
-  commentText,
   currency,
   localDate,
   newPassword,
   realTimestamp,
   searchQuery,
+  TEXT_RULES,
+  type TextRule,
   timeZone,
 } from '../schemas';
 
@@ -45,6 +46,10 @@ import {
  *    between the first and the last one within the bounds).
  * 9. Not joi, but the same validation step (`http/validate.ts`): a string holding U+0000 is refused
  *    (`422`). → a string without a pattern or a format gets the pattern `NO_NUL_PATTERN`.
+ * 10. The fields of user text (`nameText`, `freeText` in `schemas.ts`, listed in `TEXT_RULES`): their
+ *    length in code points is what `minLength`/`maxLength` count; the characters they refuse become a
+ *    pattern (for a trimmed field, one pattern for the trimmed length and the characters, as in 8).
+ *    That a lone surrogate is refused cannot be a pattern: the description says it.
  *
  * joi-to-json silently skips what it does not know. This module does not: anything outside the
  * features listed in `SUPPORTED` throws, so a new rule in a request schema fails the OpenAPI tests
@@ -133,12 +138,19 @@ const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
   // The search and comments (API.md §5.1, §5.2): a real date-time, the number of words in `q`, a
   // comment's length in code points (not UTF-16 units) and its non-blankness: the server's checks
   // (422), said in the descriptions.
+  // A timestamp (API.md §1): its RFC 3339 shape is the pattern; that the date and time exist within
+  // years 0001–9999 is the server's check (422), said in the description.
   [
     customMethodOf(realTimestamp),
-    (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') }),
+    (d) => ({
+      ...d,
+      rules: [
+        ...(d.rules ?? []).filter((rule) => rule.name !== 'custom'),
+        { name: 'pattern', args: { regex: `/${RFC3339_PATTERN}/` } },
+      ],
+    }),
   ],
   [customMethodOf(searchQuery), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
-  [customMethodOf(commentText), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
   // A new password (API.md §2): its length in code points is what minLength/maxLength count; that it
   // is not a common password is the server's check (422), said in the description.
   [
@@ -153,6 +165,45 @@ const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
     }),
   ],
 ]);
+/** The shape of an RFC 3339 date-time with an offset (`T` and `Z` in either case, as the server takes them). */
+export const RFC3339_PATTERN =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?([Zz]|[+-][0-9]{2}:[0-9]{2})$';
+
+/** (10) The characters each kind of user text refuses, as the inside of a regex character class. */
+export const TEXT_FORBIDDEN = {
+  name: '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069',
+  free: '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f',
+} as const;
+
+/** (10) A user-text field as rules JSON Schema can state, with a note of the rule for its description. */
+function textRules(d: Described, text: TextRule): Described {
+  const forbidden = TEXT_FORBIDDEN[text.kind];
+  const kept = (d.rules ?? []).filter((rule) => rule.name !== 'custom');
+  const what =
+    text.kind === 'name'
+      ? 'no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069)'
+      : 'line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F)';
+  const length = text.min > 0 ? `${text.min}–${text.max}` : `at most ${text.max}`;
+  const note =
+    `${text.trim ? 'Surrounding whitespace is trimmed; then ' : ''}${length} characters, counted in Unicode code points` +
+    `${text.notBlank ? ', not only whitespace' : ''}; ${what}; well-formed Unicode (no lone surrogates); stored as sent, not normalized.`;
+  if (text.trim) {
+    if (text.min < 1 || text.notBlank) unsupported('a trimmed text that may be empty');
+    const pattern = trimmedLengthPattern(text.min, text.max, forbidden);
+    return { ...d, rules: [...kept, { name: 'pattern', args: { regex: `/${pattern}/`, note } }] };
+  }
+  const pattern = text.notBlank ? `^[^${forbidden}]*[^\\s${forbidden}][^${forbidden}]*$` : `^[^${forbidden}]*$`;
+  return {
+    ...d,
+    rules: [
+      ...kept,
+      ...(text.min > 0 ? [{ name: 'min', args: { limit: text.min } }] : []),
+      { name: 'max', args: { limit: text.max } },
+      { name: 'pattern', args: { regex: `/${pattern}/`, note } },
+    ],
+  };
+}
+
 /** String rules that already keep a string from being empty (or say what it must look like). */
 const NON_EMPTY_RULES = new Set(['min', 'length', 'pattern', 'email', 'isoDate', 'uri', 'guid']);
 /** String rules that say which characters fit (none of ours lets U+0000 through). */
@@ -224,11 +275,11 @@ function adjustString(d: Described, rules: Rule[]): Rule[] {
  * A pattern for a string that, trimmed (JavaScript's `trim`: what `\s` matches), is `min` to `max`
  * characters long (`max` unbounded when undefined): surrounding whitespace, then the trimmed text.
  */
-export function trimmedLengthPattern(min: number, max: number | undefined): string {
+export function trimmedLengthPattern(min: number, max: number | undefined, forbidden = '\\u0000'): string {
   if (min < 1 || (max !== undefined && max < min)) unsupported(`trimmed length ${min}–${max}`);
-  // U+0000 is refused anyway (9): not `\\S`, not `[\\s\\S]`
-  const visible = '[^\\s\\u0000]';
-  const inner = `[^\\u0000]{${Math.max(0, min - 2)},${max === undefined ? '' : max - 2}}`;
+  // U+0000 is refused anyway (9), and `forbidden` (10): not `\\S`, not `[\\s\\S]`
+  const visible = `[^\\s${forbidden}]`;
+  const inner = `[^${forbidden}]{${Math.max(0, min - 2)},${max === undefined ? '' : max - 2}}`;
   const trimmed = min <= 1 && max === 1 ? visible : `${visible}(?:${inner}${visible})${min <= 1 ? '?' : ''}`;
   return `^\\s*${trimmed}\\s*$`;
 }
@@ -296,9 +347,10 @@ function adjustConditional(match: Match): Match {
  */
 function adjust(described: Described, inAlternative = false): Described {
   const custom = described.rules?.find((rule) => rule.name === 'custom');
-  const known = custom ? KNOWN_CUSTOM.get(custom.args?.['method']) : undefined;
-  if (custom && !known) unsupported(`custom validator on ${described.type}`);
-  const d = known ? known(described) : described;
+  const text = custom ? TEXT_RULES.get(custom.args?.['method']) : undefined;
+  const known = custom && !text ? KNOWN_CUSTOM.get(custom.args?.['method']) : undefined;
+  if (custom && !known && !text) unsupported(`custom validator on ${described.type}`);
+  const d = text ? textRules(described, text) : known ? known(described) : described;
   for (const part of Object.keys(d))
     if (!SUPPORTED.parts.has(part)) unsupported(`joi "${part}" on ${d.type}`);
   for (const flag of Object.keys(d.flags ?? {})) {
