@@ -8,8 +8,42 @@
  * it independently of the server's code.
  */
 import type { Knex } from 'knex';
-import type { Response } from 'supertest';
 import { newKey, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
+
+/** An answer as it came over the wire: its raw bytes, and the body parsed leniently (for reading). */
+export type RawResponse = {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Uint8Array;
+  body: Record<string, unknown>;
+};
+
+/** One request with fetch (not supertest, which decodes the body before a test can see its bytes). */
+export async function call(
+  t: TestServer,
+  method: string,
+  path: string,
+  body: unknown,
+  options: { user?: TestUser; key?: boolean } = {},
+): Promise<RawResponse> {
+  const res = await fetch(`${t.url}${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(options.user ? options.user.auth : {}),
+      ...(options.key ? { 'idempotency-key': newKey() } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const text = Buffer.from(bytes).toString('utf8');
+  return {
+    status: res.status,
+    headers: Object.fromEntries(res.headers.entries()),
+    bytes,
+    body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+  };
+}
 
 export type TextRule = {
   kind: 'name' | 'free';
@@ -39,7 +73,7 @@ export type TextWrite = {
   path: string;
   rule: TextRule;
   /** Sends `text` in the field; `groupId` is the group whose log the write appends to (if any). */
-  send(f: Fixture, text: string): Promise<{ res: Response; groupId: string | undefined }>;
+  send(f: Fixture, text: string): Promise<{ res: RawResponse; groupId: string | undefined }>;
   /** The text in the answer. */
   answered(body: Record<string, unknown>): unknown;
   /** The text in the row the write stored (found from the answer). */
@@ -81,9 +115,11 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'name',
     rule: NAME(100),
     send: async (f, text) => ({
-      res: await f.t.request
-        .post('/v1/auth/register')
-        .send({ email: uniqueEmail('text'), name: text, password: 'correct horse battery' }),
+      res: await call(f.t, 'POST', '/v1/auth/register', {
+        email: uniqueEmail('text'),
+        name: text,
+        password: 'correct horse battery',
+      }),
       groupId: undefined,
     }),
     answered: (body) => at(body, 'user', 'name'),
@@ -94,7 +130,7 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'name',
     rule: NAME(100),
     send: async (f, text) => {
-      const res = await f.t.request.post('/v1/groups').set(f.ada.auth).send({ name: text });
+      const res = await call(f.t, 'POST', '/v1/groups', { name: text }, { user: f.ada });
       return { res, groupId: res.body?.id };
     },
     answered: (body) => body['name'],
@@ -105,7 +141,7 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'description',
     rule: { kind: 'free', trim: false, max: 1000, allowEmpty: true },
     send: async (f, text) => {
-      const res = await f.t.request.post('/v1/groups').set(f.ada.auth).send({ name: 'G', description: text });
+      const res = await call(f.t, 'POST', '/v1/groups', { name: 'G', description: text }, { user: f.ada });
       return { res, groupId: res.body?.id };
     },
     answered: (body) => body['description'],
@@ -116,7 +152,7 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'name',
     rule: NAME(100),
     send: async (f, text) => ({
-      res: await f.t.request.patch(`/v1/groups/${f.groupId}`).set(f.ada.auth).send({ name: text }),
+      res: await call(f.t, 'PATCH', `/v1/groups/${f.groupId}`, { name: text }, { user: f.ada }),
       groupId: f.groupId,
     }),
     answered: (body) => body['name'],
@@ -128,7 +164,7 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'description',
     rule: { kind: 'free', trim: false, max: 1000, allowEmpty: true },
     send: async (f, text) => ({
-      res: await f.t.request.patch(`/v1/groups/${f.groupId}`).set(f.ada.auth).send({ description: text }),
+      res: await call(f.t, 'PATCH', `/v1/groups/${f.groupId}`, { description: text }, { user: f.ada }),
       groupId: f.groupId,
     }),
     answered: (body) => body['description'],
@@ -140,7 +176,7 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'name',
     rule: NAME(100),
     send: async (f, text) => ({
-      res: await f.t.request.post(`/v1/groups/${f.groupId}/members`).set(f.ada.auth).send({ name: text }),
+      res: await call(f.t, 'POST', `/v1/groups/${f.groupId}/members`, { name: text }, { user: f.ada }),
       groupId: f.groupId,
     }),
     answered: (body) => body['name'],
@@ -152,11 +188,10 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'description',
     rule: { kind: 'free', trim: true, max: 200, allowEmpty: false },
     send: async (f, text) => ({
-      res: await f.t.request
-        .post('/v1/expenses')
-        .set(f.ada.auth)
-        .set('Idempotency-Key', newKey())
-        .send(expenseBody(f, { description: text })),
+      res: await call(f.t, 'POST', '/v1/expenses', expenseBody(f, { description: text }), {
+        user: f.ada,
+        key: true,
+      }),
       groupId: f.groupId,
     }),
     answered: (body) => body['description'],
@@ -168,11 +203,10 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'category',
     rule: { kind: 'name', trim: false, max: 64, allowEmpty: false },
     send: async (f, text) => ({
-      res: await f.t.request
-        .post('/v1/expenses')
-        .set(f.ada.auth)
-        .set('Idempotency-Key', newKey())
-        .send(expenseBody(f, { category: text })),
+      res: await call(f.t, 'POST', '/v1/expenses', expenseBody(f, { category: text }), {
+        user: f.ada,
+        key: true,
+      }),
       groupId: f.groupId,
     }),
     answered: (body) => body['category'],
@@ -184,11 +218,13 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'note',
     rule: { kind: 'free', trim: false, max: 500, allowEmpty: true },
     send: async (f, text) => ({
-      res: await f.t.request
-        .post('/v1/settlements')
-        .set(f.ada.auth)
-        .set('Idempotency-Key', newKey())
-        .send({ groupId: f.groupId, fromUserId: f.bob.id, toUserId: f.ada.id, amount: 1, note: text }),
+      res: await call(
+        f.t,
+        'POST',
+        '/v1/settlements',
+        { groupId: f.groupId, fromUserId: f.bob.id, toUserId: f.ada.id, amount: 1, note: text },
+        { user: f.ada, key: true },
+      ),
       groupId: f.groupId,
     }),
     answered: (body) => body['note'],
@@ -200,11 +236,7 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'text',
     rule: { kind: 'free', trim: false, max: 2000, allowEmpty: false },
     send: async (f, text) => ({
-      res: await f.t.request
-        .post(`/v1/expenses/${f.expenseId}/comments`)
-        .set(f.bob.auth)
-        .set('Idempotency-Key', newKey())
-        .send({ text }),
+      res: await call(f.t, 'POST', `/v1/expenses/${f.expenseId}/comments`, { text }, { user: f.bob, key: true }),
       groupId: f.groupId,
     }),
     answered: (body) => body['text'],
@@ -217,11 +249,10 @@ export const TEXT_WRITES: TextWrite[] = [
     rule: { kind: 'free', trim: true, max: 200, allowEmpty: false },
     send: async (f, text) => {
       const groupId = await f.freshGroup();
-      const res = await f.t.request
-        .post(`/v1/groups/${groupId}/recurring`)
-        .set(f.ada.auth)
-        .set('Idempotency-Key', newKey())
-        .send(recurringBody({ description: text })(f));
+      const res = await call(f.t, 'POST', `/v1/groups/${groupId}/recurring`, recurringBody({ description: text })(f), {
+        user: f.ada,
+        key: true,
+      });
       return { res, groupId };
     },
     answered: (body) => at(body, 'expense', 'description'),
@@ -235,11 +266,10 @@ export const TEXT_WRITES: TextWrite[] = [
     rule: { kind: 'name', trim: false, max: 64, allowEmpty: false },
     send: async (f, text) => {
       const groupId = await f.freshGroup();
-      const res = await f.t.request
-        .post(`/v1/groups/${groupId}/recurring`)
-        .set(f.ada.auth)
-        .set('Idempotency-Key', newKey())
-        .send(recurringBody({ category: text })(f));
+      const res = await call(f.t, 'POST', `/v1/groups/${groupId}/recurring`, recurringBody({ category: text })(f), {
+        user: f.ada,
+        key: true,
+      });
       return { res, groupId };
     },
     answered: (body) => at(body, 'expense', 'category'),

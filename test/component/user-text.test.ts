@@ -4,9 +4,10 @@
  * hold no control characters or bidi controls; free text keeps line feeds and tabs only; the row,
  * the event and every answer carry the same text. The cases the issue measured, one by one.
  */
-import { expectValidationFailed } from './component-helpers';
+import type { Response } from 'supertest';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { type Fixture, strictEvents, strictGet, TEXT_WRITES, type TextWrite } from './user-text-writes';
+import { expectValidationFailed } from './component-helpers';
+import { type Fixture, strictEvents, strictGet, strictJson, TEXT_WRITES, type TextWrite } from './user-text-writes';
 
 const write = (name: string): TextWrite => {
   const found = TEXT_WRITES.find((w) => w.name === name);
@@ -48,7 +49,8 @@ describe('user text (API.md §1 Strings)', () => {
     const before = await lastSeq(f.groupId);
     const { res } = await w.send(f, text);
     expect({ write: w.name, text, status: res.status }).toEqual({ write: w.name, text, status: 422 });
-    expectValidationFailed(res, w.path);
+    strictJson(res.bytes);
+    expectValidationFailed(res as unknown as Response, w.path);
     expect(await lastSeq(f.groupId)).toBe(before);
   };
 
