@@ -90,9 +90,7 @@ describe('cursors the API did not issue', () => {
     for (const { path, id } of lists()) {
       if (id === undefined) continue;
       // an expense's id may be any id a client chose with PUT (`^[A-Za-z0-9_-]{8,64}$`): usr_… fits
-      const others = path.endsWith('/expenses')
-        ? noId
-        : [...noId, `usr_${ULID}`, `${id}X`, id.toLowerCase()];
+      const others = path.endsWith('/expenses') ? noId : [...noId, `usr_${ULID}`, `${id}X`, id.toLowerCase()];
       for (const other of others) await expect422(path, forge([TIME, other]));
     }
     await expect422(`/v1/groups/${groupId}/settlements`, forge([TIME, `exp_${ULID}`]));
@@ -103,7 +101,12 @@ describe('cursors the API did not issue', () => {
     const good = forge([TIME, `grp_${ULID}`]);
     // the same key written differently: still not what the API issued
     const spaced = Buffer.from(`[ "${TIME}", "grp_${ULID}" ]`).toString('base64url');
-    for (const cursor of [`${good}=`, `${good} `, spaced, Buffer.from(`["${TIME}","grp_${ULID}"]`).toString('base64')]) {
+    for (const cursor of [
+      `${good}=`,
+      `${good} `,
+      spaced,
+      Buffer.from(`["${TIME}","grp_${ULID}"]`).toString('base64'),
+    ]) {
       if (cursor === good) continue;
       await expect422('/v1/groups', cursor);
     }

@@ -4,8 +4,9 @@
  * PostgreSQL would refuse reaches it (year 0000 and six-digit years were 500s), nothing is silently
  * moved (`2026-02-30` was stored as March 2nd), and a bare date is no timestamp.
  */
-import { expectValidationFailed } from './component-helpers';
+
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { expectValidationFailed } from './component-helpers';
 
 /** Timestamps that are not a real date and time within 0001–9999, with an offset. */
 const BAD_TIMESTAMPS = [
@@ -47,38 +48,41 @@ describe('timestamps and dates (API.md §1)', () => {
   const expenseCount = async () =>
     Number((await t.db!.knex('expenses').where({ group_id: groupId }).count({ n: '*' }))[0]?.n);
 
-  it.each(BAD_TIMESTAMPS)('refuses occurredAt %s on POST, PUT and PATCH (422 at occurredAt, nothing written)', async (occurredAt) => {
-    const existing = await t.request
-      .post('/v1/expenses')
-      .set(ada.auth)
-      .set('Idempotency-Key', newKey())
-      .send(body());
-    expect(existing.status).toBe(201);
-    const [seq, count] = [await head(), await expenseCount()];
+  it.each(BAD_TIMESTAMPS)(
+    'refuses occurredAt %s on POST, PUT and PATCH (422 at occurredAt, nothing written)',
+    async (occurredAt) => {
+      const existing = await t.request
+        .post('/v1/expenses')
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send(body());
+      expect(existing.status).toBe(201);
+      const [seq, count] = [await head(), await expenseCount()];
 
-    const posted = await t.request
-      .post('/v1/expenses')
-      .set(ada.auth)
-      .set('Idempotency-Key', newKey())
-      .send(body({ occurredAt }));
-    expectValidationFailed(posted, 'occurredAt');
-    const put = await t.request
-      .put(`/v1/expenses/client-chosen-${newKey()}`)
-      .set(ada.auth)
-      .set('Idempotency-Key', newKey())
-      .send(body({ occurredAt }));
-    expectValidationFailed(put, 'occurredAt');
-    const patched = await t.request
-      .patch(`/v1/expenses/${existing.body.id}`)
-      .set(ada.auth)
-      .set('Idempotency-Key', newKey())
-      .send({ occurredAt });
-    expectValidationFailed(patched, 'occurredAt');
+      const posted = await t.request
+        .post('/v1/expenses')
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send(body({ occurredAt }));
+      expectValidationFailed(posted, 'occurredAt');
+      const put = await t.request
+        .put(`/v1/expenses/client-chosen-${newKey()}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send(body({ occurredAt }));
+      expectValidationFailed(put, 'occurredAt');
+      const patched = await t.request
+        .patch(`/v1/expenses/${existing.body.id}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ occurredAt });
+      expectValidationFailed(patched, 'occurredAt');
 
-    expect([await head(), await expenseCount()]).toEqual([seq, count]);
-    const read = await t.request.get(`/v1/expenses/${existing.body.id}`).set(ada.auth);
-    expect(read.body.occurredAt).toBe(existing.body.occurredAt);
-  });
+      expect([await head(), await expenseCount()]).toEqual([seq, count]);
+      const read = await t.request.get(`/v1/expenses/${existing.body.id}`).set(ada.auth);
+      expect(read.body.occurredAt).toBe(existing.body.occurredAt);
+    },
+  );
 
   it('stores a real occurredAt as the instant it names, in UTC, at the ends of the range too', async () => {
     const cases: [string, string][] = [
@@ -163,7 +167,11 @@ describe('timestamps and dates (API.md §1)', () => {
         .put(`/v1/groups/${groupId}/rates`)
         .set(ada.auth)
         .send({ base: 'EUR', rates: {}, asOf });
-      expect({ asOf, status: res.status, stored: res.body.asOf }).toEqual({ asOf, status: 200, stored: asOf });
+      expect({ asOf, status: res.status, stored: res.body.asOf }).toEqual({
+        asOf,
+        status: 200,
+        stored: asOf,
+      });
     }
   });
 });

@@ -44,7 +44,11 @@ const textFor = (write: TextWrite): fc.Arbitrary<string> =>
     {
       weight: 1,
       arbitrary: fc
-        .tuple(fc.constantFrom('x', '😀', 'e\u0301'), fc.integer({ min: -2, max: 1 }), fc.string({ unit, maxLength: 2 }))
+        .tuple(
+          fc.constantFrom('x', '😀', 'e\u0301'),
+          fc.integer({ min: -2, max: 1 }),
+          fc.string({ unit, maxLength: 2 }),
+        )
         .map(([repeated, delta, tail]) => {
           const count = Math.max(0, write.rule.max + delta - [...tail].length);
           // `e\u0301` is two code points: fill to the bound in code points
@@ -107,7 +111,8 @@ describe('user text through every write (property)', () => {
           const { res, groupId } = await write.send(f, text);
           // a write to a fresh group: compare with its log as it was once created
           const created = groupId === undefined ? undefined : freshSeqs.get(groupId);
-          if (groupId !== undefined && created !== undefined && !(groupId in before)) before[groupId] = created;
+          if (groupId !== undefined && created !== undefined && !(groupId in before))
+            before[groupId] = created;
           const label = { write: write.name, text: JSON.stringify(text) };
           // the answer's bytes, as a strict parser reads them
           const answer = strictJson(res.bytes) as Record<string, unknown>;
@@ -126,8 +131,14 @@ describe('user text through every write (property)', () => {
           }
           expect({ ...label, ok: res.status >= 200 && res.status < 300 }).toEqual({ ...label, ok: true });
           if (groupId !== undefined) groups.add(groupId);
-          expect({ ...label, answered: write.answered(answer) }).toEqual({ ...label, answered: expected.stored });
-          expect({ ...label, row: await write.stored(t.db!.knex, answer) }).toEqual({ ...label, row: expected.stored });
+          expect({ ...label, answered: write.answered(answer) }).toEqual({
+            ...label,
+            answered: expected.stored,
+          });
+          expect({ ...label, row: await write.stored(t.db!.knex, answer) }).toEqual({
+            ...label,
+            row: expected.stored,
+          });
           if (write.inEvent && groupId !== undefined) {
             const after = await lastSeqs([groupId]);
             // a PATCH to the same value appends nothing; any other accepted write appends its event

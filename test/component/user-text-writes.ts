@@ -236,7 +236,13 @@ export const TEXT_WRITES: TextWrite[] = [
     path: 'text',
     rule: { kind: 'free', trim: false, max: 2000, allowEmpty: false },
     send: async (f, text) => ({
-      res: await call(f.t, 'POST', `/v1/expenses/${f.expenseId}/comments`, { text }, { user: f.bob, key: true }),
+      res: await call(
+        f.t,
+        'POST',
+        `/v1/expenses/${f.expenseId}/comments`,
+        { text },
+        { user: f.bob, key: true },
+      ),
       groupId: f.groupId,
     }),
     answered: (body) => body['text'],
@@ -249,10 +255,16 @@ export const TEXT_WRITES: TextWrite[] = [
     rule: { kind: 'free', trim: true, max: 200, allowEmpty: false },
     send: async (f, text) => {
       const groupId = await f.freshGroup();
-      const res = await call(f.t, 'POST', `/v1/groups/${groupId}/recurring`, recurringBody({ description: text })(f), {
-        user: f.ada,
-        key: true,
-      });
+      const res = await call(
+        f.t,
+        'POST',
+        `/v1/groups/${groupId}/recurring`,
+        recurringBody({ description: text })(f),
+        {
+          user: f.ada,
+          key: true,
+        },
+      );
       return { res, groupId };
     },
     answered: (body) => at(body, 'expense', 'description'),
@@ -266,10 +278,16 @@ export const TEXT_WRITES: TextWrite[] = [
     rule: { kind: 'name', trim: false, max: 64, allowEmpty: false },
     send: async (f, text) => {
       const groupId = await f.freshGroup();
-      const res = await call(f.t, 'POST', `/v1/groups/${groupId}/recurring`, recurringBody({ category: text })(f), {
-        user: f.ada,
-        key: true,
-      });
+      const res = await call(
+        f.t,
+        'POST',
+        `/v1/groups/${groupId}/recurring`,
+        recurringBody({ category: text })(f),
+        {
+          user: f.ada,
+          key: true,
+        },
+      );
       return { res, groupId };
     },
     answered: (body) => at(body, 'expense', 'category'),
@@ -279,19 +297,26 @@ export const TEXT_WRITES: TextWrite[] = [
 ];
 
 /** Characters a name may not hold (API.md §1): C0, DEL, C1, U+2028/U+2029, bidi controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the rule refuses
 const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 /** Characters free text may not hold: controls other than tab and line feed. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the rule refuses
 const FREE_FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 
 /**
  * What the contract says of `text` in a field with `rule`: refused (422 at the field), or accepted
  * and stored as `stored` (trimmed when the field trims), from the rule itself, not the server's code.
  */
-export function expectedOutcome(rule: TextRule, text: string): { accepted: false } | { accepted: true; stored: string } {
+export function expectedOutcome(
+  rule: TextRule,
+  text: string,
+): { accepted: false } | { accepted: true; stored: string } {
   if (/\p{Cs}/u.test(text)) return { accepted: false };
   const value = rule.trim ? text.trim() : text;
-  if (value === '') return rule.allowEmpty && !rule.trim ? { accepted: true, stored: '' } : { accepted: false };
-  if (!rule.allowEmpty && !rule.trim && text.trim() === '' && rule.kind === 'free') return { accepted: false };
+  if (value === '')
+    return rule.allowEmpty && !rule.trim ? { accepted: true, stored: '' } : { accepted: false };
+  if (!rule.allowEmpty && !rule.trim && text.trim() === '' && rule.kind === 'free')
+    return { accepted: false };
   if ((rule.kind === 'name' ? NAME_FORBIDDEN : FREE_FORBIDDEN).test(value)) return { accepted: false };
   if ([...value].length > rule.max) return { accepted: false };
   return { accepted: true, stored: value };
@@ -308,8 +333,9 @@ export function strictJson(bytes: Uint8Array): unknown {
   const walk = (node: unknown, path: string): void => {
     if (typeof node === 'string') {
       if (/\p{Cs}/u.test(node)) throw new Error(`lone surrogate at ${path}: ${JSON.stringify(node)}`);
-    } else if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${path}[${i}]`));
-    else if (node !== null && typeof node === 'object') {
+    } else if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${path}[${i}]`);
+    } else if (node !== null && typeof node === 'object') {
       for (const [key, item] of Object.entries(node)) {
         walk(key, `${path}{key}`);
         walk(item, `${path}.${key}`);
@@ -321,7 +347,11 @@ export function strictJson(bytes: Uint8Array): unknown {
 }
 
 /** GET `path` with fetch (the raw bytes, not supertest's parse) and returns them strictly parsed. */
-export async function strictGet(t: TestServer, user: TestUser, path: string): Promise<Record<string, unknown>> {
+export async function strictGet(
+  t: TestServer,
+  user: TestUser,
+  path: string,
+): Promise<Record<string, unknown>> {
   const res = await fetch(`${t.url}${path}`, { headers: user.auth });
   const bytes = new Uint8Array(await res.arrayBuffer());
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${Buffer.from(bytes).toString()}`);

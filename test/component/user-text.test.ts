@@ -7,7 +7,14 @@
 import type { Response } from 'supertest';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { expectValidationFailed } from './component-helpers';
-import { type Fixture, strictEvents, strictGet, strictJson, TEXT_WRITES, type TextWrite } from './user-text-writes';
+import {
+  type Fixture,
+  strictEvents,
+  strictGet,
+  strictJson,
+  TEXT_WRITES,
+  type TextWrite,
+} from './user-text-writes';
 
 const write = (name: string): TextWrite => {
   const found = TEXT_WRITES.find((w) => w.name === name);
@@ -64,28 +71,46 @@ describe('user text (API.md §1 Strings)', () => {
     for (const text of ['a\ud800b', 'x\udfff', '\ud83d', 'end\ud83d']) await expectRefused(w, text);
   });
 
-  it.each(NAMES.map((w) => [w.name, w] as const))('%s: counts code points, refuses controls and bidi', async (_, w) => {
-    const max = w.rule.max;
-    // 100 emoji are 200 UTF-16 units: a name of 100 characters all the same
-    const fits = await w.send(f, '😀'.repeat(max));
-    expect({ write: w.name, ok: fits.res.status < 300 }).toEqual({ write: w.name, ok: true });
-    expect(w.answered(fits.res.body)).toBe('😀'.repeat(max));
-    await expectRefused(w, '😀'.repeat(max + 1));
-    await expectRefused(w, 'x'.repeat(max + 1));
-    for (const c of ['\u0007', '\u001b', '\u202e', '\u202a', '\u2066', '\u2069', '\u0085', '\n', '\t', '\u2028']) {
-      await expectRefused(w, `Zed${c}Evil`);
-    }
-  });
+  it.each(NAMES.map((w) => [w.name, w] as const))(
+    '%s: counts code points, refuses controls and bidi',
+    async (_, w) => {
+      const max = w.rule.max;
+      // 100 emoji are 200 UTF-16 units: a name of 100 characters all the same
+      const fits = await w.send(f, '😀'.repeat(max));
+      expect({ write: w.name, ok: fits.res.status < 300 }).toEqual({ write: w.name, ok: true });
+      expect(w.answered(fits.res.body)).toBe('😀'.repeat(max));
+      await expectRefused(w, '😀'.repeat(max + 1));
+      await expectRefused(w, 'x'.repeat(max + 1));
+      for (const c of [
+        '\u0007',
+        '\u001b',
+        '\u202e',
+        '\u202a',
+        '\u2066',
+        '\u2069',
+        '\u0085',
+        '\n',
+        '\t',
+        '\u2028',
+      ]) {
+        await expectRefused(w, `Zed${c}Evil`);
+      }
+    },
+  );
 
-  it.each(FREE.map((w) => [w.name, w] as const))('%s: keeps line feeds and tabs, refuses other controls', async (_, w) => {
-    const text = 'Line one\n\tline two 😀';
-    const kept = await w.send(f, text);
-    expect({ write: w.name, ok: kept.res.status < 300 }).toEqual({ write: w.name, ok: true });
-    expect(w.answered(kept.res.body)).toBe(text);
-    for (const c of ['\u0007', '\u001b', '\r', '\u000b', '\u007f', '\u0085']) await expectRefused(w, `a${c}b`);
-    // its length in code points too
-    await expectRefused(w, '😀'.repeat(w.rule.max + 1));
-  });
+  it.each(FREE.map((w) => [w.name, w] as const))(
+    '%s: keeps line feeds and tabs, refuses other controls',
+    async (_, w) => {
+      const text = 'Line one\n\tline two 😀';
+      const kept = await w.send(f, text);
+      expect({ write: w.name, ok: kept.res.status < 300 }).toEqual({ write: w.name, ok: true });
+      expect(w.answered(kept.res.body)).toBe(text);
+      for (const c of ['\u0007', '\u001b', '\r', '\u000b', '\u007f', '\u0085'])
+        await expectRefused(w, `a${c}b`);
+      // its length in code points too
+      await expectRefused(w, '😀'.repeat(w.rule.max + 1));
+    },
+  );
 
   it('stores the same text in the row, the event and every answer (combining marks, emoji, RTL)', async () => {
     const text = 'Zoë e\u0301 👩‍💻 שלום';
@@ -93,11 +118,17 @@ describe('user text (API.md §1 Strings)', () => {
       const { res, groupId } = await w.send(f, text);
       expect({ write: w.name, ok: res.status < 300 }).toEqual({ write: w.name, ok: true });
       expect({ write: w.name, answer: w.answered(res.body) }).toEqual({ write: w.name, answer: text });
-      expect({ write: w.name, row: await w.stored(t.db!.knex, res.body) }).toEqual({ write: w.name, row: text });
+      expect({ write: w.name, row: await w.stored(t.db!.knex, res.body) }).toEqual({
+        write: w.name,
+        row: text,
+      });
       if (w.inEvent && groupId) {
         const events = await strictEvents(t, ada, groupId);
         const last = events[events.length - 1];
-        expect({ write: w.name, event: last && w.inEvent(last.data) }).toEqual({ write: w.name, event: text });
+        expect({ write: w.name, event: last && w.inEvent(last.data) }).toEqual({
+          write: w.name,
+          event: text,
+        });
       }
     }
     // NFC is not applied: e + U+0301 stays two code points, as sent

@@ -82,7 +82,10 @@ const BIDI_CONTROLS = 'U+202A–U+202E, U+2066–U+2069';
  * control or bidi control characters, for free text no control but line feed and tab. Stored as sent
  * (after trimming, where the field trims): no Unicode normalization.
  */
-function userText(kind: TextKind, rule: { max: number; trim: boolean; allowEmpty: boolean; notBlank: boolean }) {
+function userText(
+  kind: TextKind,
+  rule: { max: number; trim: boolean; allowEmpty: boolean; notBlank: boolean },
+) {
   const min = rule.allowEmpty ? 0 : 1;
   const check = (value: string, helpers: Joi.CustomHelpers) => {
     const problem = textProblem(value, kind, { min, max: rule.max });
@@ -315,7 +318,11 @@ export const createSettlementBody = Joi.object({
 
 // ---- queries -------------------------------------------------------------------------------------
 const limit = Joi.number().integer().min(1).max(100).default(20);
-const cursor = Joi.string().max(500);
+const cursor = Joi.string()
+  .max(500)
+  .description(
+    'The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422',
+  );
 export const listQuery = Joi.object({ limit, cursor }).label('ListQuery');
 export const eventsQuery = Joi.object({
   limit,

@@ -25,7 +25,19 @@ describe('textProblem: the one rule for user text', () => {
   });
 
   it('names: no C0, DEL, C1, line separators or bidi controls', () => {
-    for (const c of ['\u0000', '\u0007', '\t', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u009f', '\u2028', '\u2029']) {
+    for (const c of [
+      '\u0000',
+      '\u0007',
+      '\t',
+      '\n',
+      '\r',
+      '\u001b',
+      '\u007f',
+      '\u0085',
+      '\u009f',
+      '\u2028',
+      '\u2029',
+    ]) {
       expect({ c, problem: name(`a${c}b`) }).toEqual({ c, problem: 'control' });
     }
     for (const c of ['\u202a', '\u202e', '\u2066', '\u2069']) {

@@ -20,8 +20,10 @@ export type TextProblem = 'wellFormed' | 'control' | 'bidi' | 'tooShort' | 'tooL
 /** A lone surrogate (with the `u` flag, a well-formed pair is one code point and does not match). */
 const LONE_SURROGATE = /\p{Cs}/u;
 /** Controls a name may not hold: C0, DEL, C1, and the line and paragraph separators. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const NAME_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 /** Controls free text may not hold: as for names, but tab and line feed are kept. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const FREE_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 /** Bidirectional embeddings, overrides and isolates. */
 const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;

@@ -103,7 +103,7 @@ export function checkRatesInput(input: RatesInput): void {
       }
     }
   }
-  if (!isRealDate(input.asOf)) errors.push({ path: 'asOf', message: 'must be a real calendar date YYYY-MM-DD, years 0001–9999' });
+  if (!isRealDate(input.asOf)) errors.push({ path: 'asOf', message: 'must be a real date, YYYY-MM-DD' });
   if (errors.length > 0) throw validationFailed(errors);
 }
 

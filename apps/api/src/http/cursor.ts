@@ -40,7 +40,7 @@ const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
  */
 export const CURSOR_IDS = {
   group: new RegExp(`^grp_${ULID}$`),
-  expense: new RegExp(`^(?:[A-Za-z0-9_-]{8,64}|exp_[ri][0-9a-f]{64})$`),
+  expense: /^(?:[A-Za-z0-9_-]{8,64}|exp_[ri][0-9a-f]{64})$/,
   settlement: new RegExp(`^stl_(?:${ULID}|i[0-9a-f]{64})$`),
   recurring: new RegExp(`^rec_${ULID}$`),
   comment: new RegExp(`^cmt_${ULID}$`),

@@ -13,6 +13,7 @@ const OPTIONS: Joi.ValidationOptions = {
  * event's JSON kept the surrogate, and strict JSON parsers refuse it). The `u` flag makes a
  * well-formed surrogate pair one code point, which does not match.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is what this refuses
 const NEVER = /[\u0000\p{Cs}]/u;
 
 /** Whether any string (value or key) in `value` holds a character of `NEVER`: one walk, no allocation. */

@@ -192,7 +192,9 @@ function textRules(d: Described, text: TextRule): Described {
     const pattern = trimmedLengthPattern(text.min, text.max, forbidden);
     return { ...d, rules: [...kept, { name: 'pattern', args: { regex: `/${pattern}/`, note } }] };
   }
-  const pattern = text.notBlank ? `^[^${forbidden}]*[^\\s${forbidden}][^${forbidden}]*$` : `^[^${forbidden}]*$`;
+  const pattern = text.notBlank
+    ? `^[^${forbidden}]*[^\\s${forbidden}][^${forbidden}]*$`
+    : `^[^${forbidden}]*$`;
   return {
     ...d,
     rules: [

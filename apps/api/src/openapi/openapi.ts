@@ -27,6 +27,16 @@ const DESCRIPTION = `Tally tracks shared money: users form **groups**, record **
   that is not JSON: \`415\`. Unknown body fields are rejected (\`422 validation_failed\`).
 - Money is an integer count of minor units (\`amount\`) with an ISO 4217 \`currency\`; no floats.
 - Identifiers are opaque, type-prefixed ULIDs (\`usr_\`, \`grp_\`, \`exp_\`, \`stl_\`, \`evt_\`).
+- Timestamps are written as RFC 3339 UTC with milliseconds. A timestamp sent (\`occurredAt\`, \`from\`,
+  \`to\`, \`updatedAfter\`) is an RFC 3339 date-time with an offset, of a real date and time within years
+  0001–9999; a date (\`YYYY-MM-DD\`) is a real calendar date within 0001–9999. Otherwise \`422 validation_failed\`
+  naming the field.
+- Every string of a request is well-formed Unicode without U+0000 (a lone surrogate is \`422\`). Names (of
+  users, groups, members, categories) hold no control or bidirectional control characters; free text
+  (descriptions, notes, comments) keeps line feeds and tabs only. Lengths count Unicode code points. Text
+  is stored as sent (after trimming where a field trims), not normalized.
+- A cursor is opaque: only the \`nextCursor\` of the same list (and filters) is accepted; anything else is
+  \`422 validation_failed\` at \`cursor\`.
 - Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`.
 - Every response carries \`X-Request-Id\` (a client value of 1–128 printable ASCII characters is echoed).
 - \`HEAD\` works wherever \`GET\` does. \`GET\`s answer with an \`ETag\` and honour \`If-None-Match\` (\`304\`).

@@ -914,7 +914,7 @@ export const OPERATIONS: Operation[] = [
         summary: `Comment on a${target === 'expense' ? 'n' : ''} ${target}`,
         description:
           '`text` is stored and returned exactly as sent (no trimming, no HTML): 1–2000 Unicode code points, ' +
-          'not only whitespace. Appends `comment.created` to the group’s log. A retried request (same ' +
+          'not only whitespace, line feeds and tabs but no other control characters. Appends `comment.created` to the group’s log. A retried request (same ' +
           `\`Idempotency-Key\`) creates one comment. A deleted ${target}, or one in a group the caller is not in, is \`404\`.`,
         rateLimited: true,
         jsonBody: true,
