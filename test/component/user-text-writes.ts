@@ -131,7 +131,7 @@ export const TEXT_WRITES: TextWrite[] = [
     rule: NAME(100),
     send: async (f, text) => {
       const res = await call(f.t, 'POST', '/v1/groups', { name: text }, { user: f.ada });
-      return { res, groupId: res.body?.id };
+      return { res, groupId: res.status === 201 ? (res.body['id'] as string) : undefined };
     },
     answered: (body) => body['name'],
     stored: (k, body) => column(k, 'groups', body['id'], 'name'),
@@ -142,7 +142,7 @@ export const TEXT_WRITES: TextWrite[] = [
     rule: { kind: 'free', trim: false, max: 1000, allowEmpty: true },
     send: async (f, text) => {
       const res = await call(f.t, 'POST', '/v1/groups', { name: 'G', description: text }, { user: f.ada });
-      return { res, groupId: res.body?.id };
+      return { res, groupId: res.status === 201 ? (res.body['id'] as string) : undefined };
     },
     answered: (body) => body['description'],
     stored: (k, body) => column(k, 'groups', body['id'], 'description'),
