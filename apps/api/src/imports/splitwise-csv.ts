@@ -1,6 +1,7 @@
 import {
   allocateLargestRemainder,
   CURRENCIES_WITH_MINOR_UNITS,
+  clipCodePoints,
   MAX_AMOUNT,
   minorUnitsOf,
 } from '@tally/domain';
@@ -228,7 +229,7 @@ export function interpretRecord(record: CsvRecord, people: readonly string[]): S
   const sum = [...nets.values()].reduce((a, b) => a + b, 0);
   if (sum !== 0) return refuse(`the nets add up to ${formatUnits(sum, currency)}, not to 0`);
   if (nets.size === 0) return refuse("no one's net changes");
-  const text = (description || rawCategory.trim() || 'Imported from Splitwise').slice(0, 200);
+  const text = clipCodePoints(description || rawCategory.trim() || 'Imported from Splitwise', 200);
   if (rawCategory.trim().toLowerCase() === PAYMENT_CATEGORY) {
     const entries = [...nets];
     const from = entries.find(([, net]) => net > 0);
@@ -263,7 +264,7 @@ export function interpretRecord(record: CsvRecord, people: readonly string[]): S
     kind: 'expense',
     line,
     description: text,
-    category: rawCategory.trim().slice(0, 64) || null,
+    category: clipCodePoints(rawCategory.trim(), 64) || null,
     occurredAt,
     currency,
     amount: cost,
