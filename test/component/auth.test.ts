@@ -176,7 +176,10 @@ describe('authentication (API.md §2)', () => {
       JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).sid as string;
     /** Refresh tokens of the family `refreshToken` is in. */
     const familySize = async (refreshToken: string) => {
-      const family = t.server.knex('refresh_tokens').where({ token_hash: hashOf(refreshToken) }).select('family_id');
+      const family = t.server
+        .knex('refresh_tokens')
+        .where({ token_hash: hashOf(refreshToken) })
+        .select('family_id');
       const [row] = await t.server.knex('refresh_tokens').whereIn('family_id', family).count({ n: '*' });
       return Number(row?.['n']);
     };

@@ -102,11 +102,7 @@ export async function sweepAuthRecords(knex: Knex, options: SweepOptions = {}): 
   };
   for (const target of TARGETS) {
     const cutoff = target.cutoff(now);
-    for (let slice = 0; ; slice++) {
-      if (slice === maxSlices) {
-        result.unfinished.push(target.kind);
-        break;
-      }
+    for (let slice = 1; ; slice++) {
       const deleted = await knex.transaction(async (trx) => {
         const [lock] = (
           (await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [SWEEP_LOCK_ID])) as {
@@ -126,6 +122,10 @@ export async function sweepAuthRecords(knex: Knex, options: SweepOptions = {}): 
       if (deleted === undefined) return { ...result, ran: false };
       result.slices[target.kind].push(deleted);
       if (deleted < sliceRows) break;
+      if (slice === maxSlices) {
+        result.unfinished.push(target.kind);
+        break;
+      }
       await between(target.kind, deleted);
     }
   }

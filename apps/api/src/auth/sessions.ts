@@ -34,8 +34,7 @@ export function userAgentOf(header: string | undefined): string | null {
   let text = header;
   const bytes = Buffer.from(text, 'latin1');
   // Every character a byte (what Node made of the header), some of them not ASCII: UTF-8 bytes.
-  if (bytes.toString('latin1') === text && /[\u0080-\u00FF]/.test(text))
-    text = UTF8.decode(bytes);
+  if (bytes.toString('latin1') === text && /[\u0080-\u00FF]/.test(text)) text = UTF8.decode(bytes);
   text = text.replace(LONE_SURROGATE, '\uFFFD').replace(BIDI_CONTROLS, '').replace(CONTROLS, ' ').trim();
   if (text === '') return null;
   const codePoints = Array.from(text);
