@@ -273,7 +273,7 @@ const authVariables = {
     .max(300)
     .default(10)
     .description(
-      '0–300: a refresh token presented again this soon after its rotation (a retried refresh) refreshes again instead of revoking its family. `0`: strict rotation.',
+      '0–300: a refresh token presented again this soon after its rotation (a retried refresh) answers the same successor token as the first time instead of revoking its family. `0`: strict rotation.',
     ),
 };
 
