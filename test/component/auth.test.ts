@@ -275,6 +275,32 @@ describe('authentication (API.md §2)', () => {
       expect((await refresh('rt_elsewhere')).status).toBe(200);
     });
 
+    it('finds the successor after a JWT_SECRET rotation: a process with the new secret answers the same token', async () => {
+      const rotated = await startTestServer({
+        env: {
+          DATABASE_URL: t.db?.url ?? '',
+          JWT_SECRET: 'a-new-secret-a-new-secret-a-new-secret-0123',
+          JWT_SECRET_PREVIOUS: TEST_JWT_SECRET,
+        },
+      });
+      try {
+        const user = await t.register('Rotation');
+        const first = await refresh(user.refreshToken);
+        expect(first.status).toBe(200);
+        const retried = await rotated.request
+          .post('/v1/auth/refresh')
+          .send({ refreshToken: user.refreshToken });
+        expect(retried.status).toBe(200);
+        expect(retried.body.refreshToken).toBe(first.body.refreshToken);
+        expect(
+          (await rotated.request.get('/v1/me').set('Authorization', `Bearer ${retried.body.accessToken}`))
+            .status,
+        ).toBe(200);
+      } finally {
+        await rotated.stop();
+      }
+    });
+
     it('does not revive a revoked family within the grace window', async () => {
       const user = await t.register('Revoked');
       const second = await refresh(user.refreshToken);

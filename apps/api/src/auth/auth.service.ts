@@ -263,23 +263,21 @@ export function createAuthService(deps: AuthServiceDeps) {
         // A repeat within the grace window: the successor the first use issued, if it is still live.
         const user = await activeUser(trx, known.user_id);
         if (!user) return undefined;
-        for (const key of successorKeys) {
-          const successor = successorOf(refreshToken, key);
-          const live = await trx('refresh_tokens')
-            .where({ token_hash: sha256Hex(successor), family_id: known.family_id })
-            .whereNull('revoked_at')
-            .where('expires_at', '>', now)
-            .first('id');
-          if (live) {
-            return {
-              user,
-              accessToken: await tokens.sign(user.id, known.family_id),
-              refreshToken: successor,
-              expiresIn: tokens.ttlSeconds,
-            };
-          }
-        }
-        return undefined;
+        const candidates = successorKeys.map((key) => successorOf(refreshToken, key));
+        const live = (await trx('refresh_tokens')
+          .whereIn('token_hash', candidates.map(sha256Hex))
+          .where({ family_id: known.family_id })
+          .whereNull('revoked_at')
+          .where('expires_at', '>', now)
+          .first('token_hash')) as { token_hash: string } | undefined;
+        const successor = live && candidates.find((c) => sha256Hex(c) === live.token_hash);
+        if (!successor) return undefined;
+        return {
+          user,
+          accessToken: await tokens.sign(user.id, known.family_id),
+          refreshToken: successor,
+          expiresIn: tokens.ttlSeconds,
+        };
       });
       if (reused) deps.onSessionsRevoked?.(reused.userId, [reused.familyId]);
       if (!result) throw deadRefreshToken();
