@@ -171,6 +171,19 @@ describe('authentication (API.md §2)', () => {
       expect(again.status).toBe(200);
     });
 
+    const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+    const sidOf = (token: string) =>
+      JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).sid as string;
+    /** Refresh tokens of the family `refreshToken` is in. */
+    const familySize = async (refreshToken: string) => {
+      const family = t.server
+        .knex('refresh_tokens')
+        .where({ token_hash: hashOf(refreshToken) })
+        .select('family_id');
+      const [row] = await t.server.knex('refresh_tokens').whereIn('family_id', family).count({ n: '*' });
+      return Number(row?.['n']);
+    };
+
     /** Moves a used token's rotation back in time, past the reuse grace window (10 s by default). */
     const ageRotation = (refreshToken: string, seconds = 11) =>
       t.server
@@ -211,7 +224,7 @@ describe('authentication (API.md §2)', () => {
       expect(res.body.user.id).toBe(user.id);
     });
 
-    it('refreshes again when a just-rotated token is retried (lost answer), and every token issued keeps working', async () => {
+    it('answers a retry within the grace window (lost answer) with the same successor: one chain, no fork', async () => {
       const user = await t.register('Retry');
       const first = await refresh(user.refreshToken);
       expect(first.status).toBe(200);
@@ -219,21 +232,73 @@ describe('authentication (API.md §2)', () => {
       const retried = await refresh(user.refreshToken);
       expect(retried.status).toBe(200);
       expectSession(retried.body, user.email, user.name);
-      expect(retried.body.refreshToken).not.toBe(first.body.refreshToken);
+      expect(retried.body.refreshToken).toBe(first.body.refreshToken);
+      expect(sidOf(retried.body.accessToken)).toBe(sidOf(first.body.accessToken));
       for (const session of [first.body, retried.body]) {
         expect((await me(session.accessToken)).status).toBe(200);
       }
-      // Both branches of the family refresh normally (each once).
-      expect((await refresh(first.body.refreshToken)).status).toBe(200);
-      expect((await refresh(retried.body.refreshToken)).status).toBe(200);
+      // The family has two refresh tokens: the used one and its one successor.
+      expect(await familySize(user.refreshToken)).toBe(2);
+      // The chain goes on from the successor, and a retry of it answers its own one successor.
+      const next = await refresh(first.body.refreshToken);
+      expect(next.status).toBe(200);
+      expect((await refresh(first.body.refreshToken)).body.refreshToken).toBe(next.body.refreshToken);
+      expect(await familySize(user.refreshToken)).toBe(3);
     });
 
-    it('gives one answer per concurrent retry of one token, all 200 and none revoking the family', async () => {
+    it('gives five concurrent refreshes of one token one successor: the same refresh token in all five answers', async () => {
       const user = await t.register('Burst');
       const answers = await Promise.all(Array.from({ length: 5 }, () => refresh(user.refreshToken)));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-      expect(new Set(answers.map((a) => a.body.refreshToken)).size).toBe(5);
-      for (const a of answers) expect((await refresh(a.body.refreshToken)).status).toBe(200);
+      expect(new Set(answers.map((a) => a.body.refreshToken)).size).toBe(1);
+      expect(new Set(answers.map((a) => sidOf(a.body.accessToken))).size).toBe(1);
+      expect(await familySize(user.refreshToken)).toBe(2);
+      for (const a of answers) expect((await me(a.body.accessToken)).status).toBe(200);
+      // That one successor refreshes, once; a used token past the window is still reuse.
+      const successor = answers[0]?.body.refreshToken as string;
+      expect((await refresh(successor)).status).toBe(200);
+      await ageRotation(user.refreshToken);
+      expectProblem(await refresh(user.refreshToken), 401, 'unauthenticated');
+      expectProblem(await refresh(successor), 401, 'unauthenticated');
+    });
+
+    it('refuses a retry whose successor is not there (issued by a process with other keys) without ending the session', async () => {
+      const user = await t.register('Stranger');
+      const first = await refresh(user.refreshToken);
+      expect(first.status).toBe(200);
+      // As if another key had derived it: the stored successor is not the one this process derives.
+      await t.server
+        .knex('refresh_tokens')
+        .where({ token_hash: createHash('sha256').update(first.body.refreshToken).digest('hex') })
+        .update({ token_hash: createHash('sha256').update('rt_elsewhere').digest('hex') });
+      expectProblem(await refresh(user.refreshToken), 401, 'unauthenticated');
+      expect((await refresh('rt_elsewhere')).status).toBe(200);
+    });
+
+    it('finds the successor after a JWT_SECRET rotation: a process with the new secret answers the same token', async () => {
+      const rotated = await startTestServer({
+        env: {
+          DATABASE_URL: t.db?.url ?? '',
+          JWT_SECRET: 'a-new-secret-a-new-secret-a-new-secret-0123',
+          JWT_SECRET_PREVIOUS: TEST_JWT_SECRET,
+        },
+      });
+      try {
+        const user = await t.register('Rotation');
+        const first = await refresh(user.refreshToken);
+        expect(first.status).toBe(200);
+        const retried = await rotated.request
+          .post('/v1/auth/refresh')
+          .send({ refreshToken: user.refreshToken });
+        expect(retried.status).toBe(200);
+        expect(retried.body.refreshToken).toBe(first.body.refreshToken);
+        expect(
+          (await rotated.request.get('/v1/me').set('Authorization', `Bearer ${retried.body.accessToken}`))
+            .status,
+        ).toBe(200);
+      } finally {
+        await rotated.stop();
+      }
     });
 
     it('does not revive a revoked family within the grace window', async () => {

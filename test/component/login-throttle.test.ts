@@ -229,6 +229,53 @@ describe('the per-IP budget of /v1/auth/*', () => {
   });
 });
 
+describe('TRUST_PROXY: whom X-Forwarded-For is believed from', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    // The test client connects from loopback, which this rule does not trust: a client that is not a
+    // proxy, as one on a private network is by default.
+    t = await startTestServer({
+      env: {
+        ...THROTTLE,
+        TRUST_PROXY: '192.0.2.1',
+        LOGIN_THROTTLE_IP_FREE_FAILURES: '3',
+        AUTH_RATE_LIMIT_PER_MINUTE: '100',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('records the peer address as the session’s ip', async () => {
+    const ada = await t.register('Ada');
+    const res = await t.request
+      .post('/v1/auth/login')
+      .set('X-Forwarded-For', '203.0.113.77')
+      .send({ email: ada.email, password: PASSWORD });
+    expect(res.status).toBe(200);
+    const sessions = await t.request.get('/v1/me/sessions').set(ada.auth);
+    expect(sessions.body.data.map((s: { ip: string }) => s.ip)).toEqual(['127.0.0.1', '127.0.0.1']);
+  });
+
+  it('counts a client that rotates X-Forwarded-For as the one IP it is: login throttle and /v1/auth budget', async () => {
+    const statuses: number[] = [];
+    const remaining: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      // Another email and another claimed address each time: only the IP counter can stop it.
+      const res = await login(t, uniqueEmail(`rotate${i}`), `guess ${i}`, freshIp());
+      statuses.push(res.status);
+      remaining.push(String(res.headers['ratelimit-remaining']));
+    }
+    // Three free failures, a fourth that locks the IP, then 429 (main: every claimed IP was fresh).
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    expect(await metric(t, 'ip')).toBeGreaterThanOrEqual(1);
+    // One budget for every attempt, whatever the header claimed: it goes down (main: each claimed
+    // address had a fresh one, 99 left every time). Not compared by value: a minute may turn.
+    expect(new Set(remaining).size).toBeGreaterThan(1);
+  });
+});
+
 describe.each(throwawayRedises)('login throttling shared through $redis', ({ start }) => {
   let a: TestServer;
   let b: TestServer;

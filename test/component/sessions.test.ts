@@ -83,6 +83,53 @@ describe('sessions (API.md §2)', () => {
     expect((await sessionsOf(other)).map((s) => s.id)).toEqual([sidOf(other.accessToken)]);
   });
 
+  it('keeps an IP address as the session’s ip, never other text, an IPv4-mapped one as IPv4', async () => {
+    const user = await t.register('Addresses');
+    const signIn = async (forwarded: string) => {
+      const res = await t.request
+        .post('/v1/auth/login')
+        .set('X-Forwarded-For', forwarded)
+        .send({ email: user.email, password: PASSWORD });
+      expect(res.status).toBe(200);
+      return sidOf(res.body.accessToken);
+    };
+    // From the (trusted, loopback) peer: its entry is the client, when it is an address.
+    const mapped = await signIn('::FFFF:203.0.113.5');
+    const v6 = await signIn('2001:DB8:0:0:0:0:0:7');
+    const text = await signIn('<script>alert(1)</script>');
+    const ipOf = new Map((await sessionsOf(user)).map((s) => [s.id, s.ip]));
+    expect(ipOf.get(mapped)).toBe('203.0.113.5');
+    expect(ipOf.get(v6)).toBe('2001:db8::7');
+    // Not an address: the proxy that passed it on (here the loopback peer) is what is known.
+    expect(ipOf.get(text)).toBe('127.0.0.1');
+    expect(ipOf.get(sidOf(user.accessToken))).toBe('127.0.0.1');
+  });
+
+  it('keeps the User-Agent as the device sent it (UTF-8), without controls, at most 256 code points', async () => {
+    const user = await t.register('Agents');
+    // The header as UTF-8 bytes: fetch writes each character of a header string as one byte.
+    const login = async (userAgent: string): Promise<Device> => {
+      const res = await fetch(`${t.url}/v1/auth/login`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': Buffer.from(userAgent, 'utf8').toString('latin1'),
+        },
+        body: JSON.stringify({ email: user.email, password: PASSWORD }),
+      });
+      expect(res.status).toBe(200);
+      return asDevice((await res.json()) as Device);
+    };
+    const zoe = await login('Tally/2.0 (Zoë’s iPhone; 東京)');
+    const long = await login(`${'😀'.repeat(300)}`);
+    // (HTTP carries no other control than a tab: C1 controls come as UTF-8, as do bidi overrides.)
+    const controls = await login('Evil\t\u0085x\u202Etxt.exe');
+    const agentOf = new Map((await sessionsOf(zoe)).map((s) => [s.id, s.userAgent]));
+    expect(agentOf.get(sidOf(zoe.accessToken))).toBe('Tally/2.0 (Zoë’s iPhone; 東京)');
+    expect(agentOf.get(sidOf(long.accessToken))).toBe('😀'.repeat(256));
+    expect(agentOf.get(sidOf(controls.accessToken))).toBe('Evil  xtxt.exe');
+  });
+
   it('signs a device out: its refresh and access tokens and its WebSocket fail, the caller is untouched', async () => {
     const user = await t.register('Revoker');
     const stolen = await login(user, 'Lost phone');
@@ -262,9 +309,12 @@ describe('sessions on the embedded database (PGlite)', () => {
       .send({ email: user.email, password: PASSWORD });
     expect(res.status).toBe(200);
     const phone = { Authorization: `Bearer ${res.body.accessToken}` };
-    expect(
-      (await t.request.post('/v1/auth/refresh').send({ refreshToken: res.body.refreshToken })).status,
-    ).toBe(200);
+    // Three refreshes at once on the one embedded connection: one successor for all three.
+    const refreshed = await Promise.all(
+      [1, 2, 3].map(() => t.request.post('/v1/auth/refresh').send({ refreshToken: res.body.refreshToken })),
+    );
+    expect(refreshed.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(refreshed.map((r) => r.body.refreshToken)).size).toBe(1);
     const list = await t.request.get('/v1/me/sessions').set(user.auth);
     expect(
       list.body.data.map((s: { userAgent: string | null; current: boolean }) => [s.userAgent, s.current]),

@@ -105,4 +105,32 @@ describe('a session signed out on one API process, across the fleet', () => {
     expect(await laptopSocket.closeCode(10_000)).toBe(4401);
     expect((await call(apiB, 'GET', '/v1/me', laptop.accessToken)).status).toBe(401);
   });
+
+  it('answers parallel refreshes of one token on both API processes with one successor: one chain per session', async () => {
+    const [apiA, apiB] = apis as [ServerProcess, ServerProcess];
+    const registered = await call(apiA, 'POST', '/v1/auth/register', undefined, {
+      email: uniqueEmail('Chain'),
+      name: 'Chain',
+      password: 'correct horse battery',
+    });
+    expect(registered.status).toBe(201);
+    const { refreshToken } = (await registered.json()) as Pair;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        call(i % 2 === 0 ? apiA : apiB, 'POST', '/v1/auth/refresh', undefined, { refreshToken }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const pairs = (await Promise.all(answers.map((a) => a.json()))) as Pair[];
+    expect(new Set(pairs.map((p) => p.refreshToken)).size).toBe(1);
+    // Each access token answered works on either process.
+    for (const [i, pair] of pairs.entries()) {
+      expect((await call(i % 2 === 0 ? apiB : apiA, 'GET', '/v1/me', pair.accessToken)).status).toBe(200);
+    }
+    // The one successor refreshes on the other process, and the chain goes on.
+    const next = await call(apiB, 'POST', '/v1/auth/refresh', undefined, {
+      refreshToken: pairs[0]?.refreshToken,
+    });
+    expect(next.status).toBe(200);
+  });
 });

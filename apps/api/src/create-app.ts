@@ -27,6 +27,13 @@ import { fxRoutes } from './fx/fx.routes';
 import type { RatesProvider } from './fx/rates-provider';
 import { createGroupsService } from './groups/groups.service';
 import { createInvitesService } from './groups/invites.service';
+import {
+  clientIpOf,
+  compileTrustProxy,
+  DEFAULT_TRUST_PROXY,
+  normalizeIp,
+  type TrustProxy,
+} from './http/client-ip';
 import { type CorsOrigins, cors } from './http/cors';
 import { errorHandler, routeNotFound } from './http/error-handler';
 import { createHotLane } from './http/hot-lane';
@@ -76,6 +83,14 @@ export type AppDeps = {
   groupGate?: GroupGate;
   /** How long a just-rotated refresh token still refreshes (API.md §2). @default 10 */
   refreshReuseGraceSeconds?: number;
+  /**
+   * The keys a refresh token's successor is derived with (API.md §2, docs/DECISIONS.md): the first
+   * derives, every one is tried when a retry looks its successor up. Every process of a deployment
+   * must have the same (start.ts passes the JWT secrets). Absent: one random key of this app's own.
+   */
+  refreshTokenKeys?: readonly string[];
+  /** Which peers may tell the client IP in `X-Forwarded-For` (`TRUST_PROXY`). @default loopback only */
+  trustProxy?: TrustProxy;
   /** Origins whose pages may call `/v1` from a browser (`CORS_ORIGINS`); absent or empty: no CORS. */
   corsOrigins?: CorsOrigins;
   /** Exchange rates from outside (`FX_PROVIDER`) for converted balances; absent: the groups' own only. */
@@ -118,9 +133,19 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', 'weak');
   app.set('query parser', 'simple');
-  // Behind the load balancer (HAProxy, the ingress controller) the client is in X-Forwarded-For;
-  // only proxies on private networks are believed.
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Behind the load balancer (HAProxy, the ingress controller) the client is in X-Forwarded-For,
+  // believed only from the proxies TRUST_PROXY names (default: loopback). `req.ip` is that client
+  // IP, always an IP address (http/client-ip.ts): the per-IP budget, the login throttle and the
+  // sessions all read it. Express's own `trust proxy` (req.protocol, req.hostname) follows the rule.
+  const trustRule = compileTrustProxy(deps.trustProxy ?? DEFAULT_TRUST_PROXY);
+  app.set('trust proxy', (address: string, hop: number) => trustRule(normalizeIp(address) ?? '', hop));
+  Object.defineProperty(app.request, 'ip', {
+    configurable: true,
+    enumerable: true,
+    get(this: express.Request) {
+      return clientIpOf(this, trustRule);
+    },
+  });
 
   // The one id maker of this app (its randomness is its own): every id the API makes comes from it.
   const newId = createIdMaker();
@@ -139,6 +164,7 @@ export function createApp(deps: AppDeps): Express {
     newId,
     tokens: deps.tokens,
     refreshReuseGraceSeconds: deps.refreshReuseGraceSeconds,
+    refreshTokenKeys: deps.refreshTokenKeys,
     loginThrottle: deps.loginThrottle,
     onSessionsRevoked: sessions.announce,
   });

@@ -1,6 +1,14 @@
 export type { GroupEvent } from '@tally/events';
 export { type AccessTokens, createAccessTokens } from '@tally/http-kit';
 export {
+  type AuthRecordsSweeper,
+  createAuthRecordsSweeper,
+  ENDED_SESSION_RETENTION_MS,
+  PASSWORD_RESET_RETENTION_MS,
+  type SweepResult,
+  sweepAuthRecords,
+} from './auth/auth-records-sweeper';
+export {
   createLoginThrottle,
   LOGIN_THROTTLED_METRIC,
   type LoginThrottle,
@@ -9,6 +17,12 @@ export {
 export { type AppDeps, createApp } from './create-app';
 export { createEcbRatesProvider, ECB_DAILY_URL } from './fx/ecb-rates-provider';
 export type { ProviderRates, RatesProvider } from './fx/rates-provider';
+export {
+  DEFAULT_TRUST_PROXY,
+  normalizeIp,
+  parseTrustProxy,
+  type TrustProxy,
+} from './http/client-ip';
 export { createLoadShedder } from './http/load-shedding';
 export {
   createProbesApp,

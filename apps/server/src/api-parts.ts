@@ -1,5 +1,6 @@
 import {
   createAnnouncer,
+  createAuthRecordsSweeper,
   createEcbRatesProvider,
   createGroupGate,
   createLoadShedder,
@@ -99,6 +100,10 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     onIgnoredError: ignoredErrors,
   });
   const partitionsReady = partitions.start();
+  // Bounded tables too: ended sessions, expired refresh tokens and spent reset tokens are deleted
+  // after their retention (API.md §2.3), in slices, now and every 10 minutes, one process at a time.
+  const authRecords = createAuthRecordsSweeper({ knex, logger, onIgnoredError: ignoredErrors });
+  void authRecords.start();
   const rateLimits = createRateLimits({
     redis,
     pointsPerMinute: config.rateLimitPerMinute,
@@ -172,6 +177,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
       await recurring.stop();
       loadShedder.stop();
       await partitions.stop();
+      await authRecords.stop();
       memoryStore?.close();
       await relay.stop();
       await liveness.stop();

@@ -57,6 +57,19 @@ describe('configuration', () => {
     expect(message.split('\n')).toHaveLength(1);
   });
 
+  it('trusts a proxy on loopback only by default; TRUST_PROXY takes a hop count or addresses and CIDRs', () => {
+    expect(String(loadConfig({}).trustProxy)).toBe('loopback');
+    expect(loadConfig({}).trustProxy).toEqual({ addresses: ['127.0.0.0/8', '::1/128'] });
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toEqual({ addresses: ['127.0.0.0/8', '::1/128'] });
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,fd00::/8' }).trustProxy).toEqual({
+      addresses: ['10.0.0.0/8', 'fd00::/8'],
+    });
+    for (const bad of ['haproxy', '10.0.0.0/40', '17', 'loopback,nope']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/^invalid configuration: TRUST_PROXY: /);
+    }
+  });
+
   it('keeps the event log for ever by default (EVENT_RETENTION_DAYS unset, empty or 0), else that many days', () => {
     expect(loadConfig({}).eventRetentionDays).toBeUndefined();
     expect(loadConfig({ EVENT_RETENTION_DAYS: '' }).eventRetentionDays).toBeUndefined();

@@ -1,3 +1,4 @@
+import { DEFAULT_TRUST_PROXY, parseTrustProxy, type TrustProxy } from '@tally/api';
 import Joi from 'joi';
 
 const ROLES = ['all', 'api', 'gateway'] as const;
@@ -272,7 +273,7 @@ const authVariables = {
     .max(300)
     .default(10)
     .description(
-      '0–300: a refresh token presented again this soon after its rotation (a retried refresh) refreshes again instead of revoking its family. `0`: strict rotation.',
+      '0–300: a refresh token presented again this soon after its rotation (a retried refresh) answers the same successor token as the first time instead of revoking its family. `0`: strict rotation.',
     ),
 };
 
@@ -303,6 +304,13 @@ const idempotencyVariables = {
 };
 
 const httpVariables = {
+  TRUST_PROXY: Joi.string<TrustProxy>()
+    .empty('')
+    .custom(parsedBy(parseTrustProxy))
+    .default(() => DEFAULT_TRUST_PROXY)
+    .description(
+      'Which peers are proxies whose `X-Forwarded-For` tells the client IP (the per-IP `/v1/auth` budget, the login throttle and the sessions’ `ip` use it): a hop count (`0`–`16`: that many proxies in front of every request, whatever their address; `0`: the socket’s peer is the client), or comma-separated addresses and CIDRs (`10.0.0.0/8`, `fd00::/8`) and the names `loopback`, `linklocal`, `uniquelocal`. The client IP is the nearest address not trusted (or the farthest given), always an IP address. Unset: `loopback` (a proxy on the same machine only).',
+    ),
   CORS_ORIGINS: Joi.string<'*' | readonly string[]>()
     .empty('')
     .custom(parsedBy((text) => Object.freeze(parseCorsOrigins(text))))

@@ -99,8 +99,9 @@ export async function start(
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const ignoredErrors = createIgnoredErrors({ logger, registry });
+  const jwtSecret = resolveJwtSecret(config.jwtSecret, config.dataDir);
   const tokens = createAccessTokens({
-    secret: resolveJwtSecret(config.jwtSecret, config.dataDir),
+    secret: jwtSecret,
     previousSecret: config.jwtSecretPrevious,
     ttlSeconds: config.accessTokenTtlSeconds,
     audience: config.jwtAudience,
@@ -162,6 +163,10 @@ export async function start(
         idempotency: api.idempotency,
         ignoredErrors,
         refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
+        // A refresh token's successor is derived with a key from the JWT secrets, which every
+        // process of a deployment shares (the previous one too, so a rotation keeps retries working).
+        refreshTokenKeys: [jwtSecret, ...(config.jwtSecretPrevious ? [config.jwtSecretPrevious] : [])],
+        trustProxy: config.trustProxy,
         corsOrigins: config.corsOrigins,
         importMaxBytes: config.importMaxBytes,
         revokedUsersTtlMs: config.accountStatusTtlMs,

@@ -51,7 +51,8 @@ export type TokenManagerOptions = {
 /**
  * Holds the session and refreshes it. At most one refresh runs at a time: every request that got a
  * 401 while it runs waits for the same refresh ("single flight") and is then retried with the new
- * access token. Refresh tokens rotate, so refreshing twice with one token would revoke the session.
+ * access token. Refresh tokens rotate: a token presented again past the server's grace window
+ * revokes the session (within it, the server answers the same successor again).
  */
 export class TokenManager {
   private readonly store: TokenStore;

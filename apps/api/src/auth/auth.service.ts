@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { AccessTokens } from '@tally/http-kit';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
@@ -7,10 +7,25 @@ import type { NewId } from '../ids';
 import { sha256Hex } from '../sha256';
 import type { LoginThrottle } from './login-throttle';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
-import { type DeviceInfo, sessionRow } from './sessions';
+import { type DeviceInfo, REFRESH_TOKEN_TTL_MS, sessionRow } from './sessions';
 
-/** Refresh tokens live 30 days; each use rotates it within its family. */
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
+export { REFRESH_TOKEN_TTL_MS } from './sessions';
+
+/** What a refresh-token key is derived under from a configured secret (never the secret itself). */
+const SUCCESSOR_KEY_LABEL = 'tally/refresh-token-successor/v1';
+
+/**
+ * The one successor of `refreshToken` under `key`: HMAC-SHA256 of the token, as a refresh token
+ * (`rt_` and 43 base64url characters, 256 bits like a random one). Whoever holds a token but not
+ * the key cannot compute its successor; every process with the key computes the same one, so a
+ * refresh repeated within the grace window answers the token the first one issued (DECISIONS.md).
+ */
+export const successorOf = (refreshToken: string, key: Buffer): string =>
+  `rt_${createHmac('sha256', key).update(refreshToken).digest('base64url')}`;
+
+/** The key `successorOf` uses for a configured secret. */
+export const successorKeyOf = (secret: string): Buffer =>
+  createHmac('sha256', secret).update(SUCCESSOR_KEY_LABEL).digest();
 
 export type User = { id: string; email: string; name: string; createdAt: string };
 export type Session = { user: User; accessToken: string; refreshToken: string; expiresIn: number };
@@ -43,6 +58,12 @@ export type AuthServiceDeps = {
   newId: NewId;
   /** How long a just-rotated refresh token still refreshes (a retried refresh); 0 = strict. @default 10 */
   refreshReuseGraceSeconds?: number;
+  /**
+   * Secrets the successor of a refresh token is derived from (`successorKeyOf`): the first for new
+   * successors, each in turn when a retry looks one up (a rotated secret). Every process of a
+   * deployment needs the same. Absent: one random secret of this service's own.
+   */
+  refreshTokenKeys?: readonly string[];
   /** Login throttling per account and per IP (API.md §2); absent: none. */
   loginThrottle?: LoginThrottle;
   /** After reuse detection ended a session (committed): as `Sessions.announce`. */
@@ -60,6 +81,9 @@ type RefreshTokenRow = {
 export function createAuthService(deps: AuthServiceDeps) {
   const { knex, tokens, newId } = deps;
   const graceMs = (deps.refreshReuseGraceSeconds ?? 10) * 1000;
+  const secrets = deps.refreshTokenKeys?.length ? deps.refreshTokenKeys : [randomBytes(32).toString('hex')];
+  const successorKeys = [...new Set(secrets)].map(successorKeyOf);
+  const successorKey = successorKeys[0] as Buffer;
 
   /** A token rotated less than the grace window ago, in a family nobody revoked: a retried refresh. */
   const withinGrace = (row: RefreshTokenRow, now: Date) =>
@@ -70,16 +94,18 @@ export function createAuthService(deps: AuthServiceDeps) {
     new Date(row.expires_at).getTime() > now.getTime();
 
   /**
-   * A refresh token in `familyId`. `device`: the family is new (a sign-in), and its session row
-   * (API.md §2) is inserted in the same statement as the token.
+   * A refresh token in `familyId`: `refreshToken` (a successor, `successorOf`) or a random one.
+   * `device`: the family is new (a sign-in), and its session row (API.md §2) is inserted in the same
+   * statement as the token.
    */
   async function issueSession(
     db: Knex | Knex.Transaction,
     user: User,
     familyId: string,
     device?: DeviceInfo,
+    successor?: string,
   ): Promise<Session> {
-    const refreshToken = `rt_${randomBytes(32).toString('base64url')}`;
+    const refreshToken = successor ?? `rt_${randomBytes(32).toString('base64url')}`;
     const now = Date.now();
     const token = {
       id: newId('rtk'),
@@ -120,6 +146,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       expiresIn: tokens.ttlSeconds,
     };
   }
+
+  const activeUser = async (db: Knex.Transaction, id: string): Promise<User | undefined> => {
+    const row = await db<UserRow>('users').where({ id }).where('status', 'active').first();
+    return row ? toUser(row) : undefined;
+  };
 
   return {
     /** `device`: the new session's user agent and IP (API.md §2). */
@@ -169,10 +200,13 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /**
      * Rotation with reuse detection: a token is used at most once (the conditional UPDATE makes that
-     * atomic across processes); presenting a used or revoked token revokes its whole family, since
-     * either the client or a thief holds a copy that should not exist. One exception: a token
-     * presented again within the grace window after its rotation (the client lost the answer and
-     * retried) refreshes again, in the same family, and every token issued stays valid.
+     * atomic across processes), and its one successor is `successorOf` it; presenting a used or
+     * revoked token revokes its whole family, since either the client or a thief holds a copy that
+     * should not exist. One exception: a token presented again within the grace window after its
+     * rotation (the client lost the answer and retried, or sent it twice at once) answers that same
+     * successor again, with an access token for it: one chain per session, never a fork. A retry
+     * whose successor is not found (rotated by a process with other keys) is refused without
+     * revoking anything.
      */
     async refresh(refreshToken: string): Promise<Session> {
       const hash = sha256Hex(refreshToken);
@@ -191,43 +225,59 @@ export function createAuthService(deps: AuthServiceDeps) {
            on conflict (id) do update set last_used_at = excluded.last_used_at where sessions.revoked_at is null`,
           [now, now, hash, now],
         );
-        const claimed = await trx('refresh_tokens')
+        const claimed = (await trx('refresh_tokens')
           .where({ token_hash: hash })
           .whereNull('used_at')
           .whereNull('revoked_at')
           .where('expires_at', '>', now)
           .update({ used_at: now })
-          .returning(['family_id', 'user_id']);
-        let token = claimed[0] as Pick<RefreshTokenRow, 'family_id' | 'user_id'> | undefined;
-        if (!token) {
-          // Locked, so a concurrent revocation of the family is either seen here or waits for us.
-          const known = (await trx('refresh_tokens')
-            .where({ token_hash: hash })
-            .forUpdate()
-            .first('family_id', 'user_id', 'used_at', 'revoked_at', 'expires_at')) as
-            | RefreshTokenRow
-            | undefined;
-          if (!known) return undefined;
-          if (!withinGrace(known, now)) {
-            // Reuse: the family and its session end (the session row is already locked above).
-            await trx.raw(
-              `with s as (update sessions set revoked_at = ?, revoked_reason = 'reuse'
-                           where id = ? and revoked_at is null returning id)
-               update refresh_tokens set revoked_at = ? where family_id = ? and revoked_at is null`,
-              [now, known.family_id, now, known.family_id],
-            );
-            reused = { userId: known.user_id, familyId: known.family_id };
-            return undefined;
-          }
-          token = known;
+          .returning(['family_id', 'user_id'])) as Pick<RefreshTokenRow, 'family_id' | 'user_id'>[];
+        const first = claimed[0];
+        if (first) {
+          // A deleted account's tokens were revoked with it; its status says so as well.
+          const user = await activeUser(trx, first.user_id);
+          if (!user) return undefined;
+          const successor = successorOf(refreshToken, successorKey);
+          return issueSession(trx, user, first.family_id, undefined, successor);
         }
-        // A deleted account's tokens were revoked with it; its status says so as well.
-        const user = await trx<UserRow>('users')
-          .where({ id: token.user_id })
-          .where('status', 'active')
-          .first();
+        // Locked, so a concurrent revocation of the family is either seen here or waits for us; a
+        // concurrent first use of it has committed (its successor is there to be found).
+        const known = (await trx('refresh_tokens')
+          .where({ token_hash: hash })
+          .forUpdate()
+          .first('family_id', 'user_id', 'used_at', 'revoked_at', 'expires_at')) as
+          | RefreshTokenRow
+          | undefined;
+        if (!known) return undefined;
+        if (!withinGrace(known, now)) {
+          // Reuse: the family and its session end (the session row is already locked above).
+          await trx.raw(
+            `with s as (update sessions set revoked_at = ?, revoked_reason = 'reuse'
+                         where id = ? and revoked_at is null returning id)
+             update refresh_tokens set revoked_at = ? where family_id = ? and revoked_at is null`,
+            [now, known.family_id, now, known.family_id],
+          );
+          reused = { userId: known.user_id, familyId: known.family_id };
+          return undefined;
+        }
+        // A repeat within the grace window: the successor the first use issued, if it is still live.
+        const user = await activeUser(trx, known.user_id);
         if (!user) return undefined;
-        return issueSession(trx, toUser(user), token.family_id);
+        const candidates = successorKeys.map((key) => successorOf(refreshToken, key));
+        const live = (await trx('refresh_tokens')
+          .whereIn('token_hash', candidates.map(sha256Hex))
+          .where({ family_id: known.family_id })
+          .whereNull('revoked_at')
+          .where('expires_at', '>', now)
+          .first('token_hash')) as { token_hash: string } | undefined;
+        const successor = live && candidates.find((c) => sha256Hex(c) === live.token_hash);
+        if (!successor) return undefined;
+        return {
+          user,
+          accessToken: await tokens.sign(user.id, known.family_id),
+          refreshToken: successor,
+          expiresIn: tokens.ttlSeconds,
+        };
       });
       if (reused) deps.onSessionsRevoked?.(reused.userId, [reused.familyId]);
       if (!result) throw deadRefreshToken();

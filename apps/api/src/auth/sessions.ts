@@ -1,9 +1,47 @@
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
+import { normalizeIp } from '../http/client-ip';
 
-/** The longest user agent a session keeps (the rest is cut off). */
+/**
+ * Refresh tokens live 30 days; each use rotates it within its family. A session unused that long has
+ * expired: its last token is dead.
+ */
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
+
+/** The longest user agent a session keeps, in code points (the rest is cut off). */
 export const MAX_USER_AGENT_LENGTH = 256;
+
+const UTF8 = new TextDecoder('utf-8');
+/** Lone surrogates (no pair), which no strict JSON parser takes. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** C0 and C1 controls and DEL. */
+const CONTROLS = /\p{Cc}/gu;
+/** The bidi embeddings, overrides and isolates (U+202A–E, U+2066–9): they could disguise the text. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * The user agent as the device sent it (API.md §2.3), or null when it sent none (or only spaces):
+ * - Node reads a header's bytes as ISO-8859-1, one character per byte: those bytes are decoded as
+ *   UTF-8, what clients send; a byte sequence that is not UTF-8 becomes U+FFFD. A string that already
+ *   holds characters above U+00FF (a caller's own) is taken as it is.
+ * - Controls (C0, DEL, C1) become a space, bidi embeddings, overrides and isolates go, a lone
+ *   surrogate becomes U+FFFD; surrounding spaces are trimmed.
+ * - At most `MAX_USER_AGENT_LENGTH` code points (a pair is never split).
+ */
+export function userAgentOf(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  let text = header;
+  const bytes = Buffer.from(text, 'latin1');
+  // Every character a byte (what Node made of the header), some of them not ASCII: UTF-8 bytes.
+  if (bytes.toString('latin1') === text && /[\u0080-\u00FF]/.test(text)) text = UTF8.decode(bytes);
+  text = text.replace(LONE_SURROGATE, '\uFFFD').replace(BIDI_CONTROLS, '').replace(CONTROLS, ' ').trim();
+  if (text === '') return null;
+  const codePoints = Array.from(text);
+  return codePoints.length > MAX_USER_AGENT_LENGTH
+    ? codePoints.slice(0, MAX_USER_AGENT_LENGTH).join('').trimEnd()
+    : text;
+}
 
 /** What a sign-in records about the device (API.md §2, `GET /v1/me/sessions`). */
 export type DeviceInfo = { userAgent?: string | undefined; ip?: string | undefined };
@@ -37,12 +75,11 @@ type SessionRow = {
 
 /** The columns of a new session row (its id is the refresh-token family id). */
 export function sessionRow(id: string, userId: string, device: DeviceInfo | undefined, at: Date) {
-  const userAgent = device?.userAgent?.trim();
   return {
     id,
     user_id: userId,
-    user_agent: userAgent ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
-    ip: device?.ip ?? null,
+    user_agent: userAgentOf(device?.userAgent),
+    ip: normalizeIp(device?.ip) ?? null,
     created_at: at,
     last_used_at: at,
   };
@@ -131,11 +168,15 @@ export function createSessions(deps: SessionsDeps) {
     /** `revokeSessions` on its own, then `announce`. */
     end,
 
-    /** Live sessions, the most recently used first; `current` marks `currentId`. */
+    /**
+     * Live sessions (neither ended nor expired), the most recently used first; `current` marks
+     * `currentId`.
+     */
     async list(userId: string, currentId: string | undefined): Promise<SessionView[]> {
       const rows = (await knex('sessions')
         .where({ user_id: userId })
         .whereNull('revoked_at')
+        .where('last_used_at', '>', new Date(Date.now() - REFRESH_TOKEN_TTL_MS))
         .orderBy([
           { column: 'last_used_at', order: 'desc' },
           { column: 'id', order: 'desc' },

@@ -202,7 +202,10 @@ export const OPERATIONS: Operation[] = [
     summary: 'Exchange a refresh token for a new token pair',
     description:
       'Refresh tokens live 30 days and rotate: the one presented is dead afterwards, and presenting a dead ' +
-      'one revokes its whole family (`401 unauthenticated`). Rate limited per IP.',
+      'one revokes its whole family (`401 unauthenticated`). Presented again within ' +
+      '`REFRESH_REUSE_GRACE_SECONDS` of its rotation (a retry, or two requests at once), it answers the same ' +
+      'refresh token as the first time, with an access token for the same session: a session is one chain. ' +
+      'Rate limited per client IP (`TRUST_PROXY`).',
     public: true,
     rateLimited: true,
     jsonBody: true,
@@ -335,9 +338,9 @@ export const OPERATIONS: Operation[] = [
     summary: "The caller's signed-in devices",
     description:
       'Each sign-in (register or login) starts a session: its refresh tokens rotate within it. Live sessions ' +
-      'only, the most recently used (refreshed) first; `current` marks the session of the access token that ' +
-      'asked (its `sid`). `userAgent` and `ip` are those of the sign-in (null when unknown, e.g. sessions ' +
-      'from before sessions were recorded).',
+      'only (neither ended nor unused for 30 days), the most recently used (refreshed) first; `current` marks ' +
+      'the session of the access token that asked (its `sid`). `userAgent` and `ip` are those of the sign-in ' +
+      '(null when unknown, e.g. sessions from before sessions were recorded).',
     rateLimited: true,
     success: [
       {
