@@ -12,7 +12,8 @@ import { type DeviceInfo, sessionRow } from './sessions';
 /** Refresh tokens live 30 days; each use rotates it within its family. */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 
-export type User = { id: string; email: string; name: string; createdAt: string };
+/** An account as the API shows it to its owner; `emailVerified`: its login email is confirmed (API.md §2.5). */
+export type User = { id: string; email: string; name: string; createdAt: string; emailVerified: boolean };
 export type Session = { user: User; accessToken: string; refreshToken: string; expiresIn: number };
 
 type UserRow = {
@@ -23,13 +24,17 @@ type UserRow = {
   password_hash: string | null;
   status?: string;
   created_at: Date | string;
+  email_verified_at?: Date | string | null;
 };
 
-export const toUser = (row: Pick<UserRow, 'id' | 'email' | 'name' | 'created_at'>): User => ({
+export const toUser = (
+  row: Pick<UserRow, 'id' | 'email' | 'name' | 'created_at' | 'email_verified_at'>,
+): User => ({
   id: row.id,
   email: row.email,
   name: row.name,
   createdAt: toIso(row.created_at),
+  emailVerified: row.email_verified_at != null,
 });
 
 const deadRefreshToken = () =>
