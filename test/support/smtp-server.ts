@@ -73,7 +73,9 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   });
   const { port } = (server as unknown as { server: { address(): AddressInfo } }).server.address();
   const mailsTo = (to: string, subject?: string) =>
-    mails.filter((mail) => mail.to.includes(to.toLowerCase()) && (subject === undefined || mail.subject === subject));
+    mails.filter(
+      (mail) => mail.to.includes(to.toLowerCase()) && (subject === undefined || mail.subject === subject),
+    );
 
   return {
     url: `smtp://user:secret@127.0.0.1:${port}`,

@@ -259,4 +259,3 @@ export function createEmailVerification(deps: EmailVerificationDeps) {
 }
 
 export type EmailVerification = ReturnType<typeof createEmailVerification>;
-

@@ -33,7 +33,10 @@ export function myEmailRoutes(deps: Deps): Router {
   const router = Router();
   router.post('/me/email', jsonBody, async (req, res) => {
     const body = validate<{ email: string; password: string }>(changeEmailBody, req.body);
-    sendReply(res, sendLink(deps, await deps.verification.changeEmail(userIdOf(res), body.email, body.password)));
+    sendReply(
+      res,
+      sendLink(deps, await deps.verification.changeEmail(userIdOf(res), body.email, body.password)),
+    );
   });
   router.post('/me/email/verification', jsonBody, async (req, res) => {
     validate(noBody, req.body ?? {});

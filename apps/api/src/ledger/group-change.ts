@@ -222,7 +222,9 @@ export class GroupChange {
       });
     }
     if (errors.length > 0) {
-      throw new AppError('validation_failed', 422, 'A member is named twice, by two of their ids.', { errors });
+      throw new AppError('validation_failed', 422, 'A member is named twice, by two of their ids.', {
+        errors,
+      });
     }
   }
 

@@ -755,7 +755,8 @@ export const OPERATIONS: Operation[] = [
       { status: 201, description: 'Joined', schema: 'Group', headers: ['ETag', 'Location'] },
       {
         status: 200,
-        description: 'Already a member (or a pending member added with the caller’s verified email merged in)',
+        description:
+          'Already a member (or a pending member added with the caller’s verified email merged in)',
         schema: 'Group',
         headers: ['ETag'],
       },

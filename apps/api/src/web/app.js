@@ -115,7 +115,11 @@ function signedOut(message) {
 async function listGroups() {
   // The gateway follows the groups the user is in when asked: ask again once they may have changed.
   realtime?.followActivity();
-  const [page, user] = await Promise.all([tally.groups.list({ limit: 100 }), tally.auth.me(), listClaimable()]);
+  const [page, user] = await Promise.all([
+    tally.groups.list({ limit: 100 }),
+    tally.auth.me(),
+    listClaimable(),
+  ]);
   showMe(user);
   $('group-list').replaceChildren(
     ...page.data.map((group) => {

@@ -27,7 +27,9 @@ export async function up(knex: Knex): Promise<void> {
       expires_at timestamptz not null,
       used_at timestamptz
     )`);
-  await knex.raw('create index email_verifications_user_created on email_verifications (user_id, created_at)');
+  await knex.raw(
+    'create index email_verifications_user_created on email_verifications (user_id, created_at)',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {
