@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type ServerProcess, spawnServer } from '../support/server-process';
-import { resetLinkOf, startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
+import { RESET_SUBJECT, resetLinkOf, startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { uniqueEmail } from '../support/test-server';
 import { launchChromiumBrowser } from './chromium';
@@ -82,7 +82,7 @@ describe('the web client: forgot, reset and change password', () => {
     await page.locator('#forgot-form button').click();
     await page.locator('#status', { hasText: 'a link to set a new password is on its way' }).waitFor();
 
-    const link = resetLinkOf(await smtp.waitForMail(email));
+    const link = resetLinkOf(await smtp.waitForMail(email, { subject: RESET_SUBJECT }));
     expect(link.startsWith(`http://localhost:${server.port}/#reset=`)).toBe(true);
     const resetPage = await openPage(link.replace(`http://localhost:${server.port}`, server.url));
     await resetPage.locator('#reset-form').waitFor();

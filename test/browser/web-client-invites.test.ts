@@ -6,6 +6,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type ServerProcess, spawnServer } from '../support/server-process';
+import { startSmtpServer, type TestSmtpServer, VERIFY_SUBJECT } from '../support/smtp-server';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { uniqueEmail } from '../support/test-server';
 import { launchChromiumBrowser } from './chromium';
@@ -14,6 +15,7 @@ const PASSWORD = 'correct horse battery';
 
 describe('the web client at /: someone not on Tally yet, an invite link and a claim', () => {
   let db: TestDatabase;
+  let smtp: TestSmtpServer;
   let server: ServerProcess;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
@@ -50,7 +52,9 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
   beforeAll(async () => {
     browser = await launchChromiumBrowser();
     db = await createTestDatabase();
-    server = await spawnServer({ DATABASE_URL: db.url });
+    smtp = await startSmtpServer();
+    // No APP_URL: the verification link points at this process's own web client.
+    server = await spawnServer({ DATABASE_URL: db.url, SMTP_URL: smtp.url });
     ada = await openPage();
   }, 120_000);
 
@@ -58,6 +62,7 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
     for (const context of contexts) await context.close();
     await browser?.close();
     await server?.kill('SIGTERM');
+    await smtp?.stop();
     await db?.drop();
   });
 
@@ -105,7 +110,7 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
     expect(problems).toEqual([]);
   });
 
-  it('offers Dora, added by her email before she signed up, to take over her place with one click', async () => {
+  it('offers Dora, added by her email before she signed up, to take over her place with one click once she confirmed it', async () => {
     const email = uniqueEmail('dora');
     await ada.locator('#pending-form input[name=name]').fill('Dora');
     await ada.locator('#pending-form input[name=email]').fill(email);
@@ -114,6 +119,17 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
 
     const dora = await openPage();
     await signUp(dora, 'Dora', email);
+    // Not before she opens the link mailed to her (API.md §2.5).
+    await dora.locator('#verify-box', { hasText: email }).waitFor();
+    expect(await dora.locator('#claimable-box').isHidden()).toBe(true);
+    const mail = await smtp.waitForMail(email, { subject: VERIFY_SUBJECT });
+    const link = /(https?:\/\/\S+#verify-email=[A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? '';
+    expect(new URL(link).port).toBe(new URL(server.url).port);
+    expect(new URL(link).hash).toMatch(/^#verify-email=[A-Za-z0-9_-]{43}$/);
+    const opened = await openPage(new URL(link).pathname + new URL(link).hash);
+    await opened.locator('#status', { hasText: 'Your email address is confirmed.' }).waitFor();
+    await dora.locator('#refresh-groups').click();
+    await dora.locator('#verify-box').waitFor({ state: 'hidden' });
     await dora.locator('#claimable button', { hasText: 'Be Dora in Flat' }).click();
     await dora.locator('#group-name', { hasText: 'Flat (INR)' }).waitFor();
     await dora.locator('#status', { hasText: "You took over Dora's place in Flat." }).waitFor();

@@ -5,7 +5,7 @@ import {
   ValidationFailedError,
   WrongPasswordError,
 } from '../../packages/client/src';
-import { resetTokenOf, startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
+import { RESET_SUBJECT, resetTokenOf, startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
 import { PASSWORD, quickClient, rejection } from './sdk-setup';
 
@@ -60,7 +60,7 @@ describe('TallyClient: password change and reset', () => {
     const stranger = newClient();
     await stranger.auth.requestPasswordReset(email);
     await stranger.auth.requestPasswordReset(uniqueEmail('Nobody')); // resolves all the same
-    const token = resetTokenOf(await smtp.waitForMail(email));
+    const token = resetTokenOf(await smtp.waitForMail(email, { subject: RESET_SUBJECT }));
 
     expect(await rejection(stranger.auth.confirmPasswordReset(token, 'short'))).toBeInstanceOf(
       ValidationFailedError,

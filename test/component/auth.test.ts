@@ -52,6 +52,7 @@ describe('authentication (API.md §2)', () => {
         email,
         name,
         createdAt: expect.stringMatching(RFC3339_UTC),
+        emailVerified: false,
       },
       accessToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       refreshToken: expect.any(String),
@@ -341,6 +342,7 @@ describe('authentication (API.md §2)', () => {
         email: user.email,
         name: 'Me',
         createdAt: expect.stringMatching(RFC3339_UTC),
+        emailVerified: false,
       });
     });
   });

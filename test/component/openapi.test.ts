@@ -39,6 +39,7 @@ import {
   acceptInviteBody,
   activityReadBody,
   addMemberBody,
+  changeEmailBody,
   changePasswordBody,
   commentBody,
   createExpenseBody,
@@ -49,6 +50,7 @@ import {
   createSettlementBody,
   currency,
   loginBody,
+  noBody,
   passwordResetBody,
   passwordResetConfirmBody,
   patchExpenseBody,
@@ -57,6 +59,7 @@ import {
   putRatesBody,
   refreshBody,
   registerBody,
+  verifyEmailBody,
 } from '../../apps/api/src/schemas';
 import { type Message, TestSocket } from '../gateway/ws-client';
 import {
@@ -205,6 +208,10 @@ const BODIES: Record<string, Joi.Schema> = {
   'POST /v1/auth/password-reset': passwordResetBody,
   'POST /v1/auth/password-reset/confirm': passwordResetConfirmBody,
   'POST /v1/me/password': changePasswordBody,
+  'POST /v1/auth/verify-email': verifyEmailBody,
+  'POST /v1/me/email': changeEmailBody,
+  'POST /v1/me/email/verification': noBody,
+  'POST /v1/groups/{groupId}/members/{memberId}/claim': noBody,
 };
 const USR_A = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC';
 const USR_B = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RD';
@@ -214,6 +221,10 @@ const VALID: Record<string, unknown[]> = {
   'POST /v1/auth/password-reset': [{ email: 'Ada@Example.com' }],
   'POST /v1/auth/password-reset/confirm': [{ token: 'AbCd_-0123456789xyzXYZ', password: 'correct horse' }],
   'POST /v1/me/password': [{ current: 'x', new: 'correct horse' }],
+  'POST /v1/auth/verify-email': [{ token: 'AbCd_-0123456789xyzXYZ' }],
+  'POST /v1/me/email': [{ email: 'New@Example.com', password: 'x' }],
+  'POST /v1/me/email/verification': [{}],
+  'POST /v1/groups/{groupId}/members/{memberId}/claim': [{}],
   'POST /v1/me/activity/read': [{ upTo: 'evt_1' }],
   'POST /v1/expenses/{expenseId}/comments': [{ text: 'x' }, { text: ' <b>as sent</b> ' }, { text: 'a\n\tb' }],
   'POST /v1/settlements/{settlementId}/comments': [{ text: 'Thanks 👍' }],
@@ -333,6 +344,10 @@ const INVALID: Record<string, unknown[]> = {
     { token: 'not a token!', password: 'correct horse' },
     { token: 'AbCd_-0123456789xyzXYZ', password: 'short' },
   ],
+  'POST /v1/auth/verify-email': [{}, { token: 'not a token!' }, { token: 'AbCd_-0123456789xyzXYZ', x: 1 }],
+  'POST /v1/me/email': [{ email: 'new@example.com' }, { email: 'nope', password: 'x' }, { password: 'x' }],
+  'POST /v1/me/email/verification': [{ x: 1 }],
+  'POST /v1/groups/{groupId}/members/{memberId}/claim': [{ x: 1 }, { asMember: 'usr_1' }],
   'POST /v1/me/password': [
     { current: 'x' },
     { current: '', new: 'correct horse' },
@@ -811,6 +826,39 @@ describe('OpenAPI document', () => {
     expectStatus(await call('post', '/v1/me/password', { user: zedAgain, body: changeBody }), 204);
     expectStatus(await call('post', '/v1/me/password', { user: zedAgain, body: changeBody }), 403);
 
+    // email verification and change (API.md §2.5)
+    const verifyToken = randomBytes(32).toString('base64url');
+    await t.server.knex('email_verifications').insert({
+      token_hash: createHash('sha256').update(verifyToken).digest('hex'),
+      user_id: zed.id,
+      email: zed.email,
+      email_normalized: zed.email,
+      // Older than the hour the mails are counted in: it does not use up one of Zed's 3.
+      created_at: new Date(Date.now() - 2 * 3600_000),
+      expires_at: new Date(Date.now() + 60_000),
+    });
+    expectStatus(await call('post', '/v1/auth/verify-email', { body: { token: verifyToken } }), 204);
+    expectStatus(await call('post', '/v1/auth/verify-email', { body: { token: verifyToken } }), 404);
+    const newAddress = { email: uniqueEmail('Zed.New'), password: 'correct horse battery' };
+    expectStatus(await call('post', '/v1/me/email', { user: zedAgain, body: newAddress }), 202);
+    expectStatus(
+      await call('post', '/v1/me/email', { user: zedAgain, body: { ...newAddress, password: 'wrong' } }),
+      403,
+    );
+    expectStatus(
+      await call('post', '/v1/me/email', { user: zedAgain, body: { ...newAddress, email: email } }),
+      409,
+    );
+    expectStatus(await call('post', '/v1/me/email/verification', { user: zedAgain }), 202);
+    expectStatus(
+      await call('post', '/v1/me/email', {
+        user: zedAgain,
+        body: { email: zed.email, password: 'correct horse battery' },
+      }),
+      204,
+    );
+    expectStatus(await call('post', '/v1/me/email/verification', { user: zedAgain }), 204);
+
     // groups and members
     const bob = await t.register('Bob');
     const dee = await t.register('Dee');
@@ -1167,6 +1215,12 @@ describe('OpenAPI document', () => {
       await call('post', `/v1/groups/${groupId}/members/${pam.body.userId}/claim`, { user: patAccount }),
       404,
     );
+    // Not before Pat's address is verified (API.md §2.5).
+    expectStatus(
+      await call('post', `/v1/groups/${groupId}/members/${pat.body.userId}/claim`, { user: patAccount }),
+      403,
+    );
+    await t.server.knex('users').where({ id: patAccount.id }).update({ email_verified_at: new Date() });
     expectStatus(
       await call('post', `/v1/groups/${groupId}/members/${pat.body.userId}/claim`, { user: patAccount }),
       201,

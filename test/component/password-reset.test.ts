@@ -7,7 +7,13 @@ import request from 'supertest';
 import { createApp } from '../../apps/api/src/create-app';
 import { createBackgroundTasks } from '../../apps/api/src/mail/background';
 import type { Mail } from '../../apps/api/src/mail/mailer';
-import { resetLinkOf, resetTokenOf, startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
+import {
+  RESET_SUBJECT,
+  resetLinkOf,
+  resetTokenOf,
+  startSmtpServer,
+  type TestSmtpServer,
+} from '../support/smtp-server';
 import { createTestDatabase } from '../support/test-database';
 import {
   startTestServer,
@@ -58,7 +64,7 @@ describe('password reset by mail and password change (API.md §2)', () => {
 
     const asked = await askReset(ada.email.toUpperCase());
     expect(asked.status).toBe(202);
-    const mail = await smtp.waitForMail(ada.email);
+    const mail = await smtp.waitForMail(ada.email, { subject: RESET_SUBJECT });
     expect(mail.parsed.from?.value).toEqual([{ address: 'reset@tally.test', name: 'Tally Test' }]);
     expect(mail.subject).toBe('Reset your Tally password');
     const link = resetLinkOf(mail);
@@ -97,7 +103,7 @@ describe('password reset by mail and password change (API.md §2)', () => {
     });
     expect(unknown.status).toBe(202);
     // The unknown request went first: once the known one's mail is in, the other would have been too.
-    await smtp.waitForMail(bob.email);
+    await smtp.waitForMail(bob.email, { subject: RESET_SUBJECT });
     expect(smtp.mailsTo(nobody)).toEqual([]);
   });
 
@@ -109,9 +115,9 @@ describe('password reset by mail and password change (API.md §2)', () => {
     // Two links, one used: the other stops working too.
     const cy = await t.register('Cy');
     await askReset(cy.email);
-    const first = resetTokenOf(await smtp.waitForMail(cy.email));
+    const first = resetTokenOf(await smtp.waitForMail(cy.email, { subject: RESET_SUBJECT }));
     await askReset(cy.email);
-    const second = resetTokenOf(await smtp.waitForMail(cy.email));
+    const second = resetTokenOf(await smtp.waitForMail(cy.email, { subject: RESET_SUBJECT }));
     expect(second).not.toBe(first);
     expect((await confirm(second, NEW_PASSWORD)).status).toBe(204);
     expectProblem(await confirm(first, 'another good passphrase'), 400, 'invalid_reset_token');
@@ -120,7 +126,7 @@ describe('password reset by mail and password change (API.md §2)', () => {
   it('mails one account at most PASSWORD_RESET_MAX_PER_HOUR (3) times an hour', async () => {
     const dee = await t.register('Dee');
     for (let i = 0; i < 5; i++) expect((await askReset(dee.email)).status).toBe(202);
-    for (let i = 0; i < 3; i++) await smtp.waitForMail(dee.email);
+    for (let i = 0; i < 3; i++) await smtp.waitForMail(dee.email, { subject: RESET_SUBJECT });
     // The two over the limit were answered alike and sent nothing: their work is done by now.
     await until(
       async () => (await t.server.knex('password_resets').where({ user_id: dee.id })).length === 3,
@@ -129,7 +135,7 @@ describe('password reset by mail and password change (API.md §2)', () => {
       },
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(smtp.mailsTo(dee.email)).toHaveLength(3);
+    expect(smtp.mailsTo(dee.email, RESET_SUBJECT)).toHaveLength(3);
   });
 
   describe('POST /v1/me/password', () => {
@@ -175,7 +181,7 @@ describe('password reset by mail and password change (API.md §2)', () => {
     it('makes outstanding reset links stop working', async () => {
       const fay = await t.register('Fay');
       await askReset(fay.email);
-      const token = resetTokenOf(await smtp.waitForMail(fay.email));
+      const token = resetTokenOf(await smtp.waitForMail(fay.email, { subject: RESET_SUBJECT }));
       expect((await change(fay, { current: PASSWORD, new: NEW_PASSWORD })).status).toBe(204);
       expectProblem(await confirm(token, 'one more passphrase'), 400, 'invalid_reset_token');
     });
@@ -197,7 +203,7 @@ describe('password reset links expire (PASSWORD_RESET_TTL_SECONDS)', () => {
   it('refuses an expired link with 400 invalid_reset_token and keeps the password', async () => {
     const ada = await t.register('Ada');
     expect((await t.request.post('/v1/auth/password-reset').send({ email: ada.email })).status).toBe(202);
-    const mail = await smtp.waitForMail(ada.email);
+    const mail = await smtp.waitForMail(ada.email, { subject: RESET_SUBJECT });
     // Without APP_URL the link points at this process's own web client.
     expect(resetLinkOf(mail)).toMatch(new RegExp(`^http://localhost:${t.server.port}/#reset=`));
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -246,8 +252,14 @@ describe('without SMTP_URL: the log mailer', () => {
         (await agent.post('/v1/auth/register').send({ email, name: 'Lo', password: PASSWORD })).status,
       ).toBe(201);
       expect((await agent.post('/v1/auth/password-reset').send({ email })).status).toBe(202);
-      await until(() => lines.some((line) => line['mail'] !== undefined), { what: 'the mail in the log' });
-      const mailLine = lines.find((line) => line['mail'] !== undefined) as Record<string, unknown>;
+      // The reset's mail (the registration's verification link is logged too, API.md §2.5).
+      const isReset = (line: Record<string, unknown>) =>
+        (line['mail'] as { subject?: string } | undefined)?.subject === 'Reset your Tally password';
+      await until(() => lines.some(isReset), { what: 'the mail in the log' });
+      await until(() => lines.some((line) => line['mail'] !== undefined && !isReset(line)), {
+        what: 'the verification mail in the log',
+      });
+      const mailLine = lines.find(isReset) as Record<string, unknown>;
       expect(mailLine['level']).toBe(30); // info
       const mail = mailLine['mail'] as { to: string; subject: string; text: string };
       expect(mail.to).toBe(email);
@@ -260,7 +272,7 @@ describe('without SMTP_URL: the log mailer', () => {
         (await agent.post('/v1/auth/password-reset/confirm').send({ token, password: NEW_PASSWORD })).status,
       ).toBe(204);
       const metrics = await agent.get('/metrics');
-      expect(metrics.text).toMatch(/mails_total\{outcome="sent"\} 1/);
+      expect(metrics.text).toMatch(/mails_total\{outcome="sent"\} 2/);
     } finally {
       await server.stop();
       await db.drop();
@@ -298,6 +310,7 @@ describe('createApp: the mailer and the sessions-revoked announcement it is give
         .post('/v1/auth/register')
         .send({ email, name: 'Gus', password: PASSWORD });
       expect(registered.status).toBe(201);
+      await background.idle(); // the verification mail of the registration has gone
       const userId: string = registered.body.user.id;
       const sessionId = (await tokens.verifyDetailed(registered.body.accessToken))?.sessionId;
       expect(sessionId).toEqual(expect.any(String));
@@ -317,14 +330,20 @@ describe('createApp: the mailer and the sessions-revoked announcement it is give
 
       expect((await request(app).post('/v1/auth/password-reset').send({ email })).status).toBe(202);
       await background.idle();
+      // The verification link mailed at registration (API.md §2.5), then the reset link.
       expect(mails).toEqual([
+        {
+          to: email,
+          subject: 'Confirm your email address for Tally',
+          text: expect.stringContaining('https://example.test/app/#verify-email='),
+        },
         {
           to: email,
           subject: 'Reset your Tally password',
           text: expect.stringContaining('https://example.test/app/#reset='),
         },
       ]);
-      const token = /#reset=([A-Za-z0-9_-]+)/.exec(mails[0]?.text ?? '')?.[1];
+      const token = /#reset=([A-Za-z0-9_-]+)/.exec(mails[1]?.text ?? '')?.[1];
       const confirmed = await request(app)
         .post('/v1/auth/password-reset/confirm')
         .send({ token, password: 'third horse battery' });

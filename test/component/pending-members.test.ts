@@ -51,6 +51,10 @@ describe('people who are not on Tally yet', () => {
     const req = t.request.post(`/v1/invites/${code}/accept`).set(user.auth);
     return body ? req.send(body) : req;
   };
+  /** The account's login email counts as verified (API.md §2.5; the mailed link is tested in email-verification.test.ts). */
+  const markVerified = async (userId: string) => {
+    await t.db?.knex('users').where({ id: userId }).update({ email_verified_at: new Date() });
+  };
   const eventsOf = async (user: TestUser, groupId: string) => {
     const res = await t.request.get(`/v1/groups/${groupId}/events`).set(user.auth).query({ limit: 100 });
     expect(res.status).toBe(200);
@@ -332,14 +336,25 @@ describe('people who are not on Tally yet', () => {
       expect(again.status).toBe(200);
     });
 
-    it('merges a pending member into an account that is a member already (200)', async () => {
+    it('never merges a place kept by name into a member (403), only the one added with their verified email (200)', async () => {
       const groupId = await t.createGroup(ada, [bob]);
-      const bobby = await addPending(ada, groupId, { name: 'Bobby' });
+      const byName = await addPending(ada, groupId, { name: 'Bobby by name' });
+      const bobby = await addPending(ada, groupId, { name: 'Bobby', email: bob.email.toUpperCase() });
       expect((await expense(ada, groupId, ada.id, 1000, [bob.id, bobby])).status).toBe(201);
       const { code } = await invite(ada, groupId);
+      // A member never takes over a place kept by name: that would merge two people's balances.
+      expectProblem(await accept(bob, code, { asMember: byName }), 403, 'forbidden');
+      // The place added with Bob's address is his, once the address is proven his.
+      expectProblem(await accept(bob, code, { asMember: bobby }), 403, 'forbidden');
+      const preview = await t.request.get(`/v1/invites/${code}`).set(bob.auth);
+      expect(preview.body.pendingMembers).toEqual([]);
+      await markVerified(bob.id);
+      expect((await t.request.get(`/v1/invites/${code}`).set(bob.auth)).body.pendingMembers).toEqual([
+        { userId: bobby, name: 'Bobby' },
+      ]);
       const res = await accept(bob, code, { asMember: bobby });
       expect(res.status).toBe(200);
-      expect(res.body.members.map((m: { userId: string }) => m.userId)).toEqual([ada.id, bob.id]);
+      expect(res.body.members.map((m: { userId: string }) => m.userId)).toEqual([ada.id, bob.id, byName]);
       expect(res.body.members[1].claimed).toEqual([bobby]);
       // The two ids are one member now: no settling with oneself.
       expectProblem(await settle(bob, groupId, bob.id, bobby, 100), 422, 'validation_failed');
@@ -352,6 +367,7 @@ describe('people who are not on Tally yet', () => {
       expect(netsIn((await balancesOf(t, bob, groupId)).currencies, 'INR')).toEqual({
         [ada.id]: 1000,
         [bob.id]: -1000,
+        [byName]: 0,
       });
     });
 
@@ -402,7 +418,7 @@ describe('people who are not on Tally yet', () => {
 
     it('lets an account registered with the pending member’s email claim it without an invite', async () => {
       const groupId = await t.createGroup(ada);
-      const friendEmail = `friend.${Date.now()}@example.com`;
+      const friendEmail = `friend.${process.pid}.${Date.now()}@example.com`;
       const friend = await addPending(ada, groupId, { name: 'Friend', email: friendEmail.toUpperCase() });
       const stranger = await addPending(ada, groupId, { name: 'No email' });
       expect((await expense(ada, groupId, ada.id, 500, [friend])).status).toBe(201);
@@ -417,7 +433,12 @@ describe('people who are not on Tally yet', () => {
       const claim = (user: { auth: Record<string, string> }, memberId: string) =>
         t.request.post(`/v1/groups/${groupId}/members/${memberId}/claim`).set(user.auth);
 
-      // What Fred may claim, found by his login email; nothing for Bob.
+      // Until Fred proves the address is his, it claims nothing.
+      expect((await t.request.get('/v1/me/claimable-members').set(fred.auth)).body).toEqual({ data: [] });
+      expectProblem(await claim(fred, friend), 403, 'forbidden');
+      await markVerified(fred.id);
+
+      // What Fred may claim, found by his verified login email; nothing for Bob.
       const claimable = await t.request.get('/v1/me/claimable-members').set(fred.auth);
       expect(claimable.status).toBe(200);
       expect(claimable.body).toEqual({

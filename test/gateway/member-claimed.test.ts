@@ -40,6 +40,8 @@ describe('member.claimed on the WebSocket', () => {
         .set(ada.auth)
         .send({ name: 'Cara (not on Tally yet)', email: cara.email });
       expect(pending.status).toBe(201);
+      // Her address counts as verified (API.md §2.5): only then is the place added with it hers.
+      await t.db?.knex('users').where({ id: cara.id }).update({ email_verified_at: new Date() });
       const watcher = await open(ada);
       watcher.send({ type: 'subscribe', id: 'w', groupId });
       await watcher.next((m) => m.type === 'subscribed');

@@ -5,7 +5,7 @@
  *
  *   const smtp = await startSmtpServer();
  *   ... SMTP_URL: smtp.url ...
- *   const mail = await smtp.waitForMail('ada@example.com');
+ *   const mail = await smtp.waitForMail('ada@example.com', { subject: RESET_SUBJECT });
  *   await smtp.stop();
  */
 import type { AddressInfo } from 'node:net';
@@ -14,14 +14,21 @@ import { SMTPServer } from 'smtp-server';
 
 export type ReceivedMail = { to: string[]; from: string; subject: string; text: string; parsed: ParsedMail };
 
+/** The subjects of Tally's mails: a reset link (API.md §2.4), a verification link (§2.5). */
+export const RESET_SUBJECT = 'Reset your Tally password';
+export const VERIFY_SUBJECT = 'Confirm your email address for Tally';
+
+/** Which mails a wait or a look takes: only those with this subject, if given; a number is `timeoutMs`. */
+export type MailFilter = { subject?: string; timeoutMs?: number } | number;
+
 export type TestSmtpServer = {
   /** `smtp://user:secret@127.0.0.1:<port>`, for `SMTP_URL`. */
   url: string;
   mails: ReceivedMail[];
-  /** The first mail to `to` not yet taken by an earlier wait; rejects after `timeoutMs`. */
-  waitForMail(to: string, timeoutMs?: number): Promise<ReceivedMail>;
-  /** The mails to `to` received so far. */
-  mailsTo(to: string): ReceivedMail[];
+  /** The first mail to `to` (with `subject`, if given) not yet taken by an earlier wait; rejects after `timeoutMs`. */
+  waitForMail(to: string, filter?: MailFilter): Promise<ReceivedMail>;
+  /** The mails to `to` (with `subject`, if given) received so far. */
+  mailsTo(to: string, subject?: string): ReceivedMail[];
   stop(): Promise<void>;
 };
 
@@ -65,16 +72,20 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = (server as unknown as { server: { address(): AddressInfo } }).server.address();
-  const mailsTo = (to: string) => mails.filter((mail) => mail.to.includes(to.toLowerCase()));
+  const mailsTo = (to: string, subject?: string) =>
+    mails.filter(
+      (mail) => mail.to.includes(to.toLowerCase()) && (subject === undefined || mail.subject === subject),
+    );
 
   return {
     url: `smtp://user:secret@127.0.0.1:${port}`,
     mails,
     mailsTo,
-    waitForMail(to, timeoutMs = 10_000) {
+    waitForMail(to, filter = {}) {
+      const { subject, timeoutMs = 10_000 } = typeof filter === 'number' ? { timeoutMs: filter } : filter;
       return new Promise((resolve, reject) => {
         const check = () => {
-          const mail = mailsTo(to).find((m) => !taken.has(m));
+          const mail = mailsTo(to, subject).find((m) => !taken.has(m));
           if (!mail) return false;
           taken.add(mail);
           clearTimeout(timer);
@@ -108,5 +119,12 @@ export function resetTokenOf(mail: ReceivedMail): string {
 export function resetLinkOf(mail: ReceivedMail): string {
   const match = /(https?:\/\/\S+#reset=[A-Za-z0-9_-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`no reset link in: ${mail.text}`);
+  return match[1];
+}
+
+/** The token of the verification link in a mail (`…/#verify-email=<token>`). */
+export function verifyTokenOf(mail: ReceivedMail): string {
+  const match = /#verify-email=([A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`no verification link in: ${mail.text}`);
   return match[1];
 }

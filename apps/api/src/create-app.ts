@@ -13,6 +13,8 @@ import { createActivityService } from './activity/activity.service';
 import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { authenticate } from './auth/authenticate';
+import { myEmailRoutes, verifyEmailRoutes } from './auth/email.routes';
+import { createEmailVerification } from './auth/email-verification';
 import type { LoginThrottle } from './auth/login-throttle';
 import { changePasswordRoutes, passwordResetRoutes } from './auth/password.routes';
 import { createPasswordService } from './auth/password-service';
@@ -110,11 +112,11 @@ export type AppDeps = {
   revokedUsersTtlMs?: number;
   /** The largest import request body (`IMPORT_MAX_BYTES`, API.md §6b). @default 10 MiB */
   importMaxBytes?: number;
-  /** Where password reset mails go (`createSmtpMailer`); absent: a log mailer on `logger`. */
+  /** Where password reset and email verification mails go (`createSmtpMailer`); absent: a log mailer on `logger`. */
   mailer?: Mailer;
-  /** Runs the work of a reset request after its answer; absent: one of this app's own. */
+  /** Runs the work of a reset request, and the mails, after their answer; absent: one of this app's own. */
   background?: BackgroundTasks;
-  /** The web client's address, the base of reset links (`APP_URL`). @default http://localhost */
+  /** The web client's address, the base of reset and verification links (`APP_URL`). @default http://localhost */
   appUrl?: () => string;
   /** How long a reset link works (`PASSWORD_RESET_TTL_SECONDS`). @default 1800 */
   passwordResetTtlSeconds?: number;
@@ -168,16 +170,21 @@ export function createApp(deps: AppDeps): Express {
     loginThrottle: deps.loginThrottle,
     onSessionsRevoked: sessions.announce,
   });
+  const mailer = withMailMetrics(deps.mailer ?? createLogMailer({ logger: deps.logger }), deps.registry);
+  const linkBase = deps.appUrl ?? (() => 'http://localhost');
   const passwords = createPasswordService({
     knex: deps.knex,
-    mailer: withMailMetrics(deps.mailer ?? createLogMailer({ logger: deps.logger }), deps.registry),
+    mailer,
     logger: deps.logger,
-    linkBase: deps.appUrl ?? (() => 'http://localhost'),
+    linkBase,
     resetTtlSeconds: deps.passwordResetTtlSeconds,
     resetMaxPerHour: deps.passwordResetMaxPerHour,
     announceSessionsRevoked: sessions.announce,
   });
   const background = deps.background ?? createBackgroundTasks({ ignoredErrors: deps.ignoredErrors });
+  // Email verification and change (API.md §2.5): links mailed like password resets.
+  const verification = createEmailVerification({ knex: deps.knex, logger: deps.logger, linkBase });
+  const emailDeps = { verification, mailer, background };
   const writes = createWriteRunner({
     knex: deps.knex,
     newId,
@@ -276,13 +283,15 @@ export function createApp(deps: AppDeps): Express {
   const v1 = express.Router();
   v1.use(privateNoCache);
   if (deps.rateLimits) v1.use('/auth', deps.rateLimits.perIp);
-  v1.use(enteredByPrefix(authRoutes({ auth })));
+  v1.use(enteredByPrefix(authRoutes({ auth, ...emailDeps })));
   v1.use(enteredByPrefix(passwordResetRoutes({ passwords, background })));
+  v1.use(enteredByPrefix(verifyEmailRoutes(emailDeps)));
   v1.use(authenticate(deps.tokens, revokedUsers.isRevoked));
   if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
   v1.use(enteredByPrefix(meRoutes({ auth })));
   v1.use(enteredByPrefix(sessionRoutes({ sessions })));
   v1.use(enteredByPrefix(changePasswordRoutes({ passwords })));
+  v1.use(enteredByPrefix(myEmailRoutes(emailDeps)));
   v1.use(enteredByPrefix(exportRoutes({ knex: deps.knex, logger: deps.logger, accounts })));
   // Ahead of the ledger: it answers the balances reads that ask for a conversion (`?in=`).
   v1.use(enteredByPrefix(fx.router));

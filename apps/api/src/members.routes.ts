@@ -8,7 +8,7 @@ import { validate } from './http/validate';
 import { createWriteRoutes, type WriteRouteInfo } from './http/write-route';
 import type { Announcer } from './ledger/announcer';
 import type { WriteRunner } from './ledger/write-runner';
-import { acceptInviteBody, createInviteBody } from './schemas';
+import { acceptInviteBody, createInviteBody, noBody } from './schemas';
 
 export type MemberRoutesDeps = {
   writes: WriteRunner;
@@ -85,7 +85,11 @@ export function memberRoutes(deps: MemberRoutesDeps): {
   });
   writes.post('/groups/:groupId/members/:memberId/claim', {
     key: 'optional',
-    parse: (req) => ({ groupId: param(req, 'groupId'), memberId: param(req, 'memberId') }),
+    parse: (req) => {
+      // No body, or `{}`: an unknown field is refused as everywhere (API.md §1).
+      validate(noBody, req.body ?? {});
+      return { groupId: param(req, 'groupId'), memberId: param(req, 'memberId') };
+    },
     work: (ctx, userId, { groupId, memberId }) => invites.claimByEmail(ctx, userId, groupId, memberId),
     reply: joinedReply,
   });

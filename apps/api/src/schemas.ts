@@ -188,6 +188,22 @@ export const changePasswordBody = Joi.object({
   new: newPassword.required(),
 }).label('ChangePasswordRequest');
 
+// Email verification and change (API.md §2.5).
+export const verifyEmailBody = Joi.object({
+  token: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{16,128}$/)
+    .message('must be the token of a verification link')
+    .required(),
+}).label('VerifyEmailRequest');
+
+export const changeEmailBody = Joi.object({
+  email: email.required().description('The new address; the login email once its link is opened'),
+  password: Joi.string().min(1).max(1024).required().description('The current password'),
+}).label('ChangeEmailRequest');
+
+/** A POST that takes no body: none, or `{}` (unknown fields are refused, API.md §1). */
+export const noBody = Joi.object({}).label('NoBody');
+
 // ---- groups --------------------------------------------------------------------------------------
 const groupName = nameText(100);
 const groupDescription = freeText(1000, { allowEmpty: true });

@@ -85,7 +85,24 @@ export class AuthApi {
     });
   }
 
-  /** `GET /v1/me`: the signed-in user. */
+  /**
+   * `POST /v1/auth/verify-email`: confirms an address with the token of a verification link (the
+   * part after `#verify-email=`); needs no sign-in. The address becomes the login email if it was a
+   * change. A used, superseded, expired or unknown token fails with `NotFoundError`; an address
+   * another account registered meanwhile with `EmailTakenError`. Not retried.
+   */
+  async verifyEmail(token: string, options: CallOptions = {}): Promise<void> {
+    await this.http.request<undefined>({
+      ...options,
+      method: 'POST',
+      path: '/v1/auth/verify-email',
+      body: { token },
+      idempotencyKey: false,
+      authenticated: false,
+    });
+  }
+
+  /** `GET /v1/me`: the signed-in user (`emailVerified`: the login email is confirmed). */
   async me(options: CallOptions = {}): Promise<User> {
     return (await this.http.request<User>({ ...options, method: 'GET', path: '/v1/me' })).data;
   }

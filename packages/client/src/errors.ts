@@ -86,13 +86,17 @@ export class IdempotencyKeyInProgressError extends ProblemError {
   override name = 'IdempotencyKeyInProgressError';
 }
 
-/** 409 `email_taken`. */
-/** 403 `forbidden`: the caller may see the resource but not do this (deleting another member's comment). */
+/**
+ * 403 `forbidden`: the caller may see the resource but not do this: deleting another member's
+ * comment; taking over a pending member that is not theirs to take (added with another email, their
+ * own email not verified yet, or a place kept by name while they are a member already; API.md §3.3).
+ */
 export class ForbiddenError extends ProblemError {
   declare readonly code: 'forbidden';
   override name = 'ForbiddenError';
 }
 
+/** 409 `email_taken`: registration, or an email change, with an address another account has. */
 export class EmailTakenError extends ProblemError {
   declare readonly code: 'email_taken';
   override name = 'EmailTakenError';

@@ -40,6 +40,44 @@ export class MeApi {
   }
 
   /**
+   * `POST /v1/me/email`: asks to change the login email to `email`. A link goes to that address;
+   * until it is opened (`auth.verifyEmail`) the current address stays in force. Resolves with where
+   * the link went, or undefined when nothing needs confirming (`email` is the account's own,
+   * verified: a change waiting to be confirmed is cancelled). `WrongPasswordError` for a wrong
+   * `password`, `EmailTakenError` for an address another account has, `RateLimitedError` past 3
+   * verification mails an hour. Not retried with a key (auth routes ignore keys).
+   */
+  async changeEmail(
+    email: string,
+    password: string,
+    options: CallOptions = {},
+  ): Promise<{ email: string } | undefined> {
+    const res = await this.http.request<{ email: string } | undefined>({
+      ...options,
+      method: 'POST',
+      path: '/v1/me/email',
+      body: { email, password },
+      idempotencyKey: false,
+    });
+    return res.status === 202 ? res.data : undefined;
+  }
+
+  /**
+   * `POST /v1/me/email/verification`: mails the verification link again, for the address waiting
+   * to be confirmed (a change asked for, else the login email while unverified). Resolves with where
+   * it went, or undefined when nothing waits. `RateLimitedError` past 3 verification mails an hour.
+   */
+  async requestEmailVerification(options: CallOptions = {}): Promise<{ email: string } | undefined> {
+    const res = await this.http.request<{ email: string } | undefined>({
+      ...options,
+      method: 'POST',
+      path: '/v1/me/email/verification',
+      idempotencyKey: false,
+    });
+    return res.status === 202 ? res.data : undefined;
+  }
+
+  /**
    * `DELETE /v1/me`: deletes the account, then forgets the session on this device. Fails with
    * `member_has_balance` (a `ProblemError`, its `errors` naming the groups) while the caller owes or
    * is owed money anywhere. Not retried with a key: the server ignores one (API.md §11.3).

@@ -22,7 +22,8 @@ type NetRow = { group_id: string; group_name: string; currency: string; net: str
  *    the group counts as theirs): any that is not zero refuses with `409 member_has_balance`, the
  *    groups listed in `errors`, because nobody could sign in as them to settle it;
  * 2. the row keeps its id (records, memberships and events name it) but loses email, name (now
- *    "Deleted user"), password hash and any pending email; `status` becomes `deleted`;
+ *    "Deleted user"), password hash, any pending email and its email verification (the links
+ *    mailed to confirm an address are deleted); `status` becomes `deleted`;
  * 3. every session (API.md §2) and refresh token of the user is revoked.
  *
  * Memberships stay: the groups' members, histories and balances read as before, the member shown
@@ -67,11 +68,13 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         const now = new Date();
         await trx.raw(
           `update users set email = null, email_normalized = null, password_hash = null, name = ?,
-                            pending_email = null, pending_email_normalized = null,
+                            pending_email = null, pending_email_normalized = null, email_verified_at = null,
                             status = 'deleted', deleted_at = ?
             where id = ?`,
           [DELETED_USER_NAME, now, userId],
         );
+        // The links mailed to confirm an address hold that address: they go with it.
+        await trx.raw('delete from email_verifications where user_id = ?', [userId]);
         await trx.raw(
           `update sessions set revoked_at = ?, revoked_reason = 'deleted' where user_id = ? and revoked_at is null`,
           [now, userId],

@@ -27,7 +27,8 @@ export const successorOf = (refreshToken: string, key: Buffer): string =>
 export const successorKeyOf = (secret: string): Buffer =>
   createHmac('sha256', secret).update(SUCCESSOR_KEY_LABEL).digest();
 
-export type User = { id: string; email: string; name: string; createdAt: string };
+/** An account as the API shows it to its owner; `emailVerified`: its login email is confirmed (API.md §2.5). */
+export type User = { id: string; email: string; name: string; createdAt: string; emailVerified: boolean };
 export type Session = { user: User; accessToken: string; refreshToken: string; expiresIn: number };
 
 type UserRow = {
@@ -38,13 +39,17 @@ type UserRow = {
   password_hash: string | null;
   status?: string;
   created_at: Date | string;
+  email_verified_at?: Date | string | null;
 };
 
-export const toUser = (row: Pick<UserRow, 'id' | 'email' | 'name' | 'created_at'>): User => ({
+export const toUser = (
+  row: Pick<UserRow, 'id' | 'email' | 'name' | 'created_at' | 'email_verified_at'>,
+): User => ({
   id: row.id,
   email: row.email,
   name: row.name,
   createdAt: toIso(row.created_at),
+  emailVerified: row.email_verified_at != null,
 });
 
 const deadRefreshToken = () =>

@@ -278,7 +278,9 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     const { group } = change;
     const now = new Date();
     const prepared = prepare(input, group, now.toISOString());
-    change.assertMembers(partiesOf({ paidBy: input.paidBy, split: prepared.split }));
+    const parties = partiesOf({ paidBy: input.paidBy, split: prepared.split });
+    change.assertMembers(parties);
+    change.assertOnePersonEach(parties);
     change.write(EXPENSE_WRITES.insert(id, prepared, userId, now, origin));
     const expense: Expense = {
       id,
@@ -336,6 +338,15 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     change.assertMembers([
       ...nextParties.filter((p) => !known.has(p.userId)),
       ...touchedParties(deltas, nextParties, partiesOf(current)),
+    ]);
+    // One person, one share, in the lists the change sets anew (a stored list stays as written).
+    change.assertOnePersonEach([
+      ...(canonicalJson(next.paidBy) === canonicalJson(current.paidBy)
+        ? []
+        : nextParties.filter((p) => p.path.startsWith('paidBy'))),
+      ...(canonicalJson(next.split) === canonicalJson(current.split)
+        ? []
+        : nextParties.filter((p) => p.path.startsWith('split'))),
     ]);
     const now = new Date();
     const version = current.version + 1;

@@ -29,10 +29,17 @@ const CHUNK_CHARS = 65_536;
  * client went away.
  */
 export async function writeMyData(knex: Knex, out: Writable, userId: string): Promise<boolean> {
-  const { rows } = (await knex.raw('select id, email, name, created_at from users where id = ?', [
-    userId,
-  ])) as {
-    rows: { id: string; email: string; name: string; created_at: Date | string }[];
+  const { rows } = (await knex.raw(
+    'select id, email, name, created_at, email_verified_at from users where id = ?',
+    [userId],
+  )) as {
+    rows: {
+      id: string;
+      email: string;
+      name: string;
+      created_at: Date | string;
+      email_verified_at: Date | string | null;
+    }[];
   };
   const user = rows[0];
   if (!user) return false;
@@ -41,6 +48,7 @@ export async function writeMyData(knex: Knex, out: Writable, userId: string): Pr
     email: user.email,
     name: user.name,
     createdAt: toIso(user.created_at),
+    emailVerified: user.email_verified_at !== null,
   })},"groups":[`;
   const flushIfFull = async () => {
     if (chunk.length < CHUNK_CHARS) return true;

@@ -81,6 +81,17 @@ const userToAdd = (by: 'id' | 'email_normalized') => ({
 });
 const USER_TO_ADD = { id: userToAdd('id'), email: userToAdd('email_normalized') };
 const USER_NAME = { name: 'write_user_name', text: 'select name from users where id = $1' };
+/**
+ * The live invites (neither revoked nor expired) a member made in a group, with the group's
+ * `last_seq` they were read at. `$1` group, `$2` member.
+ */
+const LIVE_INVITES_BY = {
+  name: 'write_live_invites_by',
+  text: `select g.last_seq,
+                (select json_agg(i.id order by i.created_at, i.id) from invites i
+                  where i.group_id = g.id and i.created_by = $2 and i.revoked_at is null and i.expires_at > now()) as ids
+           from groups g where g.id = $1`,
+};
 
 export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
   const { newId } = deps;
@@ -244,9 +255,31 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
           'This member still owes or is owed money in this group; settle up first.',
         );
       }
+      // The invites they made stop working with their membership (API.md §3.2): otherwise a removed
+      // member could come back at once by their own link. Only group changes write invites: read
+      // at the change's own `last_seq`, the live ones are exactly those of the change's state.
+      const [read] = await ctx.read<{ last_seq: number | string; ids: string[] | string | null }>(
+        LIVE_INVITES_BY,
+        [groupId, memberId],
+      );
+      if (!read || Number(read.last_seq) !== change.startSeq) throw new StaleState();
+      const revoked = jsonColumn(read.ids) ?? [];
+      const at = new Date();
       change.write(MEMBER_WRITES.remove(memberId));
+      if (revoked.length > 0) {
+        change.write(
+          sql`update invites set revoked_at = ${at}::timestamptz from guard
+               where invites.group_id = guard.id and invites.revoked_at is null
+                 and invites.id in (select jsonb_array_elements_text(${JSON.stringify(revoked)}::jsonb))`,
+        );
+      }
       change.memberRemoved(memberId);
-      const event = change.commit('member.removed', userId, { userId: memberId }, { bumpVersion: true });
+      const event = change.commit(
+        'member.removed',
+        userId,
+        { userId: memberId, ...(revoked.length > 0 ? { revokedInvites: revoked } : {}) },
+        { bumpVersion: true, at },
+      );
       return { value: undefined, events: [event] };
     },
 

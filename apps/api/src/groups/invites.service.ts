@@ -21,7 +21,7 @@ export type InvitePreview = {
   groupId: string;
   groupName: string;
   memberCount: number;
-  /** Pending members one may become by accepting with `asMember`. */
+  /** Pending members the caller may become by accepting with `asMember` (API.md §3.3). */
   pendingMembers: { userId: string; name: string }[];
   expiresAt: string;
   /** Whether the caller is a member already. */
@@ -65,12 +65,15 @@ const READS = {
   invite: { name: 'invite_by_id', text: 'select i.* from invites i where i.id = $1 and i.group_id = $2' },
   /** A group with its members, whoever asks (the write's own rules decide). `$1` group. */
   group: { name: 'invite_group', text: `select g.*, ${membersOfG} from groups g where g.id = $1` },
-  /** What decides a claim: the pending user and the claimant's login email. `$1` pending user, `$2` account. */
+  /**
+   * What decides a claim: the pending user, and the claimant's login email and whether it is
+   * verified (API.md §2.5). `$1` pending user, `$2` account.
+   */
   claim: {
     name: 'invite_claim_check',
     text: `select p.status, p.pending_group_id, p.pending_email_normalized,
                   (select a.email_normalized from users a where a.id = $2) as account_email,
-                  (select a.name from users a where a.id = $2) as account_name
+                  coalesce((select a.email_verified_at is not null from users a where a.id = $2), false) as account_verified
              from users p where p.id = $1`,
   },
   accountName: { name: 'invite_account_name', text: 'select name from users where id = $1' },
@@ -83,8 +86,8 @@ const READS = {
                                 order by created_at desc, id desc limit 100) i on a.member`,
   },
   /**
-   * Unclaimed pending members, still in their group, added with the caller's login email (what the
-   * caller may claim by email), oldest first. `$1` the caller.
+   * Unclaimed pending members, still in their group, added with the caller's login email once it
+   * is verified (what the caller may claim by email), oldest first. `$1` the caller.
    */
   claimable: {
     name: 'invite_claimable',
@@ -93,26 +96,80 @@ const READS = {
              join users p on p.pending_email_normalized = a.email_normalized and p.status = 'pending'
              join group_members m on m.group_id = p.pending_group_id and m.user_id = p.id and m.claimed_by is null
              join groups g on g.id = m.group_id
-            where a.id = $1
+            where a.id = $1 and a.email_verified_at is not null
             order by m.joined_at, p.id
             limit 100`,
   },
-  /** An invite's preview. `$1` hash, `$2` the caller. */
+  /**
+   * An invite's preview. Its pending members are those the caller may become (`checkMayClaim`): one
+   * added with the caller's verified email, and, for a caller who is not a member, one added by
+   * name only. `$1` hash, `$2` the caller.
+   */
   preview: {
     name: 'invite_preview',
-    text: `select i.group_id, i.expires_at, g.name as group_name,
-                  (select count(*) from group_members m where m.group_id = g.id and m.claimed_by is null) as member_count,
+    text: `select x.*,
                   (select json_agg(json_build_array(u.id, u.name) order by m.joined_at, m.user_id)
                      from group_members m join users u on u.id = m.user_id
-                    where m.group_id = g.id and m.claimed_by is null and u.status = 'pending') as pending,
-                  exists (select 1 from group_members m where m.group_id = g.id and m.user_id = $2) as is_member
-             from invites i join groups g on g.id = i.group_id
-            where i.code_hash = $1 and i.revoked_at is null and i.expires_at > now()`,
+                    where m.group_id = x.group_id and m.claimed_by is null and u.status = 'pending'
+                      and (u.pending_email_normalized = x.verified_email
+                           or (u.pending_email_normalized is null and not x.is_member))) as pending
+             from (select i.group_id, i.expires_at, g.name as group_name,
+                          (select count(*) from group_members m where m.group_id = g.id and m.claimed_by is null) as member_count,
+                          exists (select 1 from group_members m where m.group_id = g.id and m.user_id = $2) as is_member,
+                          (select a.email_normalized from users a where a.id = $2 and a.email_verified_at is not null) as verified_email
+                     from invites i join groups g on g.id = i.group_id
+                    where i.code_hash = $1 and i.revoked_at is null and i.expires_at > now()) x`,
   },
 };
 
 const unknownInvite = () => notFound('Invite');
 const unknownMember = () => notFound('Member');
+
+/** What decides whether an account may take over a pending member (`READS.claim`). */
+type ClaimCheck = {
+  status: string;
+  pending_group_id: string | null;
+  pending_email_normalized: string | null;
+  account_email: string | null;
+  account_verified: boolean;
+};
+
+/**
+ * The rule of API.md §3.3, so that no claim moves money between two people: a pending member
+ * added with an email is the place of whoever proves that address (the account whose login email
+ * it is, verified), member or not; one added by name only is a place for someone joining through
+ * an invite, never a second place for a member. `via`: the claim endpoint (`email`), where anything
+ * the caller may not claim stays hidden (`404`), or an invite's `asMember`, whose preview showed the
+ * member (`403 forbidden`, saying why).
+ */
+function checkMayClaim(row: ClaimCheck, via: 'invite' | 'email', isMember: boolean): void {
+  if (row.pending_email_normalized !== null) {
+    if (row.pending_email_normalized !== row.account_email) {
+      if (via === 'email') throw unknownMember();
+      throw new AppError(
+        'forbidden',
+        403,
+        'This member was added with an email address: only the account with that address, verified, can take over their place.',
+      );
+    }
+    if (!row.account_verified) {
+      throw new AppError(
+        'forbidden',
+        403,
+        'Confirm your email address first (the link mailed to it; POST /v1/me/email/verification sends a new one): only a verified address takes over the member added with it.',
+      );
+    }
+    return;
+  }
+  if (via === 'email') throw unknownMember();
+  if (isMember) {
+    throw new AppError(
+      'forbidden',
+      403,
+      'You are a member of this group already: a place kept for someone is taken over by someone joining, never merged with a member.',
+    );
+  }
+}
 
 /** The code of a path, or the 404 of an unknown code without asking the database. */
 function checkedCode(code: string): string {
@@ -169,17 +226,21 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
   }
 
   /**
-   * `accountId` takes over the pending member `pendingId` (the caller checked that they may): the
-   * membership row gets `claimed_by` (only where no one claimed it: the snapshot said so, and the
-   * guard vouches for the snapshot), the account becomes a member unless it is one already (then the
-   * two merge), and the pending member's nets move onto the account. Nothing else is rewritten:
-   * expenses, settlements and events keep naming `pendingId`, which the group resolves to the account.
+   * `accountId` takes over the pending member `pendingId` if `checkMayClaim` lets it (decided on
+   * the change's state: whether the account is a member is the snapshot's, which the guard vouches
+   * for): the membership row gets `claimed_by` (only where no one claimed it: the snapshot said so),
+   * the account becomes a member unless it is one already (then the two merge: only the owner of
+   * the address the member was added with gets there), and the pending member's nets move onto the
+   * account. Nothing else is rewritten: expenses, settlements and events keep naming `pendingId`,
+   * which the group resolves to the account.
    */
   async function claim(
     ctx: WriteContext,
     accountId: string,
     groupId: string,
     pendingId: string,
+    check: ClaimCheck,
+    via: 'invite' | 'email',
   ): Promise<WriteResult<Joined>> {
     const change = await ctx.openJoining(groupId);
     const group = await groupOf(ctx, change);
@@ -190,8 +251,9 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
     }
     const pending = group.members.find((m) => m.userId === pendingId && m.status === 'pending');
     if (!pending) throw unknownMember();
-    const at = new Date();
     const wasMember = change.isMember(accountId);
+    checkMayClaim(check, via, wasMember);
+    const at = new Date();
     change.write(
       sql`update group_members set claimed_by = ${accountId}::text from guard
            where group_members.group_id = guard.id and group_members.user_id = ${pendingId}::text
@@ -225,14 +287,14 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
     return { value: { group: bumped(group, change, members), added: !wasMember }, events: [event] };
   }
 
-  /** Whether `pendingId` is a pending member created by `groupId`, and what a claim by email needs. */
-  async function pendingOf(ctx: WriteContext, pendingId: string, accountId: string, groupId: string) {
-    const [row] = await ctx.read<{
-      status: string;
-      pending_group_id: string | null;
-      pending_email_normalized: string | null;
-      account_email: string | null;
-    }>(READS.claim, [pendingId, accountId]);
+  /** Whether `pendingId` is a pending member created by `groupId`, and what decides a claim of it. */
+  async function pendingOf(
+    ctx: WriteContext,
+    pendingId: string,
+    accountId: string,
+    groupId: string,
+  ): Promise<ClaimCheck> {
+    const [row] = await ctx.read<ClaimCheck>(READS.claim, [pendingId, accountId]);
     if (row?.status !== 'pending' || row.pending_group_id !== groupId) throw unknownMember();
     return row;
   }
@@ -335,13 +397,15 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
       const [invite] = await ctx.read<InviteRow>(READS.liveInvite, [sha256Hex(checkedCode(code))]);
       if (!invite) throw unknownInvite();
       if (input.asMember === undefined) return join(ctx, userId, invite.group_id);
-      await pendingOf(ctx, input.asMember, userId, invite.group_id);
-      return claim(ctx, userId, invite.group_id, input.asMember);
+      const check = await pendingOf(ctx, input.asMember, userId, invite.group_id);
+      return claim(ctx, userId, invite.group_id, input.asMember, check, 'invite');
     },
 
     /**
-     * Takes over a pending member whose email (as the group typed it) is the caller's login email.
-     * Anything else the caller may not see is `404`; a member someone else claimed is `409`.
+     * Takes over a pending member whose email (as the group typed it) is the caller's login email,
+     * verified. A member added with another email or none is `404`, as anything else the caller
+     * may not see; the caller's own address not yet verified is `403`; a member someone else
+     * claimed is `409`.
      */
     async claimByEmail(
       ctx: WriteContext,
@@ -349,11 +413,11 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
       groupId: string,
       pendingId: string,
     ): Promise<WriteResult<Joined>> {
-      const row = await pendingOf(ctx, pendingId, userId, groupId);
-      if (row.pending_email_normalized === null || row.pending_email_normalized !== row.account_email) {
+      const check = await pendingOf(ctx, pendingId, userId, groupId);
+      if (check.pending_email_normalized === null || check.pending_email_normalized !== check.account_email) {
         throw unknownMember();
       }
-      return claim(ctx, userId, groupId, pendingId);
+      return claim(ctx, userId, groupId, pendingId, check, 'email');
     },
   };
 }

@@ -197,6 +197,38 @@ export class GroupChange {
   }
 
   /**
+   * One person, one share (API.md §3.3): within one list of a request (the payers, the split), two
+   * ids that are one member here (an account and a pending member it took over) are refused, as
+   * the same id twice is, with `422 validation_failed` and the path of each later one. A list is
+   * the parties whose paths share everything before the index (`paidBy[…]`, `split.between[…]`).
+   * Stored records are not checked: what they name stays as it was when they were written.
+   */
+  assertOnePersonEach(parties: readonly Party[]): void {
+    const firstOf = new Map<string, Party>();
+    const errors: { path: string; message: string }[] = [];
+    for (const party of parties) {
+      const list = party.path.replace(/\[\d+\].*$/, '');
+      const person = this.resolve(party.userId);
+      const key = `${list}\u0000${person}`;
+      const first = firstOf.get(key);
+      if (!first) {
+        firstOf.set(key, party);
+        continue;
+      }
+      if (first.userId === party.userId) continue; // the same id twice: the domain's own check
+      errors.push({
+        path: party.path,
+        message: `${party.userId} and ${first.userId} (${first.path}) are one member of this group (${person}): name them once`,
+      });
+    }
+    if (errors.length > 0) {
+      throw new AppError('validation_failed', 422, 'A member is named twice, by two of their ids.', {
+        errors,
+      });
+    }
+  }
+
+  /**
    * Stages balance deltas, and keeps the snapshot (the event's balances) in step. A delta naming a
    * claimed pending member goes to the account that claimed them.
    */

@@ -4,6 +4,7 @@ import {
   activityReadBody,
   addMemberBody,
   balancesQuery,
+  changeEmailBody,
   changePasswordBody,
   clientId,
   commentBody,
@@ -17,6 +18,7 @@ import {
   expensesQuery,
   listQuery,
   loginBody,
+  noBody,
   passwordResetBody,
   passwordResetConfirmBody,
   patchExpenseBody,
@@ -25,6 +27,7 @@ import {
   putRatesBody,
   refreshBody,
   registerBody,
+  verifyEmailBody,
 } from '../schemas';
 import type { JsonSchema } from './joi-to-json-schema';
 import type { DocumentedErrorCode } from './responses';
@@ -107,7 +110,8 @@ const NOT_MEMBER_NOTE =
   'that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an ' +
   'expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each ' +
   'non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, ' +
-  '`fromUserId`…).';
+  '`fromUserId`…). One person, one share: naming both an account and a pending member it took over in the ' +
+  'payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3).';
 
 export const WEBSOCKET_DESCRIPTION = `Upgrades to a WebSocket (RFC 6455) for live events and presence.
 
@@ -168,7 +172,9 @@ export const OPERATIONS: Operation[] = [
     summary: 'Register a user',
     description:
       'Creates a user (password 8–128 characters, not a common password from leaks; stored only as a slow salted ' +
-      'hash) and signs them in. Rate limited per IP (`AUTH_RATE_LIMIT_PER_MINUTE`). `Idempotency-Key` is ignored on auth endpoints.',
+      'hash) and signs them in. A link to confirm the email is mailed after the answer (API.md §2.5; ' +
+      '`user.emailVerified` is `false` until it is opened). Rate limited per IP (`AUTH_RATE_LIMIT_PER_MINUTE`). ' +
+      '`Idempotency-Key` is ignored on auth endpoints.',
     public: true,
     rateLimited: true,
     jsonBody: true,
@@ -219,6 +225,9 @@ export const OPERATIONS: Operation[] = [
     operationId: 'getMe',
     tag: 'Auth',
     summary: 'The signed-in user',
+    description:
+      '`emailVerified`: whether the login email was confirmed by the link mailed to it (API.md §2.5). A change ' +
+      'of address asked for (`POST /v1/me/email`) shows here only once confirmed.',
     rateLimited: true,
     success: [{ status: 200, description: 'The caller', schema: 'User', headers: ['Cache-Control'] }],
   },
@@ -283,6 +292,74 @@ export const OPERATIONS: Operation[] = [
     errors: ['wrong_password'],
   },
 
+  {
+    method: 'post',
+    path: '/v1/auth/verify-email',
+    operationId: 'verifyEmail',
+    tag: 'Auth',
+    summary: 'Confirm an email address with the token of a verification link',
+    description:
+      'The token of a link mailed at registration, on request (`POST /v1/me/email/verification`) or for a ' +
+      'change of address (`POST /v1/me/email`): that address is verified, and becomes the login email if it ' +
+      'is a new one (`409 email_taken` when another account registered it meanwhile). The token works once, ' +
+      'for 24 hours, and only while it is the newest link of the account; a used, superseded, expired or ' +
+      'unknown one is `404 not_found`. Needs no sign-in. Rate limited per IP.',
+    public: true,
+    rateLimited: true,
+    jsonBody: true,
+    body: verifyEmailBody,
+    success: [{ status: 204, description: 'The address is verified' }],
+    errors: ['not_found', 'email_taken'],
+  },
+  {
+    method: 'post',
+    path: '/v1/me/email',
+    operationId: 'changeEmail',
+    tag: 'Auth',
+    summary: 'Change the login email (confirmed by a mailed link)',
+    description:
+      'Needs the current password (`403 wrong_password`). A link goes to the new address; until it is opened ' +
+      '(`POST /v1/auth/verify-email`) the current address stays the login email, verified or not as it was. ' +
+      'An address another account has is `409 email_taken`. The link supersedes the account’s earlier ones; ' +
+      'the account’s own address cancels a change waiting to be confirmed (`204`, or `202` with a link when ' +
+      'that address is not verified yet). At most 3 verification mails per account per hour ' +
+      '(`429 rate_limited` with `Retry-After`).',
+    rateLimited: true,
+    jsonBody: true,
+    body: changeEmailBody,
+    success: [
+      {
+        status: 202,
+        description: 'A link to confirm the address is on its way (after the answer)',
+        schema: 'EmailLinkSent',
+      },
+      { status: 204, description: 'Nothing to confirm: the address is the account’s own, and verified' },
+    ],
+    errors: ['wrong_password', 'email_taken'],
+  },
+  {
+    method: 'post',
+    path: '/v1/me/email/verification',
+    operationId: 'requestEmailVerification',
+    tag: 'Auth',
+    summary: 'Mail the verification link again',
+    description:
+      'A new link for the address waiting to be confirmed: a change asked for, else the login email while it ' +
+      'is not verified (the earlier links stop working). `204` when nothing waits. No body. At most 3 ' +
+      'verification mails per account per hour, the one sent at registration included (`429 rate_limited` ' +
+      'with `Retry-After`).',
+    rateLimited: true,
+    jsonBody: true,
+    body: noBody,
+    success: [
+      {
+        status: 202,
+        description: 'A link to confirm the address is on its way (after the answer)',
+        schema: 'EmailLinkSent',
+      },
+      { status: 204, description: 'Nothing waits to be confirmed' },
+    ],
+  },
   {
     method: 'get',
     path: '/v1/me/export',
@@ -477,7 +554,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Remove a member (or leave)',
     description:
       'Any member may remove themselves or another member. `409 member_has_balance` while that member’s net ' +
-      'in any currency of the group is not zero: settle up first.',
+      'in any currency of the group is not zero: settle up first. The live invites the member made are revoked ' +
+      'with the removal (listed in `member.removed`’s `revokedInvites`).',
     rateLimited: true,
     idempotency: 'optional',
     success: [{ status: 204, description: 'Removed' }],
@@ -490,15 +568,16 @@ export const OPERATIONS: Operation[] = [
     tag: 'Members',
     summary: 'Take over a pending member whose email is yours',
     description:
-      'No invite needed: the pending member must be unclaimed and must have been added with the email the ' +
-      'caller registered with (compared as registration normalises it: trimmed, lower-cased). Tally does not ' +
-      'verify email addresses yet, so this trusts the address the group typed. The caller takes over the ' +
-      "member's place and balances (joining the group if need be, `201`; `200` if already a member, the two " +
-      'merge); old records keep naming the pending id, listed in the account’s `claimed`. Anything the caller ' +
-      'may not claim (no such pending member in this group, another email, no email) is `404`; a member ' +
-      'someone else claimed is `409 member_claimed`.',
+      'No invite needed: the pending member must be unclaimed and must have been added with the caller’s login ' +
+      'email (compared as registration normalises it: trimmed, lower-cased), **verified** (API.md §2.5; ' +
+      '`403 forbidden` until it is). The caller takes over the member’s place and balances (joining the group ' +
+      'if need be, `201`; `200` if already a member: the two merge, the place being the address’s); old ' +
+      'records keep naming the pending id, listed in the account’s `claimed`. Anything the caller may not ' +
+      'claim (no such pending member in this group, another email, no email) is `404`; a member someone else ' +
+      'claimed is `409 member_claimed`. No body (or `{}`).',
     rateLimited: true,
     jsonBody: true,
+    body: noBody,
     idempotency: 'optional',
     success: [
       {
@@ -514,7 +593,7 @@ export const OPERATIONS: Operation[] = [
         headers: ['ETag'],
       },
     ],
-    errors: ['not_found', 'member_claimed'],
+    errors: ['not_found', 'forbidden', 'member_claimed'],
   },
   {
     method: 'get',
@@ -548,9 +627,9 @@ export const OPERATIONS: Operation[] = [
     tag: 'Members',
     summary: 'Pending members the caller may claim by email',
     description:
-      'Unclaimed pending members, still in their group, that were added with the email the caller registered ' +
-      'with: what a newly registered account can take over with `POST /v1/groups/{groupId}/members/{memberId}/claim`. ' +
-      'At most 100, oldest first. Tally does not verify email addresses yet.',
+      'Unclaimed pending members, still in their group, that were added with the caller’s login email, once it ' +
+      'is verified (API.md §2.5; empty until then): what an account can take over with ' +
+      '`POST /v1/groups/{groupId}/members/{memberId}/claim`. At most 100, oldest first.',
     rateLimited: true,
     success: [
       { status: 200, description: 'The members', schema: 'ClaimableMemberList', headers: ['Cache-Control'] },
@@ -648,8 +727,9 @@ export const OPERATIONS: Operation[] = [
     tag: 'Invites',
     summary: 'What an invite leads to',
     description:
-      'For anyone signed in who has the code: the group, its member count and the pending members one may ' +
-      'become by accepting with `asMember`. An expired, revoked or unknown code is `404`.',
+      'For anyone signed in who has the code: the group, its member count and the pending members the caller ' +
+      'may become by accepting with `asMember` (those added with the caller’s verified email, and, for a caller ' +
+      'who is not a member, those added by name only). An expired, revoked or unknown code is `404`.',
     rateLimited: true,
     success: [
       { status: 200, description: 'The preview', schema: 'InvitePreview', headers: ['Cache-Control'] },
@@ -665,9 +745,11 @@ export const OPERATIONS: Operation[] = [
     description:
       '`201` with the group when the caller joined (`member.added`), `200` when already a member (nothing ' +
       'changes). With `asMember`, the caller takes over that pending member: place, balances and history ' +
-      '(`member.claimed`; `200` and a merge when already a member). `asMember` that is not a pending member ' +
-      'of the group is `404`; one someone else claimed is `409 member_claimed`. An expired, revoked or ' +
-      'unknown code is `404`.',
+      '(`member.claimed`). A member added with an email is taken over only by the account whose login email ' +
+      'it is, verified (`200` and a merge when that account is a member already); one added by name only, ' +
+      'only by someone who is not a member yet. Anything else is `403 forbidden` (API.md §3.3: no claim moves ' +
+      'money between two people). `asMember` that is not a pending member of the group is `404`; one someone ' +
+      'else claimed is `409 member_claimed`. An expired, revoked or unknown code is `404`.',
     rateLimited: true,
     jsonBody: true,
     body: acceptInviteBody,
@@ -676,12 +758,13 @@ export const OPERATIONS: Operation[] = [
       { status: 201, description: 'Joined', schema: 'Group', headers: ['ETag', 'Location'] },
       {
         status: 200,
-        description: 'Already a member (or a pending member merged in)',
+        description:
+          'Already a member (or a pending member added with the caller’s verified email merged in)',
         schema: 'Group',
         headers: ['ETag'],
       },
     ],
-    errors: ['not_found', 'member_claimed'],
+    errors: ['not_found', 'forbidden', 'member_claimed'],
   },
   {
     method: 'get',

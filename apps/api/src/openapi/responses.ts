@@ -125,7 +125,20 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
       name: 'MemberAddedEvent',
       data: object({ member: ref('LoggedMember') }, ['member']),
     },
-    'member.removed': { name: 'MemberRemovedEvent', data: object({ userId: id('usr', 'User') }, ['userId']) },
+    'member.removed': {
+      name: 'MemberRemovedEvent',
+      data: object(
+        {
+          userId: id('usr', 'User'),
+          revokedInvites: {
+            type: 'array',
+            items: id('inv', 'Invite'),
+            description: 'The live invites the member had made, revoked with the removal (absent when none)',
+          },
+        },
+        ['userId'],
+      ),
+    },
     'member.claimed': {
       name: 'MemberClaimedEvent',
       data: object(
@@ -465,8 +478,14 @@ export const responseSchemas: Record<string, JsonSchema> = {
       email: { type: 'string', format: 'email' },
       name: { type: 'string' },
       createdAt: timestamp,
+      emailVerified: {
+        type: 'boolean',
+        description:
+          'Whether the account confirmed its `email` by the link mailed to it (API.md §2.5); only a verified ' +
+          'address claims the pending members added with it',
+      },
     },
-    required: ['id', 'email', 'name', 'createdAt'],
+    required: ['id', 'email', 'name', 'createdAt', 'emailVerified'],
     additionalProperties: false,
   },
   Session: {
@@ -555,6 +574,13 @@ export const responseSchemas: Record<string, JsonSchema> = {
     required: ['id', 'groupId', 'createdBy', 'createdAt', 'expiresAt', 'code'],
     additionalProperties: false,
   },
+  EmailLinkSent: {
+    type: 'object',
+    description: 'A verification link was mailed (after the answer) to `email`',
+    properties: { email: { type: 'string', format: 'email', description: 'Where the link went' } },
+    required: ['email'],
+    additionalProperties: false,
+  },
   ClaimableMemberList: {
     type: 'object',
     properties: {
@@ -590,7 +616,9 @@ export const responseSchemas: Record<string, JsonSchema> = {
       memberCount: { type: 'integer', minimum: 0 },
       pendingMembers: {
         type: 'array',
-        description: 'Pending members one may become by accepting with `asMember`',
+        description:
+          'Pending members the caller may become by accepting with `asMember` (API.md §3.3): those added with ' +
+          'the caller’s verified email and, for a caller who is not a member yet, those added by name only',
         items: {
           type: 'object',
           properties: { userId: id('usr', 'User'), name: { type: 'string' } },

@@ -213,6 +213,7 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
     ): Promise<WriteResult<Recurring>> {
       const change = await ctx.open(groupId, userId);
       change.assertMembers(partiesOf(input.expense));
+      change.assertOnePersonEach(partiesOf(input.expense));
       const now = new Date();
       const schedule = { ...input.schedule, until: input.schedule.until ?? null };
       const first = pointerAt(schedule, 0);
@@ -259,6 +260,7 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       // not block a change of the amount or the schedule (the occurrences handle them, API.md §6a).
       if (patch.expense?.paidBy !== undefined || patch.expense?.split !== undefined) {
         change.assertMembers(partiesOf(expense));
+        change.assertOnePersonEach(partiesOf(expense));
       }
       let nextIndex = row.next_index;
       if (patch.schedule) {

@@ -75,9 +75,16 @@ const formatMoney = (minor, currency) => {
 const nameOf = (userId) =>
   open?.group.members.find((m) => m.userId === userId || m.claimed?.includes(userId))?.name ?? userId;
 
-async function signedIn(session) {
-  me = session.user;
+/** Who is signed in, and whether their address still waits to be confirmed (API.md §2.5). */
+function showMe(user) {
+  me = user;
   $('who-name').textContent = `${me.name} <${me.email}>`;
+  $('verify-email').textContent = me.email;
+  $('verify-box').hidden = me.emailVerified !== false;
+}
+
+async function signedIn(session) {
+  showMe(session.user);
   $('who').hidden = false;
   $('auth').hidden = true;
   $('groups').hidden = false;
@@ -108,7 +115,12 @@ function signedOut(message) {
 async function listGroups() {
   // The gateway follows the groups the user is in when asked: ask again once they may have changed.
   realtime?.followActivity();
-  const [page] = await Promise.all([tally.groups.list({ limit: 100 }), listClaimable()]);
+  const [page, user] = await Promise.all([
+    tally.groups.list({ limit: 100 }),
+    tally.auth.me(),
+    listClaimable(),
+  ]);
+  showMe(user);
   $('group-list').replaceChildren(
     ...page.data.map((group) => {
       const button = element('button', `${group.name} (${group.currency})`, { type: 'button' });
@@ -876,5 +888,40 @@ $('change-password-form').addEventListener(
     await tally.me.changePassword(String(form.get('current')), String(form.get('new')));
     event.target.reset();
     say('Password changed. Your other devices are signed out; this one stays signed in.');
+  }),
+);
+
+// ---- email: confirmed by the mailed link, mailed again, changed (API.md §2.5) ---------------------
+
+/** The token of a verification link (`…/#verify-email=<token>`); the fragment never reaches a server. */
+const verifyToken = /^#verify-email=([A-Za-z0-9_-]+)$/.exec(window.location.hash)?.[1];
+if (verifyToken) {
+  // Out of the address bar at once: the link works only once anyway. No sign-in needed.
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  tally.auth.verifyEmail(verifyToken).then(
+    () => say('Your email address is confirmed.'),
+    (error) => say(`This link does not work (any more): ${describe(error)}`, true),
+  );
+}
+
+$('resend-verification').addEventListener(
+  'click',
+  handle(async () => {
+    const sent = await tally.me.requestEmailVerification();
+    say(sent ? `A new link is on its way to ${sent.email}.` : 'Your email address is confirmed already.');
+  }),
+);
+
+$('change-email-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const sent = await tally.me.changeEmail(String(form.get('email')), String(form.get('password')));
+    event.target.reset();
+    say(
+      sent
+        ? `A link is on its way to ${sent.email}; until you open it you keep signing in with ${me.email}.`
+        : 'That is your address already.',
+    );
   }),
 );
