@@ -42,8 +42,8 @@ export type EcbServer = {
   close(): Promise<void>;
 };
 
-/** The sample with `bytes` of padding (an XML comment) right after its envelope's opening tag. */
-function paddedSample(bytes: number): { head: string; tail: string } {
+/** The sample cut where padding (an XML comment, written between the two) goes: inside its envelope. */
+function paddedSample(): { head: string; tail: string } {
   const at = ECB_SAMPLE.indexOf('>', ECB_SAMPLE.indexOf('<gesmes:Envelope')) + 1;
   return { head: `${ECB_SAMPLE.slice(0, at)}<!-- `, tail: ` -->${ECB_SAMPLE.slice(at)}` };
 }
@@ -71,7 +71,7 @@ export async function startEcbServer(): Promise<EcbServer> {
         return;
       }
       if ('huge' in mode) {
-        const { head, tail } = paddedSample(mode.huge);
+        const { head, tail } = paddedSample();
         const total = Buffer.byteLength(head) + mode.huge + Buffer.byteLength(tail);
         res.writeHead(200, {
           'Content-Type': 'text/xml',
