@@ -34,7 +34,15 @@ function createExportSlots() {
         'rate_limited',
         429,
         `You have ${count} downloads running; wait for one to finish (at most ${EXPORTS_PER_USER} at once: \`exportsPerUser\`).`,
-        { headers: { 'Retry-After': '5' }, limit: { name: 'exportsPerUser', max: EXPORTS_PER_USER } },
+        {
+          headers: {
+            'Retry-After': '5',
+            'RateLimit-Limit': String(EXPORTS_PER_USER),
+            'RateLimit-Remaining': '0',
+            'RateLimit-Reset': '5',
+          },
+          limit: { name: 'exportsPerUser', max: EXPORTS_PER_USER },
+        },
       );
     }
     inFlight.set(userId, count + 1);

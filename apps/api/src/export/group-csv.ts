@@ -61,13 +61,11 @@ const SETTLEMENT_PAGE = `select 'settlement' as kind, id, created_at as at, crea
                           where group_id = ? and deleted_at is null and (created_at, id) > (?::timestamptz, ?)
                           order by created_at, id limit ?`;
 
-/** Rows per query of the people pass: each row is a few ids, so more of them than a page of the file. */
-export const PEOPLE_PAGE_ROWS = 5000;
-
-/** The ids a page of live expenses names (payers and shares), in the file's keyset order. */
-const EXPENSE_PEOPLE_PAGE = `select id, occurred_at::text as at_key,
-                                   array(select p->>'userId' from jsonb_array_elements(paid_by) p
-                                         union select s->>'userId' from jsonb_array_elements(shares) s) as ids
+/**
+ * The ids a page of live expenses names, in the file's keyset order: `involved_ids`, kept with every
+ * expense (payers and the split's users, as its `paid_by` and `shares` name them; migration 008).
+ */
+const EXPENSE_PEOPLE_PAGE = `select id, occurred_at::text as at_key, involved_ids as ids
                               from expenses
                              where group_id = ? and deleted_at is null and (occurred_at, id) > (?::timestamptz, ?)
                              order by occurred_at, id limit ?`;
@@ -164,12 +162,7 @@ export function createGroupCsvExport(deps: GroupCsvDeps) {
       ])) as { rows: { user_id: string }[] };
       for (const m of members) ids.add(m.user_id);
       for (const pageSql of [EXPENSE_PEOPLE_PAGE, SETTLEMENT_PEOPLE_PAGE]) {
-        for await (const row of keysetRows<KeyedRow & { ids: string[] }>(
-          knex,
-          pageSql,
-          [groupId],
-          PEOPLE_PAGE_ROWS,
-        )) {
+        for await (const row of keysetRows<KeyedRow & { ids: string[] }>(knex, pageSql, [groupId])) {
           for (const id of row.ids) if (id !== null) ids.add(id);
         }
       }
