@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { Knex } from 'knex';
-import { EXPORTS_PER_USER } from '../../apps/api/src/export/export.routes';
+import { EXPORTS_PER_USER } from '../../apps/api/src/bounds';
 import { EXPORT_PAGE_ROWS } from '../../apps/api/src/export/keyset-pages';
 import { seedExpenses } from '../support/export-load';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server';

@@ -34,3 +34,9 @@ export function assertRoom(name: BoundName, count: number, detail: string, addin
   const max = BOUNDS[name];
   if (count + adding > max) throw limitExceeded(name, max, `${detail} (at most ${max}: \`${name}\`).`);
 }
+
+/**
+ * Downloads (`export.csv`, `/me/export`) one user may have running at once in one API process
+ * (`exportsPerUser`): a number of requests at once, so `429 rate_limited`, not a stored count.
+ */
+export const EXPORTS_PER_USER = 2;

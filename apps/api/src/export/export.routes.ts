@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AccountDeletion } from '../account/account-deletion';
 import { userIdOf } from '../auth/authenticate';
+import { EXPORTS_PER_USER } from '../bounds';
 import { createGroupCsvExport } from './group-csv';
 import { writeMyData } from './my-data';
 
@@ -16,9 +17,6 @@ const safeFileName = (name: string) =>
     .replace(/[^A-Za-z0-9_-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60) || 'group';
-
-/** Downloads (`export.csv`, `/me/export`) one user may have running at once in one API process. */
-export const EXPORTS_PER_USER = 2;
 
 /**
  * Counts each user's downloads in flight: one more than `EXPORTS_PER_USER` is `429 rate_limited`

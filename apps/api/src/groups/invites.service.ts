@@ -86,7 +86,7 @@ const READS = {
   accountName: ACCOUNT_TO_JOIN,
   /**
    * The group's live invites (`invitesPerGroup`), with the `last_seq` the count is of. `$1` group.
-   * Served by `invites_group_idx`.
+   * Served by `invites_group_unrevoked_idx` (migration 019).
    */
   liveCount: {
     name: 'invite_live_count',
