@@ -389,6 +389,33 @@ describe('converted balances while the ECB is unreachable', () => {
   });
 });
 
+describe('converted balances while the ECB sends far too much', () => {
+  let ecb: EcbServer;
+  let t: TestServer;
+
+  beforeAll(async () => {
+    ecb = await startEcbServer();
+    t = await startTestServer({ env: { FX_PROVIDER: 'ecb', FX_ECB_URL: ecb.url } });
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await ecb?.close();
+  });
+
+  it('answers 503, not 500 and not rates read from a 64 MiB answer: the fetch stops past 1 MiB', async () => {
+    // A valid document (the real one, padded inside its envelope), streamed without a length.
+    ecb.serve({ huge: 64 * 1024 * 1024, chunked: true });
+    const ada = await t.register('Ada');
+    const bob = await t.register('Bob');
+    const groupId = await t.createGroup(ada, [bob]);
+    await spend(t, ada, groupId, 10000, 'USD', [ada, bob]);
+    const res = await t.request.get(`/v1/groups/${groupId}/balances?in=EUR`).set(ada.auth);
+    expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([503, 'unavailable', '10']);
+    expect(ecb.requests()).toBe(1);
+    expect(ecb.bytesSent()).toBeLessThan(16 * 1024 * 1024);
+  });
+});
+
 describe('converted balances through the SDK', () => {
   let t: TestServer;
 

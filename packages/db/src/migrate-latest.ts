@@ -14,6 +14,7 @@ import * as passwordResets from './migrations/012-password-resets';
 import * as oneCopy from './migrations/013-one-copy';
 import * as emailVerification from './migrations/015-email-verification';
 import * as authCleanup from './migrations/016-auth-cleanup';
+import * as bounds from './migrations/019-bounds';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -34,6 +35,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['013-one-copy', oneCopy],
   ['015-email-verification', emailVerification],
   ['016-auth-cleanup', authCleanup],
+  ['019-bounds', bounds],
 ];
 
 /**

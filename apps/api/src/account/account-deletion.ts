@@ -16,6 +16,34 @@ export type AccountDeletionDeps = {
 type NetRow = { group_id: string; group_name: string; currency: string; net: string | number };
 
 /**
+ * The caller's non-zero nets, their own and those of the pending members they claimed, per group and
+ * currency. `$1`, `$2` the caller. Driven by the caller's memberships (`group_members (user_id, …)`),
+ * each net read once by its whole primary key (group, currency, user: a sub-plan per pair, so the
+ * planner cannot make it a scan) for each currency the group has ever had (`group_currencies`): the
+ * cost is the caller's groups × their currencies (API.md §9.1 `groupsPerUser`), never the size of
+ * the `balances` table. Only members can have a net that is not zero: every change checks that its
+ * parties are members, and a member leaves only at zero.
+ */
+const NETS = `
+  with mine as (
+    select m.group_id, m.user_id from group_members m where m.user_id = ?
+    union all
+    select c.group_id, c.user_id from group_members m
+      join group_members c on c.group_id = m.group_id and c.claimed_by = m.user_id
+     where m.user_id = ?),
+  nets as materialized (
+    select mine.group_id, gc.currency,
+           (select b.net from balances b
+             where b.group_id = mine.group_id and b.currency = gc.currency and b.user_id = mine.user_id) as net
+      from mine join group_currencies gc on gc.group_id = mine.group_id)
+  select n.group_id, g.name as group_name, n.currency, sum(n.net)::text as net
+    from nets n join groups g on g.id = n.group_id
+   where n.net <> 0
+   group by n.group_id, g.name, n.currency
+  having sum(n.net) <> 0
+   order by n.group_id, n.currency`;
+
+/**
  * `DELETE /v1/me` (API.md §11.3). One transaction, with the user's row locked first:
  *
  * 1. the caller's nets in every group (their own and those of pending members they claimed, which
@@ -41,17 +69,7 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         };
         if (users[0]?.status !== 'active')
           throw new AppError('unauthenticated', 401, 'The user of this token no longer exists.');
-        const { rows: nets } = (await trx.raw(
-          `select b.group_id, g.name as group_name, b.currency, sum(b.net)::text as net
-             from balances b join groups g on g.id = b.group_id
-            where b.net <> 0
-              and (b.user_id = ? or b.user_id in (select c.user_id from group_members c
-                                                   where c.claimed_by = ? and c.group_id = b.group_id))
-            group by b.group_id, g.name, b.currency
-           having sum(b.net) <> 0
-            order by b.group_id, b.currency`,
-          [userId, userId],
-        )) as { rows: NetRow[] };
+        const { rows: nets } = (await trx.raw(NETS, [userId, userId])) as { rows: NetRow[] };
         if (nets.length > 0) {
           throw new AppError(
             'member_has_balance',
@@ -75,14 +93,15 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         );
         // The links mailed to confirm an address hold that address: they go with it.
         await trx.raw('delete from email_verifications where user_id = ?', [userId]);
+        // The live sessions by `sessions_user_live`, their refresh tokens by family (every token
+        // since migration 011 belongs to a session; a refresh is refused once its session ended).
         await trx.raw(
-          `update sessions set revoked_at = ?, revoked_reason = 'deleted' where user_id = ? and revoked_at is null`,
-          [now, userId],
+          `with ended as (
+             update sessions set revoked_at = ?, revoked_reason = 'deleted' where user_id = ? and revoked_at is null
+             returning id)
+           update refresh_tokens set revoked_at = ? where family_id in (select id from ended) and revoked_at is null`,
+          [now, userId, now],
         );
-        await trx.raw('update refresh_tokens set revoked_at = ? where user_id = ? and revoked_at is null', [
-          now,
-          userId,
-        ]);
       });
       deps.onDeleted(userId);
     },

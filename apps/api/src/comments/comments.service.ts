@@ -1,10 +1,11 @@
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
+import { assertRoom } from '../bounds';
 import { toIso } from '../db-errors';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import type { NewId } from '../ids';
 import { sql } from '../ledger/sql';
-import type { WriteContext, WriteResult } from '../ledger/write-runner';
+import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead } from '../read-queries';
 
 /** What a comment is on (API.md §5.2). */
@@ -64,6 +65,16 @@ function commentsPage(cursor: string) {
                           order by c.created_at asc, c.id asc limit $4) r on t.group_id is not null`;
 }
 const READS = {
+  /**
+   * The target's live comments (`commentsPerTarget`, API.md §9.1), with the `last_seq` of its group
+   * the count is of: `comments_target_idx`. `$1` target type, `$2` target id, `$3` group.
+   */
+  liveCount: {
+    name: 'write_comments_live',
+    text: `select g.last_seq, (select count(*) from comments c where c.target_type = $1 and c.target_id = $2
+                                                           and c.deleted_at is null) as live
+             from groups g where g.id = $3`,
+  },
   first: { name: 'read_comments_first', text: commentsPage('') },
   after: {
     name: 'read_comments_after',
@@ -96,6 +107,14 @@ export function createCommentsService(deps: { knex: Knex; newId: NewId }) {
       );
       if (!found || found.row.deleted_at) throw hidden();
       const { change } = found;
+      // Counted at the change's own seq, so two comments cannot both take the last place.
+      const [count] = await ctx.read<{ last_seq: number | string; live: number | string }>(READS.liveCount, [
+        target.type,
+        target.id,
+        change.group.id,
+      ]);
+      if (!count || Number(count.last_seq) !== change.startSeq) throw new StaleState();
+      assertRoom('commentsPerTarget', Number(count.live), `This ${target.type} has ${count.live} comments`);
       const now = new Date();
       const comment: Comment = {
         id: newId('cmt'),

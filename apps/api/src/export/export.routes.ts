@@ -1,9 +1,10 @@
-import { notFound } from '@tally/http-kit';
+import { AppError, notFound } from '@tally/http-kit';
 import { type Request, type Response, Router } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AccountDeletion } from '../account/account-deletion';
 import { userIdOf } from '../auth/authenticate';
+import { EXPORTS_PER_USER } from '../bounds';
 import { createGroupCsvExport } from './group-csv';
 import { writeMyData } from './my-data';
 
@@ -16,6 +17,40 @@ const safeFileName = (name: string) =>
     .replace(/[^A-Za-z0-9_-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60) || 'group';
+
+/**
+ * Counts each user's downloads in flight: one more than `EXPORTS_PER_USER` is `429 rate_limited`
+ * (`limit.name` `exportsPerUser`), before anything is read. A download counts until its response
+ * closes (sent, or the client went away).
+ */
+function createExportSlots() {
+  const inFlight = new Map<string, number>();
+  return (userId: string, res: Response): void => {
+    const count = inFlight.get(userId) ?? 0;
+    if (count >= EXPORTS_PER_USER) {
+      throw new AppError(
+        'rate_limited',
+        429,
+        `You have ${count} downloads running; wait for one to finish (at most ${EXPORTS_PER_USER} at once: \`exportsPerUser\`).`,
+        {
+          headers: {
+            'Retry-After': '5',
+            'RateLimit-Limit': String(EXPORTS_PER_USER),
+            'RateLimit-Remaining': '0',
+            'RateLimit-Reset': '5',
+          },
+          limit: { name: 'exportsPerUser', max: EXPORTS_PER_USER },
+        },
+      );
+    }
+    inFlight.set(userId, count + 1);
+    res.once('close', () => {
+      const left = (inFlight.get(userId) ?? 1) - 1;
+      if (left > 0) inFlight.set(userId, left);
+      else inFlight.delete(userId);
+    });
+  };
+}
 
 /**
  * Once the first byte is out the status is sent: an error then cannot become a problem+json. The
@@ -38,10 +73,12 @@ async function streamed(res: Response, logger: Logger, write: () => Promise<unkn
 export function exportRoutes(deps: ExportDeps): Router {
   const router = Router();
   const csv = createGroupCsvExport({ knex: deps.knex });
+  const takeExportSlot = createExportSlots();
 
   router.get('/groups/:groupId/export.csv', async (req: Request, res: Response) => {
     const groupId = req.params['groupId'];
     if (typeof groupId !== 'string' || groupId.includes('\u0000')) throw notFound('Group');
+    takeExportSlot(userIdOf(res), res);
     // Checked before the first byte: a stranger or a missing group is still a 404 problem+json.
     const prepared = await csv.prepare(userIdOf(res), groupId);
     res.status(200);
@@ -55,6 +92,7 @@ export function exportRoutes(deps: ExportDeps): Router {
 
   router.get('/me/export', async (_req: Request, res: Response) => {
     const userId = userIdOf(res);
+    takeExportSlot(userId, res);
     res.status(200);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Disposition', 'attachment; filename="tally-my-data.json"');

@@ -62,20 +62,27 @@ const SETTLEMENT_PAGE = `select 'settlement' as kind, id, created_at as at, crea
                           order by created_at, id limit ?`;
 
 /**
- * Every user a live record of the group names, or who is a member: current members first in join
- * order, then the others (removed members) by name. A pending member an account claimed is folded
- * into the account, as the group's reads show it (`claimed_by`).
+ * The ids a page of live expenses names, in the file's keyset order: `involved_ids`, kept with every
+ * expense (payers and the split's users, as its `paid_by` and `shares` name them; migration 008).
+ */
+const EXPENSE_PEOPLE_PAGE = `select id, occurred_at::text as at_key, involved_ids as ids
+                              from expenses
+                             where group_id = ? and deleted_at is null and (occurred_at, id) > (?::timestamptz, ?)
+                             order by occurred_at, id limit ?`;
+/** The ids a page of live settlements names. */
+const SETTLEMENT_PEOPLE_PAGE = `select id, created_at::text as at_key, array[from_user_id, to_user_id] as ids
+                                 from settlements
+                                where group_id = ? and deleted_at is null and (created_at, id) > (?::timestamptz, ?)
+                                order by created_at, id limit ?`;
+
+/**
+ * The people of `$1` (the ids of every member and of everyone a live record names), each with the
+ * column it goes to: a pending member an account claimed is folded into the account, as the group's
+ * reads show it (`claimed_by`). `$2`, `$3` the group.
  */
 const PEOPLE = `
-  with named as (
-    select user_id as id from group_members where group_id = ?
-    union select p->>'userId' from expenses, jsonb_array_elements(paid_by) p where group_id = ? and deleted_at is null
-    union select s->>'userId' from expenses, jsonb_array_elements(shares) s where group_id = ? and deleted_at is null
-    union select from_user_id from settlements where group_id = ? and deleted_at is null
-    union select to_user_id from settlements where group_id = ? and deleted_at is null
-  )
   select n.id, coalesce(m.claimed_by, n.id) as column_id, u.name, u.status, m.joined_at, m.claimed_by
-    from named n
+    from unnest(?::text[]) as n(id)
     join users u on u.id = coalesce((select claimed_by from group_members c where c.group_id = ? and c.user_id = n.id), n.id)
     left join group_members m on m.group_id = ? and m.user_id = n.id`;
 
@@ -145,15 +152,23 @@ export function createGroupCsvExport(deps: GroupCsvDeps) {
       )) as { rows: { id: string; name: string }[] };
       const group = groups[0];
       if (!group) throw notFound('Group');
-      const { rows: people } = (await knex.raw(PEOPLE, [
+      // Everyone who is a member or is named by a live record: current members first in join
+      // order, then the others (removed members) by name. Collected a page at a time (never one
+      // statement over the whole group's history, which grows without bound), so other requests
+      // are served between the pages.
+      const ids = new Set<string>();
+      const { rows: members } = (await knex.raw('select user_id from group_members where group_id = ?', [
         groupId,
-        groupId,
-        groupId,
-        groupId,
-        groupId,
-        groupId,
-        groupId,
-      ])) as { rows: PersonRow[] };
+      ])) as { rows: { user_id: string }[] };
+      for (const m of members) ids.add(m.user_id);
+      for (const pageSql of [EXPENSE_PEOPLE_PAGE, SETTLEMENT_PEOPLE_PAGE]) {
+        for await (const row of keysetRows<KeyedRow & { ids: string[] }>(knex, pageSql, [groupId])) {
+          for (const id of row.ids) if (id !== null) ids.add(id);
+        }
+      }
+      const { rows: people } = (await knex.raw(PEOPLE, [[...ids], groupId, groupId])) as {
+        rows: PersonRow[];
+      };
       return { group, ...columnsOf(people) };
     },
 

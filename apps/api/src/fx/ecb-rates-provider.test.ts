@@ -1,6 +1,7 @@
 import { AppError } from '@tally/http-kit';
 import { ECB_SAMPLE, type EcbServer, startEcbServer } from '../../../../test/support/ecb-server';
-import { createEcbRatesProvider } from './ecb-rates-provider';
+import { until } from '../../../../test/support/until';
+import { createEcbRatesProvider, ECB_MAX_RESPONSE_BYTES } from './ecb-rates-provider';
 import { parseEcbRates } from './parse-ecb-rates';
 
 describe('parseEcbRates', () => {
@@ -106,6 +107,36 @@ describe('createEcbRatesProvider, against a local HTTP server serving a real ECB
     clock += 10_000;
     expect((await rates.rates()).asOf).toBe('2018-12-21');
     expect(ecb.requests()).toBe(2);
+  });
+
+  it('gives up an answer that stalls half-way through its body, within the same timeout', async () => {
+    ecb.serve('stall');
+    const rates = provider(60, 300);
+    await expect(rates.rates()).rejects.toMatchObject({ status: 503, code: 'unavailable' });
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).name).toMatch(/TimeoutError|AbortError/);
+  });
+
+  it.each([
+    ['streamed without a length', true],
+    ['with a Content-Length', false],
+  ])(
+    'stops reading an answer past 1 MiB (%s): no rates from it, the connection closed',
+    async (_how, chunked) => {
+      // A valid document (the sample, padded inside its envelope) of 64 MiB.
+      ecb.serve({ huge: 64 * 1024 * 1024, chunked });
+      const rates = provider(60, 10_000);
+      await expect(rates.rates()).rejects.toMatchObject({ status: 503, code: 'unavailable' });
+      expect(String(errors[0])).toContain(`${ECB_MAX_RESPONSE_BYTES} bytes allowed`);
+      await until(() => ecb.abandoned() === 1);
+      // The limit plus what the sockets' buffers held: far from the 64 MiB offered.
+      expect(ecb.bytesSent()).toBeLessThan(16 * 1024 * 1024);
+    },
+  );
+
+  it('takes an answer just under the limit', async () => {
+    ecb.serve({ huge: ECB_MAX_RESPONSE_BYTES - 4096, chunked: true });
+    expect((await provider().rates()).rates.get('USD')).toBe('1.1414');
   });
 
   it('gives up a fetch that takes longer than its timeout', async () => {

@@ -1,5 +1,6 @@
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
+import { assertRoom } from '../bounds';
 import { toIso } from '../db-errors';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { etagOf, ifMatchHolds } from '../http/reply';
@@ -69,10 +70,17 @@ export const MEMBER_WRITES = {
          where group_members.group_id = guard.id and group_members.user_id = ${userId}::text`,
 };
 
-/** A user to add and, when they are in the group already, since when. `$1` id or email, `$2` group. */
+/** How many groups an account is a member of (`groupsPerUser`, API.md §9.1): an index-only count. */
+const groupsOf = (user: string) =>
+  `(select count(*) from group_members g where g.user_id = ${user}) as groups`;
+
+/**
+ * A user to add, how many groups they are in and, when they are in this one already, since when.
+ * `$1` id or email, `$2` group.
+ */
 const userToAdd = (by: 'id' | 'email_normalized') => ({
   name: `write_user_by_${by}`,
-  text: `select u.id, u.name, m.joined_at,
+  text: `select u.id, u.name, m.joined_at, ${groupsOf('u.id')},
                 (select json_agg(c.user_id order by c.joined_at, c.user_id) from group_members c
                   where c.group_id = $2 and c.claimed_by = u.id) as claimed
            from users u
@@ -80,7 +88,27 @@ const userToAdd = (by: 'id' | 'email_normalized') => ({
           where u.${by} = $1 and u.status = 'active'`,
 });
 const USER_TO_ADD = { id: userToAdd('id'), email: userToAdd('email_normalized') };
-const USER_NAME = { name: 'write_user_name', text: 'select name from users where id = $1' };
+const USER_NAME = {
+  name: 'write_user_name',
+  text: `select u.name, ${groupsOf('u.id')} from users u where u.id = $1`,
+};
+
+/**
+ * `422 limit_exceeded` when the account `userId`, in `groups` groups now, may not join one more
+ * (`groupsPerUser`). Counted when the write is decided: two joins of one account racing each other
+ * in different groups may both pass (by at most the writes in flight).
+ */
+export function assertGroupRoom(userId: string, groups: number | string, callerId: string): void {
+  const count = Number(groups);
+  assertRoom(
+    'groupsPerUser',
+    count,
+    userId === callerId ? `You are in ${count} groups already` : `${userId} is in ${count} groups already`,
+  );
+}
+
+/** An account's name and how many groups it is in. `$1` the account. */
+export const ACCOUNT_TO_JOIN = USER_NAME;
 /**
  * The live invites (neither revoked nor expired) a member made in a group, with the group's
  * `last_seq` they were read at. `$1` group, `$2` member.
@@ -103,8 +131,9 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
       userId: string,
       input: { name: string; currency?: string; description?: string },
     ): Promise<WriteResult<Group>> {
-      const [user] = await ctx.read<{ name: string }>(USER_NAME, [userId]);
+      const [user] = await ctx.read<{ name: string; groups: number | string }>(USER_NAME, [userId]);
       if (!user) throw notFound('User');
+      assertGroupRoom(userId, user.groups, userId);
       const now = new Date();
       const row: GroupRow = {
         id: newId('grp'),
@@ -209,6 +238,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
         id: string;
         name: string;
         joined_at: Date | string | null;
+        groups: number | string;
         claimed: string[] | string | null;
       }>(input.userId ? USER_TO_ADD.id : USER_TO_ADD.email, [input.userId ?? input.email, groupId]);
       if (!user) throw notFound('User');
@@ -226,6 +256,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
         };
         return { value: { member, added: false }, events: [] };
       }
+      assertGroupRoom(user.id, user.groups, userId);
       const joinedAt = new Date();
       change.write(MEMBER_WRITES.add(user.id, joinedAt));
       change.memberAdded(user.id);

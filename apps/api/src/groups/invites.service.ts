@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { BalanceDelta } from '@tally/domain';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
+import { assertRoom } from '../bounds';
 import { toIso } from '../db-errors';
 import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
@@ -10,7 +11,15 @@ import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead, membersOfG } from '../read-queries';
 import { sha256Hex } from '../sha256';
-import { type Group, type ListedGroupRow, MEMBER_WRITES, type Member, toListedGroup } from './groups.service';
+import {
+  ACCOUNT_TO_JOIN,
+  assertGroupRoom,
+  type Group,
+  type ListedGroupRow,
+  MEMBER_WRITES,
+  type Member,
+  toListedGroup,
+} from './groups.service';
 
 /** An invite link to a group (API.md §3.2), as listed: never its code. */
 export type Invite = { id: string; groupId: string; createdBy: string; createdAt: string; expiresAt: string };
@@ -76,7 +85,18 @@ const READS = {
                   coalesce((select a.email_verified_at is not null from users a where a.id = $2), false) as account_verified
              from users p where p.id = $1`,
   },
-  accountName: { name: 'invite_account_name', text: 'select name from users where id = $1' },
+  /** The account's name and how many groups it is in (`groupsPerUser`). `$1` account. */
+  accountName: ACCOUNT_TO_JOIN,
+  /**
+   * The group's live invites (`invitesPerGroup`), with the `last_seq` the count is of. `$1` group.
+   * Served by `invites_group_unrevoked_idx` (migration 019).
+   */
+  liveCount: {
+    name: 'invite_live_count',
+    text: `select g.last_seq, (select count(*) from invites i where i.group_id = g.id and i.revoked_at is null
+                                                        and i.expires_at > now()) as live
+             from groups g where g.id = $1`,
+  },
   /** A group's live invites (the 100 newest), with the caller's membership. `$1` group, `$2` user. */
   list: {
     name: 'invite_list',
@@ -207,8 +227,11 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
     const change = await ctx.openJoining(groupId);
     const group = await groupOf(ctx, change);
     if (change.isMember(accountId)) return { value: { group, added: false }, events: [] };
-    const [account] = await ctx.read<{ name: string }>(READS.accountName, [accountId]);
+    const [account] = await ctx.read<{ name: string; groups: number | string }>(READS.accountName, [
+      accountId,
+    ]);
     if (!account) throw notFound('User');
+    assertGroupRoom(accountId, account.groups, accountId);
     const at = new Date();
     change.write(MEMBER_WRITES.add(accountId, at));
     change.memberAdded(accountId);
@@ -261,8 +284,9 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
     );
     let account = group.members.find((m) => m.userId === accountId);
     if (!wasMember || !account) {
-      const [row] = await ctx.read<{ name: string }>(READS.accountName, [accountId]);
+      const [row] = await ctx.read<{ name: string; groups: number | string }>(READS.accountName, [accountId]);
       if (!row) throw notFound('User');
+      assertGroupRoom(accountId, row.groups, accountId);
       change.write(MEMBER_WRITES.add(accountId, at));
       account = { userId: accountId, name: row.name, joinedAt: at.toISOString(), status: 'active' };
     }
@@ -307,6 +331,12 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
       input: { expiresInDays?: number },
     ): Promise<WriteResult<CreatedInvite>> {
       const change = await ctx.open(groupId, userId);
+      // Counted at the change's own seq, so two creates cannot both take the last place.
+      const [count] = await ctx.read<{ last_seq: number | string; live: number | string }>(READS.liveCount, [
+        groupId,
+      ]);
+      if (!count || Number(count.last_seq) !== change.startSeq) throw new StaleState();
+      assertRoom('invitesPerGroup', Number(count.live), `This group has ${count.live} live invites`);
       const code = randomBytes(32).toString('base64url');
       const at = new Date();
       const expiresAt = new Date(at.getTime() + (input.expiresInDays ?? DEFAULT_INVITE_DAYS) * DAY_MS);

@@ -2,6 +2,7 @@ import type { BalanceDelta } from '@tally/domain';
 import type { EventType, GroupEvent } from '@tally/events';
 import { AppError } from '@tally/http-kit';
 import { type DurableRecord, storedPath } from '@tally/idempotency';
+import { assertRoom } from '../bounds';
 import type { NewId } from '../ids';
 import type { GroupRow } from './group-access';
 import {
@@ -244,14 +245,27 @@ export class GroupChange {
     }
   }
 
-  /** Counts a live record in (+1) or out (−1) of a currency. */
+  /**
+   * Counts a live record in (+1) or out (−1) of a currency. A record in a currency the group has no
+   * live record in is refused (`422 limit_exceeded`) when the group already has `currenciesPerGroup`
+   * (API.md §9.1): count a record out before counting its replacement in.
+   */
   countRecord(currency: string, by: 1 | -1): void {
+    if (by === 1 && (this.snapshot.liveRecords.get(currency) ?? 0) <= 0) {
+      const live = [...this.snapshot.liveRecords.values()].filter((n) => n > 0).length;
+      assertRoom('currenciesPerGroup', live, `This group already has records in ${live} currencies`);
+    }
     this.currencyChanges.set(currency, (this.currencyChanges.get(currency) ?? 0) + by);
     this.snapshot.liveRecords.set(currency, (this.snapshot.liveRecords.get(currency) ?? 0) + by);
   }
 
-  /** Member-set changes the caller staged; keep the snapshot in step. */
+  /**
+   * Member-set changes the caller staged; keep the snapshot in step. One member more than
+   * `membersPerGroup` (API.md §9.1) is refused with `422 limit_exceeded`.
+   */
   memberAdded(userId: string): void {
+    const count = this.snapshot.memberIds.length;
+    assertRoom('membersPerGroup', count, `This group has ${count} members`);
     this.snapshot.memberIds.push(userId);
   }
   memberRemoved(userId: string): void {

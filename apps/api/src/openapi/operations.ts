@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import { BOUNDS, EXPORTS_PER_USER } from '../bounds';
 import {
   acceptInviteBody,
   activityReadBody,
@@ -112,6 +113,17 @@ const NOT_MEMBER_NOTE =
   'non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, ' +
   '`fromUserId`…). One person, one share: naming both an account and a pending member it took over in the ' +
   'payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3).';
+
+const CURRENCY_BOUND_NOTE =
+  `A record in a currency the group has no live record in, when it has live records in ` +
+  `${BOUNDS.currenciesPerGroup} currencies already, is \`422 limit_exceeded\` (\`currenciesPerGroup\`, API.md §9.1).`;
+
+const GROUPS_BOUND_NOTE = `An account is in at most ${BOUNDS.groupsPerUser} groups (\`groupsPerUser\`, API.md §9.1)`;
+const MEMBERS_BOUND_NOTE = `a group has at most ${BOUNDS.membersPerGroup} members (\`membersPerGroup\`)`;
+
+const EXPORTS_NOTE =
+  `At most ${EXPORTS_PER_USER} downloads (this one and the other export) per user at once on one API ` +
+  'process; one more is `429 rate_limited` with `Retry-After` and `limit.name` `exportsPerUser`.';
 
 export const WEBSOCKET_DESCRIPTION = `Upgrades to a WebSocket (RFC 6455) for live events and presence.
 
@@ -369,8 +381,9 @@ export const OPERATIONS: Operation[] = [
     description:
       'Streamed (API.md §11.2): `exportedAt`, `user` (id, email, name, createdAt; never the password hash), ' +
       'and `groups`: each group the caller belongs to as `GET /v1/groups/{groupId}` shows it, with ' +
-      '`expenses` and `settlements` (every live one, oldest first). An error after the first byte ends the ' +
-      'response abruptly (a broken download, never a complete-looking document).',
+      '`expenses` and `settlements` (every live one, oldest first), read 1,000 records a query. An error ' +
+      'after the first byte ends the response abruptly (a broken download, never a complete-looking ' +
+      `document). ${EXPORTS_NOTE}`,
     rateLimited: true,
     success: [
       {
@@ -400,7 +413,8 @@ export const OPERATIONS: Operation[] = [
       '`deleted`), every refresh token is revoked, open WebSockets close with 4401 and the account can no ' +
       'longer sign in; its access tokens are refused (on other API processes within 10 s). Refused with ' +
       '`409 member_has_balance` while the caller owes or is owed money in any group (the groups in ' +
-      '`errors`). An `Idempotency-Key` is ignored: once done, the caller no longer exists.',
+      '`errors`). An `Idempotency-Key` is ignored: once done, the caller no longer exists. Its cost is the ' +
+      'caller’s groups × their currencies (each net read by key), whatever the size of the server’s data.',
     rateLimited: true,
     success: [{ status: 204, description: 'The account is deleted' }],
     errors: ['member_has_balance'],
@@ -490,12 +504,13 @@ export const OPERATIONS: Operation[] = [
     operationId: 'createGroup',
     tag: 'Groups',
     summary: 'Create a group',
-    description: 'The creator becomes its first member. `currency` defaults to `INR`.',
+    description: `The creator becomes its first member. \`currency\` defaults to \`INR\`. ${GROUPS_BOUND_NOTE}: one more is \`422 limit_exceeded\`.`,
     rateLimited: true,
     jsonBody: true,
     body: createGroupBody,
     idempotency: 'optional',
     success: [{ status: 201, description: 'The new group', schema: 'Group', headers: ['ETag', 'Location'] }],
+    errors: ['limit_exceeded'],
   },
   {
     method: 'get',
@@ -535,7 +550,8 @@ export const OPERATIONS: Operation[] = [
       '`404 not_found`; `200` when they are a member already). Or someone who is not on Tally yet by ' +
       '`{name, email?}`: a new **pending** member (`status: "pending"`, a `usr_…` id) who can pay, owe and ' +
       'settle like anyone else, never signs in, and belongs to this group only. An account can later take ' +
-      'over their place, balances and history (an invite with `asMember`, or the claim by email).',
+      'over their place, balances and history (an invite with `asMember`, or the claim by email). ' +
+      `${GROUPS_BOUND_NOTE} and ${MEMBERS_BOUND_NOTE}: going over either is \`422 limit_exceeded\`, naming it.`,
     rateLimited: true,
     jsonBody: true,
     body: addMemberBody,
@@ -544,7 +560,7 @@ export const OPERATIONS: Operation[] = [
       { status: 201, description: 'Added', schema: 'Member' },
       { status: 200, description: 'Already a member: nothing changed', schema: 'Member' },
     ],
-    errors: ['not_found'],
+    errors: ['not_found', 'limit_exceeded'],
   },
   {
     method: 'delete',
@@ -574,7 +590,8 @@ export const OPERATIONS: Operation[] = [
       'if need be, `201`; `200` if already a member: the two merge, the place being the address’s); old ' +
       'records keep naming the pending id, listed in the account’s `claimed`. Anything the caller may not ' +
       'claim (no such pending member in this group, another email, no email) is `404`; a member someone else ' +
-      'claimed is `409 member_claimed`. No body (or `{}`).',
+      'claimed is `409 member_claimed`. No body (or `{}`). ' +
+      `${GROUPS_BOUND_NOTE}: a claim that would make the caller join one more is \`422 limit_exceeded\`.`,
     rateLimited: true,
     jsonBody: true,
     body: noBody,
@@ -593,7 +610,7 @@ export const OPERATIONS: Operation[] = [
         headers: ['ETag'],
       },
     ],
-    errors: ['not_found', 'forbidden', 'member_claimed'],
+    errors: ['not_found', 'forbidden', 'member_claimed', 'limit_exceeded'],
   },
   {
     method: 'get',
@@ -606,8 +623,8 @@ export const OPERATIONS: Operation[] = [
       'row per live expense and settlement, oldest first; columns `Type`, `Date (UTC)`, `Description`, ' +
       '`Category`, `Currency`, `Amount` (decimal, in major units), `Paid by`, `Id`, then one per member who ' +
       "ever appears (current members in join order, then former ones) with that row's effect on their " +
-      "net. Text cells a spreadsheet would run as a formula get a leading `'`. An error after the first " +
-      'byte ends the response abruptly.',
+      "net. Text cells a spreadsheet would run as a formula get a leading `'`. Read 1,000 records a query " +
+      `(no statement reads the group's whole history). An error after the first byte ends the response abruptly. ${EXPORTS_NOTE}`,
     rateLimited: true,
     success: [
       {
@@ -687,13 +704,15 @@ export const OPERATIONS: Operation[] = [
     description:
       'Any member may. The answer is the only place the `code` ever appears (Tally keeps its SHA-256): 32 ' +
       'random bytes, base64url (43 characters). Anyone signed in who has it can join until it expires ' +
-      '(`expiresInDays`, 1–30, default 7) or is revoked. Appends `invite.created` (without the code).',
+      '(`expiresInDays`, 1–30, default 7) or is revoked. Appends `invite.created` (without the code). ' +
+      `A group has at most ${BOUNDS.invitesPerGroup} live invites (\`invitesPerGroup\`, API.md §9.1): one more is ` +
+      '`422 limit_exceeded`.',
     rateLimited: true,
     jsonBody: true,
     body: createInviteBody,
     idempotency: 'optional',
     success: [{ status: 201, description: 'The invite, with its code', schema: 'CreatedInvite' }],
-    errors: ['not_found'],
+    errors: ['not_found', 'limit_exceeded'],
   },
   {
     method: 'get',
@@ -701,7 +720,7 @@ export const OPERATIONS: Operation[] = [
     operationId: 'listInvites',
     tag: 'Invites',
     summary: "The group's live invites",
-    description: 'Not revoked and not expired, the 100 newest, newest first, without their codes.',
+    description: `Not revoked and not expired, newest first, without their codes: all of them (at most ${BOUNDS.invitesPerGroup}).`,
     rateLimited: true,
     success: [{ status: 200, description: 'The invites', schema: 'InviteList', headers: ['Cache-Control'] }],
     errors: ['not_found'],
@@ -749,7 +768,9 @@ export const OPERATIONS: Operation[] = [
       'it is, verified (`200` and a merge when that account is a member already); one added by name only, ' +
       'only by someone who is not a member yet. Anything else is `403 forbidden` (API.md §3.3: no claim moves ' +
       'money between two people). `asMember` that is not a pending member of the group is `404`; one someone ' +
-      'else claimed is `409 member_claimed`. An expired, revoked or unknown code is `404`.',
+      'else claimed is `409 member_claimed`. An expired, revoked or unknown code is `404`. ' +
+      `${GROUPS_BOUND_NOTE} and ${MEMBERS_BOUND_NOTE} (taking over a pending member adds nobody): going ` +
+      'over either is `422 limit_exceeded`, naming it.',
     rateLimited: true,
     jsonBody: true,
     body: acceptInviteBody,
@@ -764,7 +785,7 @@ export const OPERATIONS: Operation[] = [
         headers: ['ETag'],
       },
     ],
-    errors: ['not_found', 'forbidden', 'member_claimed'],
+    errors: ['not_found', 'forbidden', 'member_claimed', 'limit_exceeded'],
   },
   {
     method: 'get',
@@ -889,13 +910,13 @@ export const OPERATIONS: Operation[] = [
     description:
       '`paidBy` is one member’s id (they paid the whole amount) or a list of payers whose amounts add up to ' +
       '`amount`. `currency` defaults to the group’s, `occurredAt` to now. Shares are computed by largest ' +
-      `remainder, ties to the participant listed earlier. ${NOT_MEMBER_NOTE}`,
+      `remainder, ties to the participant listed earlier. ${NOT_MEMBER_NOTE} ${CURRENCY_BOUND_NOTE}`,
     rateLimited: true,
     jsonBody: true,
     body: createExpenseBody,
     idempotency: 'required',
     success: [{ status: 201, description: 'The expense', schema: 'Expense', headers: ['ETag', 'Location'] }],
-    errors: ['not_found', 'not_a_member', 'split_mismatch'],
+    errors: ['not_found', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
   },
   {
     method: 'get',
@@ -921,7 +942,7 @@ export const OPERATIONS: Operation[] = [
       'can choose ids (`^[A-Za-z0-9_-]{8,64}$`); repeating the same PUT leaves the same state. PUT on a ' +
       '**deleted** expense is `404`: restore it first. `groupId` cannot change (`422 validation_failed`). ' +
       'Honours `If-Match` (`412`; also when `If-Match` names an expense that does not exist). ' +
-      NOT_MEMBER_NOTE,
+      `${NOT_MEMBER_NOTE} ${CURRENCY_BOUND_NOTE}`,
     rateLimited: true,
     jsonBody: true,
     body: createExpenseBody,
@@ -932,7 +953,7 @@ export const OPERATIONS: Operation[] = [
       { status: 200, description: 'Replaced', schema: 'Expense', headers: ['ETag'] },
       { status: 201, description: 'Created at this id', schema: 'Expense', headers: ['ETag', 'Location'] },
     ],
-    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch'],
+    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
   },
   {
     method: 'patch',
@@ -945,7 +966,7 @@ export const OPERATIONS: Operation[] = [
       'new `amount` with an `exact` split that no longer adds up is `422 split_mismatch`). A patch that ' +
       'changes `amount` (and not `paidBy`) of an expense with a single payer moves that payer’s amount ' +
       'along. Honours `If-Match`. ' +
-      NOT_MEMBER_NOTE,
+      `${NOT_MEMBER_NOTE} ${CURRENCY_BOUND_NOTE}`,
     rateLimited: true,
     jsonBody: true,
     body: patchExpenseBody,
@@ -954,7 +975,7 @@ export const OPERATIONS: Operation[] = [
     success: [
       { status: 200, description: 'The expense after the change', schema: 'Expense', headers: ['ETag'] },
     ],
-    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch'],
+    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
   },
   {
     method: 'delete',
@@ -979,12 +1000,12 @@ export const OPERATIONS: Operation[] = [
     summary: 'Undo the delete of an expense',
     description:
       'A no-op `200` when the expense is not deleted. Restoring appends an `expense.created` event with ' +
-      `\`data.restored: true\`. No request body is needed. ${NOT_MEMBER_NOTE}`,
+      `\`data.restored: true\`. No request body is needed. ${NOT_MEMBER_NOTE} ${CURRENCY_BOUND_NOTE}`,
     rateLimited: true,
     jsonBody: true,
     idempotency: 'required',
     success: [{ status: 200, description: 'The live expense', schema: 'Expense', headers: ['ETag'] }],
-    errors: ['not_found', 'not_a_member'],
+    errors: ['not_found', 'not_a_member', 'limit_exceeded'],
   },
 
   // ---- comments (API.md §5.2) -----------------------------------------------------------------
@@ -1001,13 +1022,14 @@ export const OPERATIONS: Operation[] = [
         description:
           '`text` is stored and returned exactly as sent (no trimming, no HTML): 1–2000 Unicode code points, ' +
           'not only whitespace, line feeds and tabs but no other control characters. Appends `comment.created` to the group’s log. A retried request (same ' +
-          `\`Idempotency-Key\`) creates one comment. A deleted ${target}, or one in a group the caller is not in, is \`404\`.`,
+          `\`Idempotency-Key\`) creates one comment. A deleted ${target}, or one in a group the caller is not in, is \`404\`. ` +
+          `At most ${BOUNDS.commentsPerTarget} live comments on one ${target} (\`commentsPerTarget\`, API.md §9.1): one more is \`422 limit_exceeded\`.`,
         rateLimited: true,
         jsonBody: true,
         body: commentBody,
         idempotency: 'required',
         success: [{ status: 201, description: 'The comment', schema: 'Comment', headers: ['Location'] }],
-        errors: ['not_found'],
+        errors: ['not_found', 'limit_exceeded'],
       },
       {
         method: 'get',
@@ -1056,13 +1078,13 @@ export const OPERATIONS: Operation[] = [
     summary: 'Record that one member paid another back',
     description:
       '`fromUserId` ≠ `toUserId` (`422 validation_failed`); both must be members (`422 not_a_member`). ' +
-      '`currency` defaults to the group’s.',
+      `\`currency\` defaults to the group’s. ${CURRENCY_BOUND_NOTE}`,
     rateLimited: true,
     jsonBody: true,
     body: createSettlementBody,
     idempotency: 'required',
     success: [{ status: 201, description: 'The settlement', schema: 'Settlement', headers: ['Location'] }],
-    errors: ['not_found', 'not_a_member'],
+    errors: ['not_found', 'not_a_member', 'limit_exceeded'],
   },
   {
     method: 'get',
