@@ -164,6 +164,7 @@ export async function start(
         refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
         corsOrigins: config.corsOrigins,
         importMaxBytes: config.importMaxBytes,
+        importMaxRows: config.importMaxRows,
         revokedUsersTtlMs: config.accountStatusTtlMs,
         rateLimits: api.rateLimits,
         loginThrottle: api.loginThrottle,

@@ -12,6 +12,7 @@ import * as imports from './migrations/010-imports';
 import * as sessions from './migrations/011-sessions';
 import * as passwordResets from './migrations/012-password-resets';
 import * as oneCopy from './migrations/013-one-copy';
+import * as importRefusals from './migrations/014-import-refusals';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -30,6 +31,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['011-sessions', sessions],
   ['012-password-resets', passwordResets],
   ['013-one-copy', oneCopy],
+  ['014-import-refusals', importRefusals],
 ];
 
 /**
