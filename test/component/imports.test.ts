@@ -21,7 +21,6 @@ import { checkSplitwiseFile, nextTurn } from '../../apps/api/src/imports/splitwi
 import { createWriteRunner } from '../../apps/api/src/ledger/write-runner';
 import { createSettlementsService } from '../../apps/api/src/settlements/settlements.service';
 import { type ServerProcess, spawnServer } from '../support/server-process';
-import { splitwiseExport } from '../support/splitwise-export';
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
 import { balancesOf, expectProblem, netsIn } from './component-helpers';
@@ -611,5 +610,34 @@ describe('imports on the embedded database (PGlite, `npm start`)', () => {
       [bob.id]: FILE_TOTAL[1],
       [cara.id]: FILE_TOTAL[2],
     });
+  });
+
+  it('answers other requests while an import runs: its own report, mid-way (issue 30)', async () => {
+    // On PGlite a query never hands the event loop back by itself: only the import's slices do.
+    const ada = await register('Ada');
+    const bob = await register('Bob');
+    const groupId = (await agent.post('/v1/groups').set(ada.auth).send({ name: 'Big' })).body.id as string;
+    await agent.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ userId: bob.id });
+    const rows = 5_000;
+    const csv = fileOf(Array.from({ length: rows }, (_, i) => refusedRow(`Row ${i}`)));
+    const importId = importIdOf(groupId, fileHashOf(csv));
+    let finished = false;
+    const posted = agent
+      .post(`/v1/groups/${groupId}/imports`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({ format: 'splitwise-csv', csv, members: { Ada: ada.id, Bob: bob.id } })
+      .then((res) => {
+        finished = true;
+        return res;
+      });
+    const midway: number[] = [];
+    while (!finished) {
+      const report = await agent.get(`/v1/groups/${groupId}/imports/${importId}`).set(ada.auth);
+      if (report.status === 200 && report.body.status === 'running') midway.push(report.body.refusedCount);
+    }
+    expect((await posted).body).toMatchObject({ status: 'completed', refusedCount: rows });
+    // Reports read while the import ran, with part of its rows done.
+    expect(midway.some((done) => done > 0 && done < rows)).toBe(true);
   });
 });
