@@ -1,15 +1,37 @@
 /**
- * API.md §6b: importing a Splitwise export, against real PostgreSQL and Redis. The crash and size
- * tests are in test/cross-process/imports-crash.test.ts.
+ * API.md §6b: importing a Splitwise export, against real PostgreSQL and Redis: rows, refusals and
+ * their pages, the bounds, failures and resumes, the slices an import works in; and on the embedded
+ * database, that other requests are answered while an import runs. The SIGKILL test is in
+ * test/cross-process/imports.test.ts.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
+import { createExpensesService } from '../../apps/api/src/expenses/expenses.service';
+import { createIdMaker } from '../../apps/api/src/ids';
+import {
+  createImportsService,
+  fileHashOf,
+  importIdOf,
+  REPORT_REFUSALS,
+  WRITE_SLICE,
+} from '../../apps/api/src/imports/imports.service';
+import { checkSplitwiseFile, nextTurn } from '../../apps/api/src/imports/splitwise-csv';
+import { createWriteRunner } from '../../apps/api/src/ledger/write-runner';
+import { createSettlementsService } from '../../apps/api/src/settlements/settlements.service';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
 import { balancesOf, expectProblem, netsIn } from './component-helpers';
+
+const TWO = 'Date,Description,Category,Cost,Currency,Ada,Bob';
+/** A row of Ada and Bob: Ada paid 10.00 for both (`tag` makes it unique). */
+const goodRow = (date: string, tag: string) => `${date},${tag},General,10.00,EUR,5.00,-5.00`;
+/** A row whose nets do not add up: refused alone. */
+const refusedRow = (tag: string) => `2024-01-01,${tag},General,10.00,EUR,5.00,-4.00`;
+const fileOf = (rows: string[]) => `${TWO}\r\n${rows.join('\r\n')}\r\n`;
+type Refusal = { line: number; reason: string };
 
 const FIXTURE = readFileSync(path.join(__dirname, '../fixtures/splitwise-export.csv'), 'utf8');
 const PEOPLE = ['Ada Lovelace', 'Bob Smith', 'Carol "CJ" Jones'] as const;
@@ -167,6 +189,312 @@ describe('imports (Splitwise)', () => {
     ]);
   });
 
+  /** A group of Ada and Bob, and the mapping of the `TWO` columns. */
+  async function groupOfTwo() {
+    const groupId = await t.createGroup(ada, [bob], { currency: 'EUR' });
+    return { groupId, members: { Ada: ada.id, Bob: bob.id } };
+  }
+
+  const eventTypes = async (groupId: string) => {
+    const types: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await t.request
+        .get(`/v1/groups/${groupId}/events`)
+        .query({ limit: 100, ...(cursor ? { cursor } : {}) })
+        .set(ada.auth);
+      types.push(...page.body.data.map((e: { type: string }) => e.type));
+      cursor = page.body.nextCursor ?? undefined;
+    } while (cursor);
+    const count = (type: string) => types.filter((x) => x === type).length;
+    return {
+      started: count('import.started'),
+      completed: count('import.completed'),
+      expenses: count('expense.created'),
+    };
+  };
+
+  it('refuses a row dated 0000-01-01 as a row: the import completes with the rows around it (issue 30)', async () => {
+    const { groupId, members } = await groupOfTwo();
+    const csv = fileOf([
+      goodRow('2024-01-01', 'Before'),
+      goodRow('0000-01-01', 'Year zero'),
+      goodRow('2024-01-02', 'After'),
+    ]);
+    const res = await upload(groupId, { format: 'splitwise-csv', csv, members });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      status: 'completed',
+      rows: 3,
+      created: 2,
+      existing: 0,
+      refusedCount: 1,
+      refused: [{ line: 3, reason: expect.stringContaining('"0000-01-01" is not a date') }],
+    });
+    expect(await eventTypes(groupId)).toEqual({ started: 1, completed: 1, expenses: 2 });
+    // Every retry answers the same, and writes nothing more.
+    const again = await upload(groupId, { format: 'splitwise-csv', csv, members });
+    expect(again.body).toMatchObject({ status: 'completed', created: 0, existing: 2, refusedCount: 1 });
+    expect(await counts(groupId)).toEqual({ expenses: 2, settlements: 0, imports: 1 });
+  });
+
+  it('refuses a row whose write the database refuses, and goes on', async () => {
+    const { groupId, members } = await groupOfTwo();
+    const knex = t.db!.knex;
+    // A value PostgreSQL refuses (a data exception, as year 0 was), for one row only.
+    await knex.raw(`create function import_test_poison() returns trigger language plpgsql as $$
+      begin
+        if new.description = 'Poisoned' then raise exception 'out of range' using errcode = '22008'; end if;
+        return new;
+      end $$`);
+    await knex.raw(
+      'create trigger import_test_poison before insert on expenses for each row execute function import_test_poison()',
+    );
+    try {
+      const csv = fileOf([
+        goodRow('2024-01-01', 'One'),
+        goodRow('2024-01-02', 'Poisoned'),
+        goodRow('2024-01-03', 'Three'),
+      ]);
+      const res = await upload(groupId, { format: 'splitwise-csv', csv, members });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        status: 'completed',
+        created: 2,
+        refusedCount: 1,
+        refused: [{ line: 3, reason: 'the row holds a value the ledger cannot store' }],
+      });
+    } finally {
+      await knex.raw('drop trigger import_test_poison on expenses');
+      await knex.raw('drop function import_test_poison()');
+    }
+  });
+
+  it('ends failed on an error it cannot refuse; a retry resumes there, once, with no second import.started', async () => {
+    const { groupId, members } = await groupOfTwo();
+    const knex = t.db!.knex;
+    const rows = Array.from({ length: 12 }, (_, i) => goodRow('2024-01-01', `Row ${i + 1}`));
+    const csv = fileOf(rows);
+    const importId = importIdOf(groupId, fileHashOf(csv));
+    // The database goes wrong at row 7 (not a problem of the row's values: the import stops there).
+    await knex.raw(`create function import_test_fail() returns trigger language plpgsql as $$
+      begin
+        if new.description = 'Row 7' then raise exception 'the disk is on fire'; end if;
+        return new;
+      end $$`);
+    await knex.raw(
+      'create trigger import_test_fail before insert on expenses for each row execute function import_test_fail()',
+    );
+    const key = newKey();
+    let first: Awaited<ReturnType<typeof upload>>;
+    try {
+      first = await upload(groupId, { format: 'splitwise-csv', csv, members }, key);
+    } finally {
+      await knex.raw('drop trigger import_test_fail on expenses');
+      await knex.raw('drop function import_test_fail()');
+    }
+    expectProblem(first, 500, 'internal_error');
+    const failed = await t.request.get(`/v1/groups/${groupId}/imports/${importId}`).set(ada.auth);
+    expect(failed.body).toMatchObject({ status: 'failed', created: 6, existing: 0, refusedCount: 0 });
+    expect(await eventTypes(groupId)).toEqual({ started: 1, completed: 0, expenses: 6 });
+
+    // A 500 is not recorded (API.md §7): the same key runs again, and resumes at row 7.
+    const retry = await upload(groupId, { format: 'splitwise-csv', csv, members }, key);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({
+      status: 'completed',
+      rows: 12,
+      created: 12,
+      existing: 0,
+      refusedCount: 0,
+    });
+    expect(await eventTypes(groupId)).toEqual({ started: 1, completed: 1, expenses: 12 });
+    const ids = await knex('expenses').where({ group_id: groupId }).pluck('description');
+    expect(ids.sort()).toEqual(rows.map((_, i) => `Row ${i + 1}`).sort());
+  });
+
+  describe(`the largest import allowed, ${(10_000).toLocaleString('en')} rows`, () => {
+    let groupId: string;
+    let members: Record<string, string>;
+    let key: string;
+    let first: Awaited<ReturnType<typeof upload>>;
+    /** 10,000 refused rows, the fourth of every ten an expense: 1,000 created, 9,000 refused. */
+    const csv = fileOf(
+      Array.from({ length: 10_000 }, (_, i) =>
+        i % 10 === 3 ? goodRow('2024-03-01', `Kept ${i}`) : refusedRow(`Refused ${i}`),
+      ),
+    );
+    const refusedLines = Array.from({ length: 10_000 }, (_, i) => i)
+      .filter((i) => i % 10 !== 3)
+      .map((i) => i + 2);
+
+    beforeAll(async () => {
+      ({ groupId, members } = await groupOfTwo());
+      key = newKey();
+      first = await upload(groupId, { format: 'splitwise-csv', csv, members }, key);
+    }, 300_000);
+
+    it('answers counts and the first refusals: an answer of bounded size', () => {
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({
+        status: 'completed',
+        rows: 10_000,
+        created: 1_000,
+        refusedCount: 9_000,
+      });
+      expect(first.body.refused).toEqual(
+        refusedLines
+          .slice(0, REPORT_REFUSALS)
+          .map((line) => ({ line, reason: expect.stringContaining('add up to') })),
+      );
+      expect(Buffer.byteLength(JSON.stringify(first.body))).toBeLessThan(4_000);
+    });
+
+    it('pages every refusal exactly once, by line', async () => {
+      const seen: Refusal[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await t.request
+          .get(`/v1/groups/${groupId}/imports/${first.body.id}/refusals`)
+          .query({ limit: 100, ...(cursor ? { cursor } : {}) })
+          .set(ada.auth);
+        expect(page.status).toBe(200);
+        expect(page.body.data.length).toBeLessThanOrEqual(100);
+        seen.push(...page.body.data);
+        cursor = page.body.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen.map((r) => r.line)).toEqual(refusedLines);
+      expect(seen.every((r) => /add up to 1.00, not to 0/.test(r.reason))).toBe(true);
+    });
+
+    it('replays the same key as a lookup: the same small answer, nothing run again', async () => {
+      const before = await eventTypes(groupId);
+      const replay = await upload(groupId, { format: 'splitwise-csv', csv, members }, key);
+      expect(replay.status).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(first.body);
+      expect(await eventTypes(groupId)).toEqual(before);
+      const report = await t.request.get(`/v1/groups/${groupId}/imports/${first.body.id}`).set(ada.auth);
+      expect(report.body.updatedAt).toBe(first.body.updatedAt);
+    });
+
+    it('refuses a row more, whole, naming the bound: nothing written', async () => {
+      const other = await groupOfTwo();
+      const res = await upload(other.groupId, {
+        format: 'splitwise-csv',
+        csv: `${csv}${refusedRow('One too many')}\r\n`,
+        members: other.members,
+      });
+      expectProblem(res, 422, 'limit_exceeded');
+      expect(res.body.limit).toEqual({ name: 'importRows', max: 10_000 });
+      expect(await counts(other.groupId)).toEqual({ expenses: 0, settlements: 0, imports: 0 });
+    });
+  });
+
+  it('pages refusals with any limit; a forged cursor is 422, a non-member 404', async () => {
+    const { groupId, members } = await groupOfTwo();
+    const csv = fileOf(Array.from({ length: 45 }, (_, i) => refusedRow(`R${i}`)));
+    const res = await upload(groupId, { format: 'splitwise-csv', csv, members });
+    expect(res.body).toMatchObject({ refusedCount: 45 });
+    const path = `/v1/groups/${groupId}/imports/${res.body.id}/refusals`;
+    const lines: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await t.request
+        .get(path)
+        .query({ limit: 7, ...(cursor ? { cursor } : {}) })
+        .set(ada.auth);
+      lines.push(...page.body.data.map((r: Refusal) => r.line));
+      cursor = page.body.nextCursor ?? undefined;
+    } while (cursor);
+    expect(lines).toEqual(Array.from({ length: 45 }, (_, i) => i + 2));
+    const forged = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+    for (const cursor of ['not-ours', forged([2 ** 40]), forged([-1]), forged(['2']), forged([1.5])]) {
+      expectProblem(await t.request.get(path).query({ cursor }).set(ada.auth), 422, 'validation_failed');
+    }
+    const stranger = await t.register('Stranger');
+    expectProblem(await t.request.get(path).set(stranger.auth), 404, 'not_found');
+  });
+
+  it('refuses a file over 200 person columns, and a body over IMPORT_MAX_BYTES', async () => {
+    const { groupId, members } = await groupOfTwo();
+    const people = Array.from({ length: 201 }, (_, i) => `P${i}`);
+    const wide = `Date,Description,Category,Cost,Currency,${people.join(',')}\r\n2024-01-01,X,General,10.00,EUR,5.00,-5.00${',0'.repeat(199)}\r\n`;
+    const tooWide = await upload(groupId, { format: 'splitwise-csv', csv: wide, members });
+    expectProblem(tooWide, 422, 'limit_exceeded');
+    expect(tooWide.body.limit).toEqual({ name: 'importPeople', max: 200 });
+    // 5 MiB by default.
+    const big = `${fileOf([goodRow('2024-01-01', 'x')])}${' '.repeat(5 * 1024 * 1024)}`;
+    expectProblem(
+      await upload(groupId, { format: 'splitwise-csv', csv: big, members }),
+      413,
+      'payload_too_large',
+    );
+    expect(await counts(groupId)).toEqual({ expenses: 0, settlements: 0, imports: 0 });
+  });
+
+  it(`works in slices: at most ${WRITE_SLICE} rows between two turns of the event loop, each new row one`, async () => {
+    const { groupId, members } = await groupOfTwo();
+    const knex = t.db!.knex;
+    const newId = createIdMaker();
+    const expenses = createExpensesService({ knex, newId });
+    // 250 rows: every fifth one an expense (50 new rows), the others refused.
+    const csv = fileOf(
+      Array.from({ length: 250 }, (_, i) =>
+        i % 5 === 0 ? goodRow('2024-01-01', `S${i}`) : refusedRow(`S${i}`),
+      ),
+    );
+    const importId = importIdOf(groupId, fileHashOf(csv));
+    // At each turn: the rows the import has dealt with, as its row says; and whether a request made
+    // at the first turn has been answered.
+    const done: number[] = [];
+    let asked: Promise<unknown> | undefined;
+    let answeredAt: number | undefined;
+    const pause = async () => {
+      const [row] = await knex('imports')
+        .where({ id: importId })
+        .select('created', 'existing', 'refused_count');
+      done.push(row ? row.created + row.existing + row.refused_count : 0);
+      asked ??= t.request
+        .get('/v1/me')
+        .set(ada.auth)
+        .then((res) => {
+          expect(res.status).toBe(200);
+          answeredAt = done.length;
+        });
+      await nextTurn();
+    };
+    const imports = createImportsService({
+      knex,
+      writes: createWriteRunner({ knex, newId, statementPrefix: 'import_slices' }),
+      expenses,
+      settlements: createSettlementsService({ knex, newId }),
+      pause,
+    });
+    const file = await checkSplitwiseFile(csv, { maxRows: 10_000 });
+    const reply = await imports.run(
+      ada.id,
+      {
+        groupId,
+        format: 'splitwise-csv',
+        csv,
+        members,
+        file,
+        fileHash: fileHashOf(csv),
+      },
+      () => {},
+    );
+    expect(reply.body).toMatchObject({ status: 'completed', created: 50, refusedCount: 200 });
+    // A turn after each new row and after each slice of 100: 50 + 3.
+    expect(done.length).toBe(50 + Math.ceil(250 / WRITE_SLICE));
+    const steps = done.map((n, i) => n - (done[i - 1] ?? 0));
+    expect(Math.max(...steps)).toBeLessThanOrEqual(WRITE_SLICE);
+    expect(done[done.length - 1]).toBe(250);
+    // The request made at the first turn was answered while the import still ran.
+    await asked;
+    expect(answeredAt).toBeLessThan(done.length);
+  });
+
   describe('refused whole, nothing written', () => {
     it.each([
       ['a record with a missing field', (csv: string) => csv.replace('-15.00,-15.00\r\n', '-15.00\r\n'), 2],
@@ -282,5 +610,34 @@ describe('imports on the embedded database (PGlite, `npm start`)', () => {
       [bob.id]: FILE_TOTAL[1],
       [cara.id]: FILE_TOTAL[2],
     });
+  });
+
+  it('answers other requests while an import runs: its own report, mid-way (issue 30)', async () => {
+    // On PGlite a query never hands the event loop back by itself: only the import's slices do.
+    const ada = await register('Ada');
+    const bob = await register('Bob');
+    const groupId = (await agent.post('/v1/groups').set(ada.auth).send({ name: 'Big' })).body.id as string;
+    await agent.post(`/v1/groups/${groupId}/members`).set(ada.auth).send({ userId: bob.id });
+    const rows = 5_000;
+    const csv = fileOf(Array.from({ length: rows }, (_, i) => refusedRow(`Row ${i}`)));
+    const importId = importIdOf(groupId, fileHashOf(csv));
+    let finished = false;
+    const posted = agent
+      .post(`/v1/groups/${groupId}/imports`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({ format: 'splitwise-csv', csv, members: { Ada: ada.id, Bob: bob.id } })
+      .then((res) => {
+        finished = true;
+        return res;
+      });
+    const midway: number[] = [];
+    while (!finished) {
+      const report = await agent.get(`/v1/groups/${groupId}/imports/${importId}`).set(ada.auth);
+      if (report.status === 200 && report.body.status === 'running') midway.push(report.body.refusedCount);
+    }
+    expect((await posted).body).toMatchObject({ status: 'completed', refusedCount: rows });
+    // Reports read while the import ran, with part of its rows done.
+    expect(midway.some((done) => done > 0 && done < rows)).toBe(true);
   });
 });

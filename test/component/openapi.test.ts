@@ -605,11 +605,23 @@ describe('OpenAPI document', () => {
       .set(ada.auth)
       .set('Idempotency-Key', newKey())
       .send({ groupId: group, fromUserId: bea.id, toUserId: ada.id, amount: 1 });
+    // Refused rows are listed on an import of the group (API.md §6b).
+    const onImport = await t.request
+      .post(`/v1/groups/${group}/imports`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({
+        format: 'splitwise-csv',
+        csv: 'Date,Description,Category,Cost,Currency,Ada,Bea\r\n2024-01-05,Lunch,General,20.00,EUR,10.00,-9.00\r\n',
+        members: { Ada: ada.id, Bea: bea.id },
+      });
+    expect(onImport.status).toBe(201);
     const concrete = (template: string) =>
       template
         .replace('{groupId}', group)
         .replace('{expenseId}', onExpense.body.id)
-        .replace('{settlementId}', onSettlement.body.id);
+        .replace('{settlementId}', onSettlement.body.id)
+        .replace('{importId}', onImport.body.id);
     const lists = documented.filter(
       (d) =>
         d.op['x-websocket'] !== true &&
@@ -621,6 +633,7 @@ describe('OpenAPI document', () => {
       'GET /v1/groups/{groupId}/balances',
       'GET /v1/groups/{groupId}/events',
       'GET /v1/groups/{groupId}/expenses',
+      'GET /v1/groups/{groupId}/imports/{importId}/refusals',
       'GET /v1/groups/{groupId}/recurring',
       'GET /v1/groups/{groupId}/settlements',
       'GET /v1/me/activity',
@@ -1042,6 +1055,10 @@ describe('OpenAPI document', () => {
     expectStatus(imported, 201);
     expectStatus(await call('get', `/v1/groups/${groupId}/imports/${imported.body.id}`, { user: cy }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/imports/imp_unknown`, { user: cy }), 404);
+    const refusals = `/v1/groups/${groupId}/imports/${imported.body.id}/refusals`;
+    expectStatus(await call('get', `${refusals}?limit=1`, { user: cy }), 200);
+    expectStatus(await call('get', `${refusals}?cursor=not-ours`, { user: cy }), 422);
+    expectStatus(await call('get', `/v1/groups/${groupId}/imports/imp_unknown/refusals`, { user: cy }), 404);
     expectStatus(await call('get', `/v1/groups/${groupId}/balances?in=EUR`, { user: cy }), 200);
     expectStatus(await call('get', `/v1/groups/${groupId}/balances?in=JPY`, { user: cy }), 422);
     expectStatus(await call('get', `/v1/groups/${groupId}/expenses?limit=1`, { user: cy }), 200);

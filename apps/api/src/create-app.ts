@@ -110,8 +110,10 @@ export type AppDeps = {
   announceSessionsRevoked?: (userId: string, sessionIds: readonly string[]) => void;
   /** How long an API process believes an account active before asking again. @default 10000 */
   revokedUsersTtlMs?: number;
-  /** The largest import request body (`IMPORT_MAX_BYTES`, API.md §6b). @default 10 MiB */
+  /** The largest import request body (`IMPORT_MAX_BYTES`, API.md §6b). @default 5 MiB */
   importMaxBytes?: number;
+  /** The most rows one import may have (`IMPORT_MAX_ROWS`, API.md §6b). @default 10,000 */
+  importMaxRows?: number;
   /** Where password reset and email verification mails go (`createSmtpMailer`); absent: a log mailer on `logger`. */
   mailer?: Mailer;
   /** Runs the work of a reset request, and the mails, after their answer; absent: one of this app's own. */
@@ -248,6 +250,7 @@ export function createApp(deps: AppDeps): Express {
     announcer: deps.announcer,
     idempotency: deps.idempotency,
     maxBytes: deps.importMaxBytes,
+    maxRows: deps.importMaxRows,
   });
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
   app.locals['writeRoutes'] = [

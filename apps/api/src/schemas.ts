@@ -501,11 +501,13 @@ export const createImportBody = Joi.object({
     .required()
     .description('The file’s format: a Splitwise CSV export'),
   csv: Joi.string().min(1).required().description('The file’s text, as exported'),
-  // Keys are the file's column names, values member ids: checked by the route against the file.
+  // Keys are the file's column names, values member ids: checked by the route against the file. At
+  // most 200 keys, as a file has at most 200 person columns (API.md §6b).
   members: Joi.object()
     .unknown(true)
+    .max(200)
     .required()
     .description(
-      'Each person column of the file (its header name) → the id (`usr_…`) of the group member it is',
+      'Each person column of the file (its header name) → the id (`usr_…`) of the group member it is; at most 200',
     ),
 }).label('CreateImportRequest');

@@ -330,9 +330,17 @@ const httpVariables = {
     .integer()
     .min(65536)
     .max(104857600)
-    .default(10485760)
+    .default(5242880)
     .description(
-      '64 KiB–100 MiB: the largest request body of `POST /v1/groups/{groupId}/imports` (a Splitwise export in JSON); every other body stays at 64 KiB.',
+      '64 KiB–100 MiB: the largest request body of `POST /v1/groups/{groupId}/imports` (a Splitwise export in JSON; 10,000 rows of 30 people take about 4 MiB); every other body stays at 64 KiB. Over it: `413 payload_too_large`.',
+    ),
+  IMPORT_MAX_ROWS: Joi.number()
+    .integer()
+    .min(1)
+    .max(100000)
+    .default(10000)
+    .description(
+      '1–100000: the most expense and payment rows one Splitwise import may have (API.md §6b); a file with more is refused whole, `422 limit_exceeded` (`importRows`), nothing written.',
     ),
   RATE_LIMIT_PER_MINUTE: Joi.number()
     .integer()

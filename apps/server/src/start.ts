@@ -169,6 +169,7 @@ export async function start(
         trustProxy: config.trustProxy,
         corsOrigins: config.corsOrigins,
         importMaxBytes: config.importMaxBytes,
+        importMaxRows: config.importMaxRows,
         revokedUsersTtlMs: config.accountStatusTtlMs,
         rateLimits: api.rateLimits,
         loginThrottle: api.loginThrottle,

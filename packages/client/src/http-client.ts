@@ -205,6 +205,8 @@ function problemOf(response: FetchResponse, text: string): Problem {
           detail: typeof body.detail === 'string' ? body.detail : '',
           ...(typeof body.requestId === 'string' ? { requestId: body.requestId } : {}),
           ...(Array.isArray(body.errors) ? { errors: body.errors } : {}),
+          // The bound of a `limit_exceeded` (`LimitExceededError.limit`).
+          ...(body.limit && typeof body.limit === 'object' ? { limit: body.limit } : {}),
         };
       }
     } catch {

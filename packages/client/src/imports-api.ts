@@ -1,5 +1,6 @@
 import type { CallOptions, HttpClient, WriteOptions } from './http-client.js';
-import type { ImportReport } from './types.js';
+import { paginate } from './pages.js';
+import type { ImportRefusal, ImportReport, ListOptions, Page } from './types.js';
 
 /** A Splitwise import may run for minutes (10,000 rows): one attempt waits that long for its answer. */
 const IMPORT_ATTEMPT_TIMEOUT_MS = 15 * 60_000;
@@ -38,6 +39,35 @@ export class ImportsApi {
         body: { format: 'splitwise-csv', ...body },
       })
     ).data;
+  }
+
+  /**
+   * `GET /v1/groups/{groupId}/imports/{importId}/refusals`: one page of the import's refused rows, by
+   * line (the report itself lists the first 20).
+   */
+  async refusals(
+    groupId: string,
+    importId: string,
+    options: ListOptions & CallOptions = {},
+  ): Promise<Page<ImportRefusal>> {
+    const { limit, cursor, ...call } = options;
+    return (
+      await this.http.request<Page<ImportRefusal>>({
+        ...call,
+        method: 'GET',
+        path: `/v1/groups/${encodeURIComponent(groupId)}/imports/${encodeURIComponent(importId)}/refusals`,
+        query: { limit, cursor },
+      })
+    ).data;
+  }
+
+  /** Every refused row of the import, by line, page after page. */
+  allRefusals(
+    groupId: string,
+    importId: string,
+    options: Omit<ListOptions, 'cursor'> & CallOptions = {},
+  ): AsyncGenerator<ImportRefusal, void, undefined> {
+    return paginate((cursor) => this.refusals(groupId, importId, { ...options, cursor }));
   }
 
   /** `GET /v1/groups/{groupId}/imports/{importId}`: the report, also while the import runs. */

@@ -230,7 +230,22 @@ export interface RecurringExpense extends Omit<Schemas['RecurringExpense'], 'exp
   expense: RecurringExpenseTemplate;
 }
 
-/** An import's report (API.md §6b): created, already present and refused rows. */
-export type ImportReport = Schemas['ImportReport'];
+/** A row of an imported file that was not imported, and why (API.md §6b). */
+export interface ImportRefusal {
+  /** The line of the file the row starts on. */
+  line: number;
+  /** Why it was not imported (at most 300 characters). */
+  reason: string;
+}
+
+/**
+ * An import's report (API.md §6b): created, already present and refused rows; `refused` lists the
+ * first 20 refusals, `refusedCount` counts them all (`ImportsApi.refusals` pages them).
+ */
+export type ImportReport = Omit<Schemas['ImportReport'], 'status' | 'refused'> & {
+  status: 'running' | 'completed' | 'failed';
+  refusedCount: number;
+  refused: ImportRefusal[];
+};
 /** The body of `POST /v1/groups/{groupId}/imports`. */
 export type ImportRequest = Schemas['CreateImportRequest'];

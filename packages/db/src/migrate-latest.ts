@@ -12,6 +12,7 @@ import * as imports from './migrations/010-imports';
 import * as sessions from './migrations/011-sessions';
 import * as passwordResets from './migrations/012-password-resets';
 import * as oneCopy from './migrations/013-one-copy';
+import * as importRefusals from './migrations/014-import-refusals';
 import * as emailVerification from './migrations/015-email-verification';
 import * as authCleanup from './migrations/016-auth-cleanup';
 import * as bounds from './migrations/019-bounds';
@@ -33,6 +34,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['011-sessions', sessions],
   ['012-password-resets', passwordResets],
   ['013-one-copy', oneCopy],
+  ['014-import-refusals', importRefusals],
   ['015-email-verification', emailVerification],
   ['016-auth-cleanup', authCleanup],
   ['019-bounds', bounds],

@@ -1,5 +1,5 @@
 import type { GroupEvent } from '@tally/events';
-import { AppError, notFound, PROBLEM_CONTENT_TYPE, toProblem } from '@tally/http-kit';
+import { AppError, limitExceeded, notFound, PROBLEM_CONTENT_TYPE, toProblem } from '@tally/http-kit';
 import {
   fingerprintOf,
   IdempotencyConflict,
@@ -15,22 +15,26 @@ import { validate } from '../http/validate';
 import { canonicalPath, type WriteRouteInfo } from '../http/write-route';
 import type { Announcer } from '../ledger/announcer';
 import type { WriteRunner } from '../ledger/write-runner';
-import { createImportBody } from '../schemas';
+import { createImportBody, listQuery } from '../schemas';
 import { fileHashOf, type ImportInput, type ImportsService } from './imports.service';
-import { checkSplitwiseFile, MalformedFile } from './splitwise-csv';
+import { checkSplitwiseFile, MalformedFile, OverLimit } from './splitwise-csv';
 
 const USER_ID = /^usr_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** @default 10 MiB */
-export const DEFAULT_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+/** @default 5 MiB */
+export const DEFAULT_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+/** @default 10,000 */
+export const DEFAULT_IMPORT_MAX_ROWS = 10_000;
 
 export type ImportRoutesDeps = {
   imports: ImportsService;
   writes: WriteRunner;
   announcer: Announcer;
   idempotency?: IdempotencyLayer | undefined;
-  /** The largest import request body (`IMPORT_MAX_BYTES`). @default 10 MiB */
+  /** The largest import request body (`IMPORT_MAX_BYTES`). @default 5 MiB */
   maxBytes?: number;
+  /** The most rows one import may have (`IMPORT_MAX_ROWS`). @default 10,000 */
+  maxRows?: number;
 };
 
 const param = (req: Request, name: string): string => {
@@ -39,16 +43,20 @@ const param = (req: Request, name: string): string => {
   return value;
 };
 
-/** The request on its own: the body, the file (422 naming its first broken line), the column mapping. */
-function parseImport(req: Request): ImportInput {
+/**
+ * The request on its own: the body, the file (422 naming its first broken line, or
+ * `422 limit_exceeded` over a bound), the column mapping. Read in slices (`checkSplitwiseFile`).
+ */
+async function parseImport(req: Request, maxRows: number): Promise<ImportInput> {
   const body = validate<{ format: 'splitwise-csv'; csv: string; members: Record<string, string> }>(
     createImportBody,
     req.body,
   );
   let file: ImportInput['file'];
   try {
-    file = checkSplitwiseFile(body.csv);
+    file = await checkSplitwiseFile(body.csv, { maxRows });
   } catch (error) {
+    if (error instanceof OverLimit) throw limitExceeded(error.limit, error.max, error.reason);
     if (!(error instanceof MalformedFile)) throw error;
     throw new AppError(
       'validation_failed',
@@ -59,6 +67,7 @@ function parseImport(req: Request): ImportInput {
       },
     );
   }
+  const columns = new Set(file.people);
   const errors = [
     ...Object.entries(body.members)
       .filter(([, id]) => typeof id !== 'string' || !USER_ID.test(id))
@@ -67,15 +76,17 @@ function parseImport(req: Request): ImportInput {
       .filter((name) => body.members[name] === undefined)
       .map((name) => ({ path: `members.${name}`, message: `the person column "${name}" needs a member` })),
     ...Object.keys(body.members)
-      .filter((name) => !file.people.includes(name))
+      .filter((name) => !columns.has(name))
       .map((name) => ({ path: `members.${name}`, message: `the file has no person column "${name}"` })),
   ];
-  const ids = file.people.map((name) => body.members[name]);
-  file.people.forEach((name, i) => {
-    if (ids[i] !== undefined && ids.indexOf(ids[i]) !== i) {
+  const columnOf = new Map<string, string>();
+  for (const name of file.people) {
+    const id = body.members[name];
+    if (id === undefined) continue;
+    if (columnOf.has(id)) {
       errors.push({ path: `members.${name}`, message: 'another person column has the same member' });
-    }
-  });
+    } else columnOf.set(id, name);
+  }
   if (errors.length > 0) {
     throw new AppError('validation_failed', 422, 'Every person column needs its own member.', { errors });
   }
@@ -126,7 +137,7 @@ export function importRoutes(deps: ImportRoutesDeps): {
     createJsonBody(deps.maxBytes ?? DEFAULT_IMPORT_MAX_BYTES),
     async (req: Request, res: Response) => {
       const key = keyOf(req);
-      const input = parseImport(req);
+      const input = await parseImport(req, deps.maxRows ?? DEFAULT_IMPORT_MAX_ROWS);
       const userId = userIdOf(res);
       if (!idempotency) {
         sendReply(res, await imports.run(userId, input, announce));
@@ -175,6 +186,12 @@ export function importRoutes(deps: ImportRoutesDeps): {
 
   router.get('/groups/:groupId/imports/:importId', async (req, res) => {
     sendReply(res, ok(await imports.get(userIdOf(res), param(req, 'groupId'), param(req, 'importId'))));
+  });
+
+  router.get('/groups/:groupId/imports/:importId/refusals', async (req, res) => {
+    const query = validate<{ limit: number; cursor?: string }>(listQuery, req.query, 'query');
+    const page = await imports.refusals(userIdOf(res), param(req, 'groupId'), param(req, 'importId'), query);
+    sendReply(res, ok(page));
   });
 
   return {

@@ -1,16 +1,26 @@
 import type { GroupEvent } from '@tally/events';
-import { notFound } from '@tally/http-kit';
+import { AppError, notFound, validationFailed } from '@tally/http-kit';
 import type { Knex } from 'knex';
-import { isUniqueViolation, toIso } from '../db-errors';
+import { databaseUnavailable, isUniqueViolation, toIso } from '../db-errors';
 import type { ExpensesService } from '../expenses/expenses.service';
+import { decodeCursor, pageOf } from '../http/cursor';
 import { created, type Reply } from '../http/reply';
 import type { GroupChange } from '../ledger/group-change';
-import { raw, type Sql, sql } from '../ledger/sql';
+import { sql } from '../ledger/sql';
 import type { WriteContext, WriteRunner } from '../ledger/write-runner';
 import { createRunRead } from '../read-queries';
 import type { SettlementsService } from '../settlements/settlements.service';
 import { sha256Hex } from '../sha256';
-import { csvRecords, interpretRecord, type SplitwiseFile, type SplitwiseRow } from './splitwise-csv';
+import {
+  boundReason,
+  createSlicer,
+  csvRecords,
+  interpretRecord,
+  nextTurn,
+  readHeader,
+  type SplitwiseFile,
+  type SplitwiseRow,
+} from './splitwise-csv';
 
 /** An import request, checked on its own (the file is well formed, every column has a member). */
 export type ImportInput = {
@@ -24,15 +34,22 @@ export type ImportInput = {
   fileHash: string;
 };
 
+/** A row of the file that was not imported, and why (API.md §6b). */
+export type ImportRefusal = { line: number; reason: string };
+
+export type ImportStatus = 'running' | 'completed' | 'failed';
+
 export type ImportReport = {
   id: string;
   groupId: string;
   format: 'splitwise-csv';
-  status: 'running' | 'completed';
+  status: ImportStatus;
   rows: number;
   created: number;
   existing: number;
-  refused: { line: number; reason: string }[];
+  /** How many rows were refused; `refused` lists the first `REPORT_REFUSALS` of them. */
+  refusedCount: number;
+  refused: ImportRefusal[];
   createdBy: string;
   createdAt: string;
   updatedAt: string;
@@ -41,18 +58,28 @@ export type ImportReport = {
 type ImportRow = {
   id: string;
   group_id: string;
-  status: 'running' | 'completed';
+  status: ImportStatus;
   next_line: number;
   rows: number;
   created: number;
   existing: number;
-  refused: { line: number; reason: string }[] | string;
+  refused_count: number;
   created_by: string;
   created_at: Date | string;
   updated_at: Date | string;
 };
 
-const toReport = (row: ImportRow): ImportReport => ({
+/** The refusals a report lists (the first, by line); the rest are paged (`refusals`). */
+export const REPORT_REFUSALS = 20;
+
+/**
+ * Rows per write slice: read for presence in one query, and (those refused or found present)
+ * counted with their refusals in one statement. Each new row is a write of its own, and a slice of
+ * its own: the import yields to the event loop after each.
+ */
+export const WRITE_SLICE = 100;
+
+const toReport = (row: ImportRow, refused: ImportRefusal[]): ImportReport => ({
   id: row.id,
   groupId: row.group_id,
   format: 'splitwise-csv',
@@ -60,7 +87,8 @@ const toReport = (row: ImportRow): ImportReport => ({
   rows: row.rows,
   created: row.created,
   existing: row.existing,
-  refused: typeof row.refused === 'string' ? JSON.parse(row.refused) : row.refused,
+  refusedCount: row.refused_count,
+  refused,
   createdBy: row.created_by,
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
@@ -82,16 +110,86 @@ export const importIdOf = (groupId: string, fileHash: string): string =>
 export const rowIdOf = (prefix: 'exp' | 'stl', importId: string, line: number): string =>
   `${prefix}_i${sha256Hex(`${importId}\n${line}`)}`;
 
-/** Rows whose presence is read in one query before they are written. */
-const BATCH = 100;
+/** The progress of rows refused or found present: their refusals stored once, the counts moved. */
+const SETTLE = {
+  name: 'import_settle',
+  text: `with added as (
+           insert into import_refusals (import_id, line, reason)
+           select $1::text, r.line, r.reason from jsonb_to_recordset($2::jsonb) as r(line integer, reason text)
+           on conflict (import_id, line) do nothing
+           returning 1)
+         update imports set next_line = greatest(next_line, $3::integer), existing = existing + $4::integer,
+                refused_count = refused_count + (select count(*)::integer from added), updated_at = now()
+          where id = $1::text`,
+};
+const FAIL = {
+  name: 'import_fail',
+  text: `update imports set status = 'failed', updated_at = now() where id = $1::text and status = 'running'`,
+};
+const RESUME = {
+  name: 'import_resume',
+  text: `update imports set status = 'running', updated_at = now() where id = $1::text and status = 'failed'`,
+};
+const READ = { name: 'import_read', text: 'select * from imports where id = $1::text' };
+const STATUS = { name: 'import_status', text: 'select status from imports where id = $1::text' };
+const FIRST_REFUSALS = {
+  name: 'import_first_refusals',
+  text: 'select line, reason from import_refusals where import_id = $1::text order by line limit $2::integer',
+};
+const VISIBLE = {
+  name: 'import_visible',
+  text: `select i.* from imports i join group_members m on m.group_id = i.group_id and m.user_id = $1::text
+          where i.id = $2::text and i.group_id = $3::text`,
+};
+const REFUSALS_AFTER = {
+  name: 'import_refusals_after',
+  text: `select line, reason from import_refusals where import_id = $1::text and line > $2::integer
+          order by line limit $3::integer`,
+};
+
+/** The largest line a cursor may name (an `integer` column). */
+const MAX_LINE = 2_147_483_647;
+
+/** The line a refusals cursor names (`[line]`, as `pageOf` made it); 422 for any other cursor. */
+function lineAfter(cursor: string | undefined): number {
+  const key = decodeCursor(cursor, 1);
+  if (key === undefined) return 0;
+  const [line] = key;
+  if (typeof line !== 'number' || !Number.isInteger(line) || line < 1 || line > MAX_LINE) {
+    throw validationFailed(
+      [{ path: 'cursor', message: 'is not a cursor this API issued' }],
+      'The request query is not valid.',
+    );
+  }
+  return line;
+}
+
+/**
+ * Why a row's write failed, as a refusal of that row, when the failure is the row's own: a `422`
+ * of the ledger (a column's member no longer in the group, amounts that do not add up) or a value
+ * the database refused (data exceptions, class 22; a check). Undefined for anything else (the
+ * caller left the group, the database is away): the import stops there, and a retry resumes.
+ */
+function refusalOf(error: unknown): string | undefined {
+  if (error instanceof AppError) return error.status === 422 ? boundReason(error.message) : undefined;
+  if (databaseUnavailable(error)) return undefined;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (code.startsWith('22') || code === '23514' || code === '23502')) {
+    return 'the row holds a value the ledger cannot store';
+  }
+  return undefined;
+}
 
 export function createImportsService(deps: {
   knex: Knex;
   writes: WriteRunner;
   expenses: ExpensesService;
   settlements: SettlementsService;
+  /** How the import yields to the event loop between slices. @default `nextTurn` (setImmediate) */
+  pause?: () => Promise<void>;
 }) {
   const { knex, writes, expenses, settlements } = deps;
+  const pause = deps.pause ?? nextTurn;
   const runRead = createRunRead(knex);
   /** Imports running in this process, by id: a second run of the same import waits for the first. */
   const running = new Map<string, Promise<unknown>>();
@@ -108,32 +206,23 @@ export function createImportsService(deps: {
     announce(written.events);
   }
 
-  /** Moves the import's `next_line` and counts; in a row's change it takes effect only through `guard`. */
-  const progress = (
-    importId: string,
-    nextLine: number,
-    by: { created?: number; existing?: number; refused?: unknown[] },
-    through: 'guard' | 'alone',
-  ) =>
-    sql`update imports set next_line = ${nextLine}::integer, created = created + ${by.created ?? 0}::integer,
-               existing = existing + ${by.existing ?? 0}::integer,
-               refused = refused || ${JSON.stringify(by.refused ?? [])}::jsonb, updated_at = now()
-         ${through === 'guard' ? raw('from guard') : raw('')} where imports.id = ${importId}::text`;
-
-  async function runAlone(statement: Sql): Promise<void> {
-    await runRead({ name: 'import_progress', text: statement.text }, [...statement.values]);
+  async function readRow(importId: string): Promise<ImportRow | undefined> {
+    const [row] = await runRead<ImportRow>(READ, [importId]);
+    return row;
   }
 
-  async function readRow(importId: string): Promise<ImportRow | undefined> {
-    const { rows } = await knex.raw<{ rows: ImportRow[] }>('select * from imports where id = ?', [importId]);
-    return rows[0];
+  async function reportOf(row: ImportRow): Promise<ImportReport> {
+    const refused =
+      row.refused_count === 0 ? [] : await runRead<ImportRefusal>(FIRST_REFUSALS, [row.id, REPORT_REFUSALS]);
+    return toReport(row, refused);
   }
 
   /**
-   * The import's start, as a change of its own (`import.started`): the members are checked against
-   * the group (404 for a non-member caller, 422 not_a_member for a column's member), and the import's
-   * row is created, or a completed one is counted afresh (an upload of the same file again: every
-   * row is then found present), or a running one is left where it stopped (a resumed import).
+   * The import's start: the members are checked against the group (404 for a non-member caller,
+   * 422 not_a_member for a column's member). A new import, or a completed one uploaded again
+   * (counted afresh: its refusals are cleared, every row is then found present), starts with an
+   * `import.started` event, in the same statement as its row. A running or failed one is resumed
+   * where it stopped, with no event: its `import.started` is in the log already.
    */
   async function start(userId: string, input: ImportInput, announce: (e: readonly GroupEvent[]) => void) {
     const importId = importIdOf(input.groupId, input.fileHash);
@@ -142,17 +231,25 @@ export function createImportsService(deps: {
       group.assertMembers(
         input.file.people.map((name) => ({ userId: input.members[name] as string, path: `members.${name}` })),
       );
+      const [existing] = await ctx.read<{ status: ImportStatus }>(STATUS, [importId]);
+      if (existing && existing.status !== 'completed') return { events: [] };
       group.write(sql`insert into imports (id, group_id, file_hash, format, status, next_line, rows, created_by, created_at, updated_at)
         select ${importId}::text, guard.id, ${input.fileHash}::text, ${input.format}::text, 'running', 2,
                ${input.file.rows}::integer, ${userId}::text, now(), now() from guard
         on conflict (id) do update set status = 'running', next_line = 2, created = 0, existing = 0,
-               refused = '[]'::jsonb, created_by = excluded.created_by, updated_at = now()
+               refused_count = 0, created_by = excluded.created_by, updated_at = now()
          where imports.status = 'completed'`);
+      if (existing) {
+        group.write(
+          sql`delete from import_refusals using guard where import_refusals.import_id = ${importId}::text`,
+        );
+      }
       const event = group.commit('import.started', userId, {
         import: { id: importId, format: input.format, rows: input.file.rows },
       });
       return { events: [event] };
     }, announce);
+    await runRead(RESUME, [importId]);
     return importId;
   }
 
@@ -210,10 +307,13 @@ export function createImportsService(deps: {
   }
 
   /**
-   * The rows from `nextLine` on, in batches: the rows of a batch already present (a re-upload, or
-   * rows a crashed run wrote) are read in one query and counted with the refused ones in one
-   * update that moves `next_line`; each new row is one change whose statement also moves
-   * `next_line` past it. So a crash at any point leaves `next_line` on the first row not yet done.
+   * The rows from `nextLine` on, in slices of `WRITE_SLICE` rows: the rows of a slice already
+   * present (a re-upload, or rows a crashed run wrote) are read in one query, and counted with the
+   * refused ones (their refusals inserted once each) in one statement that moves `next_line`; each
+   * new row is one change whose statement also moves `next_line` past it, and a row whose write the
+   * ledger or the database refuses is refused like the others. So a crash at any point leaves
+   * `next_line` on the first row not yet done. The import yields to the event loop after each
+   * slice, after each new row, and while it reads the file (`createSlicer`).
    */
   async function importRows(
     importId: string,
@@ -223,18 +323,20 @@ export function createImportsService(deps: {
     announce: (e: readonly GroupEvent[]) => void,
   ) {
     const { people } = input.file;
-    const records = csvRecords(input.csv);
-    records.next(); // the header
+    const limits = { maxFields: Number.POSITIVE_INFINITY };
+    const records = csvRecords(input.csv, limits);
+    readHeader(records, limits);
+    const endOfSlice = createSlicer(pause);
     let batch: SplitwiseRow[] = [];
     const flushBatch = async () => {
       const ids = batch
         .filter((r) => r.kind === 'expense' || r.kind === 'settlement')
         .map((r) => recordIdOf(importId, r));
       const found = await present(ids);
-      let pending = { existing: 0, refused: [] as { line: number; reason: string }[] };
+      let pending = { existing: 0, refused: [] as ImportRefusal[] };
       const settle = async (next: number) => {
         if (pending.existing === 0 && pending.refused.length === 0) return;
-        await runAlone(progress(importId, next, pending, 'alone'));
+        await runRead(SETTLE, [importId, JSON.stringify(pending.refused), next, pending.existing]);
         pending = { existing: 0, refused: [] };
       };
       for (const row of batch) {
@@ -252,31 +354,40 @@ export function createImportsService(deps: {
             await change(async (ctx) => {
               const group = await ctx.open(input.groupId, userId);
               const { events } = stageRow(group, userId, input, row);
-              group.write(progress(importId, row.line + 1, { created: 1 }, 'guard'));
+              group.write(sql`update imports set next_line = greatest(next_line, ${row.line + 1}::integer),
+                                     created = created + 1, updated_at = now()
+                                from guard where imports.id = ${importId}::text`);
               return { events };
             }, announce);
           } catch (error) {
             // Another run of the same file (another process) created it first: it is present.
-            if (!isUniqueViolation(error)) throw error;
-            pending.existing++;
+            if (isUniqueViolation(error)) pending.existing++;
+            else {
+              const reason = refusalOf(error);
+              if (reason === undefined) throw error;
+              pending.refused.push({ line: row.line, reason });
+            }
           }
+          await pause();
         }
       }
       const last = batch[batch.length - 1];
       if (last) await settle(last.line + 1);
       batch = [];
+      await pause();
     };
     for (const record of records) {
+      await endOfSlice(record);
       if (record.line < nextLine) continue;
       const row = interpretRecord(record, people);
       if (row.kind === 'blank') continue;
       batch.push(row);
-      if (batch.length >= BATCH) await flushBatch();
+      if (batch.length >= WRITE_SLICE) await flushBatch();
     }
     await flushBatch();
   }
 
-  /** The import's end, as a change (`import.completed` with the report); the report after it. */
+  /** The import's end, as a change (`import.completed` with the report's counts); the report after it. */
   async function complete(
     importId: string,
     userId: string,
@@ -291,17 +402,21 @@ export function createImportsService(deps: {
         group.write(
           sql`update imports set status = 'completed', updated_at = now() from guard where imports.id = ${importId}::text`,
         );
-        // The report without its list of refusals (which can be long): their number.
-        const { refused, ...summary } = toReport(row);
-        const data = { import: { ...summary, status: 'completed', refusedCount: refused.length } };
+        // The report's counts, without its refusals (the report lists them).
+        const { refused: _refused, ...summary } = toReport(row, []);
+        const data = { import: { ...summary, status: 'completed' } };
         return { events: [group.commit('import.completed', userId, data)] };
       }, announce);
     }
-    return toReport((await readRow(importId)) as ImportRow);
+    return reportOf((await readRow(importId)) as ImportRow);
   }
 
   return {
-    /** Runs the import to its end (or resumes it), and answers its report: `201`. */
+    /**
+     * Runs the import to its end (or resumes it), and answers its report: `201`. A run that stops
+     * on an error it cannot refuse as a row leaves the import `failed` (a retry resumes it) and
+     * throws that error.
+     */
     async run(
       userId: string,
       input: ImportInput,
@@ -312,10 +427,15 @@ export function createImportsService(deps: {
       const mine = (async () => {
         await before?.catch(() => {});
         await start(userId, input, announce);
-        const row = await readRow(importId);
-        if (!row) throw new Error('the import vanished');
-        await importRows(importId, userId, input, row.next_line, announce);
-        return complete(importId, userId, input.groupId, announce);
+        try {
+          const row = await readRow(importId);
+          if (!row) throw new Error('the import vanished');
+          await importRows(importId, userId, input, row.next_line, announce);
+          return await complete(importId, userId, input.groupId, announce);
+        } catch (error) {
+          await runRead(FAIL, [importId]).catch(() => {});
+          throw error;
+        }
       })();
       running.set(importId, mine);
       try {
@@ -328,14 +448,23 @@ export function createImportsService(deps: {
 
     /** The report of an import of `groupId`, for a member of it; 404 otherwise. */
     async get(userId: string, groupId: string, importId: string): Promise<ImportReport> {
-      const { rows } = await knex.raw<{ rows: ImportRow[] }>(
-        `select i.* from imports i join group_members m on m.group_id = i.group_id and m.user_id = ?
-          where i.id = ? and i.group_id = ?`,
-        [userId, importId, groupId],
-      );
-      const row = rows[0];
+      const [row] = await runRead<ImportRow>(VISIBLE, [userId, importId, groupId]);
       if (!row) throw notFound('Import');
-      return toReport(row);
+      return reportOf(row);
+    },
+
+    /** The import's refused rows by line, one page (API.md §1 lists), for a member; 404 otherwise. */
+    async refusals(
+      userId: string,
+      groupId: string,
+      importId: string,
+      query: { limit: number; cursor?: string },
+    ): Promise<{ data: ImportRefusal[]; nextCursor: string | null }> {
+      const after = lineAfter(query.cursor);
+      const [row] = await runRead<ImportRow>(VISIBLE, [userId, importId, groupId]);
+      if (!row) throw notFound('Import');
+      const rows = await runRead<ImportRefusal>(REFUSALS_AFTER, [importId, after, query.limit + 1]);
+      return pageOf(rows, query.limit, (r) => [r.line]);
     },
   };
 }

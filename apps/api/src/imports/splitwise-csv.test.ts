@@ -1,27 +1,36 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { clipCodePoints } from '@tally/domain';
 import {
+  boundReason,
   checkSplitwiseFile,
   csvRecords,
   deriveExpense,
   interpretRecord,
+  MAX_PEOPLE,
+  MAX_REASON,
   MalformedFile,
+  OverLimit,
+  PARSE_SLICE_CHARS,
+  PARSE_SLICE_RECORDS,
   toMinorUnits,
 } from './splitwise-csv';
 
 const FIXTURE = readFileSync(path.join(__dirname, '../../../../test/fixtures/splitwise-export.csv'), 'utf8');
 const HEADER = 'Date,Description,Category,Cost,Currency,Ada,Bob';
 
-const rowsOf = (text: string) => {
-  const { people } = checkSplitwiseFile(text);
+const check = (text: string, maxRows = 10_000) => checkSplitwiseFile(text, { maxRows });
+
+const rowsOf = async (text: string) => {
+  const { people } = await check(text);
   const records = csvRecords(text);
   records.next();
   return [...records].map((r) => interpretRecord(r, people));
 };
 
-const malformedLine = (text: string): number | undefined => {
+const malformedLine = async (text: string): Promise<number | undefined> => {
   try {
-    checkSplitwiseFile(text);
+    await check(text);
     return undefined;
   } catch (error) {
     if (error instanceof MalformedFile) return error.line;
@@ -29,10 +38,16 @@ const malformedLine = (text: string): number | undefined => {
   }
 };
 
+const recordsOf = (text: string) => [...csvRecords(text)].map(({ line, fields }) => ({ line, fields }));
+
+/** A file of `rows` rows whose nets do not add up (each refused alone). */
+const refusedRows = (rows: number) =>
+  `${HEADER}\n${Array.from({ length: rows }, (_, i) => `2024-01-01,Row ${i},General,10.00,EUR,5.00,-4.00`).join('\n')}\n`;
+
 describe('csvRecords (RFC 4180)', () => {
   it('reads quoted fields, escaped quotes, CRLF and a line break inside quotes, with each record’s line', () => {
     const text = 'a,"b, c","say ""hi"""\r\n"two\nlines",x,\r\nlast,,';
-    expect([...csvRecords(text)]).toEqual([
+    expect(recordsOf(text)).toEqual([
       { line: 1, fields: ['a', 'b, c', 'say "hi"'] },
       { line: 2, fields: ['two\nlines', 'x', ''] },
       { line: 4, fields: ['last', '', ''] },
@@ -97,8 +112,8 @@ describe('deriveExpense', () => {
 });
 
 describe('the sample export (test/fixtures/splitwise-export.csv)', () => {
-  it('has three people, seven rows, and a total that matches them', () => {
-    expect(checkSplitwiseFile(FIXTURE)).toEqual({
+  it('has three people, seven rows, and a total that matches them', async () => {
+    expect(await check(FIXTURE)).toEqual({
       people: ['Ada Lovelace', 'Bob Smith', 'Carol "CJ" Jones'],
       rows: 7,
       totalLine: 10,
@@ -106,8 +121,8 @@ describe('the sample export (test/fixtures/splitwise-export.csv)', () => {
     });
   });
 
-  it('reads expenses, payments as settlements from the positive net to the negative, a blank line and the total', () => {
-    const rows = rowsOf(FIXTURE);
+  it('reads expenses, payments as settlements from the positive net to the negative, a blank line and the total', async () => {
+    const rows = await rowsOf(FIXTURE);
     expect(rows.map((r) => r.kind)).toEqual([
       'expense',
       'expense',
@@ -125,7 +140,7 @@ describe('the sample export (test/fixtures/splitwise-export.csv)', () => {
 });
 
 describe('rows refused with a reason', () => {
-  const one = (row: string) => rowsOf(`${HEADER}\n${row}\n`)[0];
+  const one = async (row: string) => (await rowsOf(`${HEADER}\n${row}\n`))[0];
   it.each([
     ['2024-13-01,X,General,10.00,EUR,5.00,-5.00', /is not a date/],
     ['2024-01-01,X,General,10.00,EUR,5.00,-4.00', /add up to 1.00, not to 0/],
@@ -134,13 +149,47 @@ describe('rows refused with a reason', () => {
     ['2024-01-01,X,General,10.00,XXX,5.00,-5.00', /unknown currency/],
     ['2024-01-01,X,General,0.00,EUR,0.00,0.00', /cost must be positive/],
     ['2024-01-01,X,Payment,9.00,EUR,10.00,-10.00', /must equal the amount paid/],
-  ])('%s', (row, reason) => {
-    expect(one(row)).toMatchObject({ kind: 'refused', line: 2, reason: expect.stringMatching(reason) });
+    // Dates PostgreSQL cannot hold, or that are no calendar date: refused as rows (issue 30).
+    ['0000-01-01,X,General,10.00,EUR,5.00,-5.00', /"0000-01-01" is not a date/],
+    ['2024-02-30,X,General,10.00,EUR,5.00,-5.00', /"2024-02-30" is not a date/],
+    ['2023-02-29,X,General,10.00,EUR,5.00,-5.00', /is not a date/],
+    ['2024-01-01,"X\u0000Y",General,10.00,EUR,5.00,-5.00', /U\+0000 or an unpaired surrogate/],
+    ['2024-01-01,"X\ud800Y",General,10.00,EUR,5.00,-5.00', /U\+0000 or an unpaired surrogate/],
+    ['2024-01-01,X,"G\udc00",10.00,EUR,5.00,-5.00', /U\+0000 or an unpaired surrogate/],
+  ])('%s', async (row, reason) => {
+    expect(await one(row)).toMatchObject({ kind: 'refused', line: 2, reason: expect.stringMatching(reason) });
   });
 
-  it('reports a total that does not match the rows', () => {
+  it('refuses an amount of a hundred thousand digits as over the largest amount', async () => {
+    expect(await one(`2024-01-01,X,General,${'9'.repeat(100_000)},EUR,5.00,-5.00`)).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/^cost: "9{40}…" is over the largest amount$/),
+    });
+  });
+
+  it('accepts the first and last days of the years 0001–9999, and a leap day', async () => {
+    for (const date of ['0001-01-01', '9999-12-31', '2024-02-29']) {
+      expect(await one(`${date},X,General,10.00,EUR,5.00,-5.00`)).toMatchObject({
+        kind: 'expense',
+        occurredAt: `${date}T00:00:00.000Z`,
+      });
+    }
+  });
+
+  it('bounds a reason, whatever the cell it quotes, and keeps it storable', async () => {
+    const row = await one(`2024-01-01,X,General,10.00,${'Q'.repeat(1_000_000)},5.00,-5.00`);
+    expect(row).toMatchObject({ kind: 'refused', reason: `unknown currency "${'Q'.repeat(40)}…"` });
+    expect(boundReason('x'.repeat(MAX_REASON + 1))).toBe(`${'x'.repeat(MAX_REASON - 1)}…`);
+    expect(boundReason('a\u0000b\ud800c')).toBe('a\ufffdb\ufffdc');
+    // Cut by code points: never half of a pair.
+    expect(clipCodePoints('ab😀c', 3)).toBe('ab😀');
+    const long = await one(`2024-01-01,${'d'.repeat(199)}😀tail,General,10.00,EUR,5.00,-5.00`);
+    expect(long).toMatchObject({ kind: 'expense', description: `${'d'.repeat(199)}😀` });
+  });
+
+  it('reports a total that does not match the rows', async () => {
     const text = `${HEADER}\n2024-01-01,X,General,10.00,EUR,5.00,-5.00\n\n2024-02-01,Total balance, , ,EUR,4.00,-4.00\n`;
-    expect(checkSplitwiseFile(text).totalMismatch).toMatch(/Ada: 4.00 in the file, 5.00 from the rows/);
+    expect((await check(text)).totalMismatch).toMatch(/Ada: 4.00 in the file, 5.00 from the rows/);
   });
 });
 
@@ -152,8 +201,81 @@ describe('malformed files, refused whole with the line', () => {
     [`${HEADER}\n2024-01-01,X,General,10.00,EUR,5.00,-5.00\n2024-01-02,Y,General,10.00,EUR,5.00\n`, 3],
     [`${HEADER}\n2024-01-01,"X,General,10.00,EUR,5.00,-5.00\n`, 2],
     ['Date,Description,Category,Cost,Currency,Ada,Ada\n2024-01-01,X,General,10.00,EUR,5.00,-5.00\n', 1],
-  ])('%j → line %i', (text, line) => {
-    expect(malformedLine(text)).toBe(line);
+  ])('%j → line %i', async (text, line) => {
+    expect(await malformedLine(text)).toBe(line);
+  });
+
+  it('refuses a row with more fields than the header at the first one too many', async () => {
+    const text = `${HEADER}\n2024-01-01,X,General,10.00,EUR,5.00,-5.00${',0'.repeat(1000)}\n`;
+    await expect(check(text)).rejects.toThrow(
+      expect.objectContaining({ line: 2, reason: 'more than 7 fields where the header has 7' }),
+    );
+  });
+});
+
+describe('bounds (API.md §9.1)', () => {
+  const overLimit = async (text: string, maxRows = 10_000) => {
+    try {
+      await check(text, maxRows);
+    } catch (error) {
+      if (error instanceof OverLimit) return { name: error.limit, max: error.max };
+      throw error;
+    }
+    return undefined;
+  };
+
+  it('takes at most maxRows rows (refused ones count), stopping at the first row over it', async () => {
+    expect((await check(refusedRows(100), 100)).rows).toBe(100);
+    expect(await overLimit(refusedRows(101), 100)).toEqual({ name: 'importRows', max: 100 });
+    // A malformed line after the row too many is never read: the bound answers first.
+    expect(await overLimit(`${refusedRows(101)}broken"line\n`, 100)).toEqual({
+      name: 'importRows',
+      max: 100,
+    });
+  });
+
+  it(`takes at most ${MAX_PEOPLE} person columns`, async () => {
+    const header = (n: number) =>
+      `Date,Description,Category,Cost,Currency,${Array.from({ length: n }, (_, i) => `P${i}`).join(',')}`;
+    const row = (n: number) => `2024-01-01,X,General,10.00,EUR,5.00,-5.00${',0'.repeat(n - 2)}`;
+    expect((await check(`${header(MAX_PEOPLE)}\n${row(MAX_PEOPLE)}\n`)).people).toHaveLength(MAX_PEOPLE);
+    expect(await overLimit(`${header(MAX_PEOPLE + 1)}\n${row(MAX_PEOPLE + 1)}\n`)).toEqual({
+      name: 'importPeople',
+      max: MAX_PEOPLE,
+    });
+    // A header of a hundred thousand columns is refused at column 201, without a quadratic check.
+    expect(await overLimit(`${header(100_000)}\n`)).toEqual({ name: 'importPeople', max: MAX_PEOPLE });
+  });
+});
+
+describe('reading in slices', () => {
+  it(`yields to the event loop every ${PARSE_SLICE_RECORDS} records, so that other work runs meanwhile`, async () => {
+    let pauses = 0;
+    const pause = () => {
+      pauses++;
+      return new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    // Work queued before the check starts (another request's callback) runs during it.
+    let ranDuring = false;
+    let checking = true;
+    setImmediate(() => {
+      ranDuring = checking;
+    });
+    const file = await checkSplitwiseFile(refusedRows(2_000), { maxRows: 10_000, pause });
+    checking = false;
+    expect(file.rows).toBe(2_000);
+    expect(pauses).toBe(Math.floor(2_000 / PARSE_SLICE_RECORDS));
+    expect(ranDuring).toBe(true);
+  });
+
+  it(`ends a slice after ${PARSE_SLICE_CHARS} characters, however few records`, async () => {
+    let pauses = 0;
+    const pause = async () => {
+      pauses++;
+    };
+    const wide = `2024-01-01,${'w'.repeat(PARSE_SLICE_CHARS)},General,10.00,EUR,5.00,-5.00`;
+    await checkSplitwiseFile(`${HEADER}\n${wide}\n${wide}\n${wide}\n`, { maxRows: 10, pause });
+    expect(pauses).toBe(3);
   });
 });
 

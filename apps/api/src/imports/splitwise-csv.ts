@@ -2,8 +2,10 @@ import {
   allocateLargestRemainder,
   CURRENCIES_WITH_MINOR_UNITS,
   clipCodePoints,
+  isRealTimestamp,
   MAX_AMOUNT,
   minorUnitsOf,
+  textProblem,
 } from '@tally/domain';
 
 /**
@@ -14,7 +16,8 @@ import {
  * Two kinds of problems: a file that is not a Splitwise export at all (broken quoting, a record
  * with the wrong number of fields, a missing header) is `MalformedFile`, refused whole with the
  * line; a well-formed row whose content cannot be imported (a date that does not parse, nets that
- * do not add up) is refused alone, with a reason, and the import goes on.
+ * do not add up) is refused alone, with a reason, and the import goes on. A file over a stated
+ * bound (rows, person columns) is `OverLimit`, refused whole.
  */
 
 /** The file is not a Splitwise export: answered `422 malformed_file` naming `line`, nothing written. */
@@ -28,11 +31,67 @@ export class MalformedFile extends Error {
   }
 }
 
-/** One CSV record and the 1-based line it starts on. */
-export type CsvRecord = { line: number; fields: string[] };
+/** A record with more fields than allowed: the header's count for a row, the bound for the header. */
+export class TooManyFields extends MalformedFile {
+  override name = 'TooManyFields';
+  constructor(
+    line: number,
+    readonly max: number,
+  ) {
+    super(line, `more than ${max} fields where the header has ${max}`);
+  }
+}
 
-/** The records of `text`, in order. A blank line is a record of one empty field. */
-export function* csvRecords(text: string): Generator<CsvRecord> {
+/** The file goes over a stated bound (API.md §9.1): `422 limit_exceeded`, nothing written. */
+export class OverLimit extends Error {
+  override name = 'OverLimit';
+  constructor(
+    /** `importRows` or `importPeople`. */
+    readonly limit: 'importRows' | 'importPeople',
+    readonly max: number,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** Person columns a file may have: an expense takes at most 200 participants (API.md §4). */
+export const MAX_PEOPLE = 200;
+
+/**
+ * The file is read in slices, yielding to the event loop between them (so that other requests are
+ * served while a large file is checked): a slice ends after this many records…
+ */
+export const PARSE_SLICE_RECORDS = 500;
+/** …or once it has read this many characters of the file, whichever comes first. */
+export const PARSE_SLICE_CHARS = 256 * 1024;
+
+/** Lets the event loop run what is waiting (I/O, timers, other requests) before the next slice. */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** One CSV record, the 1-based line it starts on, and the offset in the text just after it. */
+export type CsvRecord = { line: number; fields: string[]; end: number };
+
+const QUOTE = 0x22;
+/** Where an unquoted field ends (or a quote inside it makes the file malformed). */
+const UNQUOTED_END = /[,\r\n"]/g;
+
+const newlinesIn = (text: string): number => {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+};
+
+/**
+ * The records of `text`, in order. A blank line is a record of one empty field. A record with more
+ * than `limits.maxFields` fields (read before each record: the caller sets it once it knows the
+ * header) is `TooManyFields` as soon as the one field too many is read, so a line of a million
+ * commas is refused without a million-entry list.
+ */
+export function* csvRecords(
+  text: string,
+  limits: { maxFields: number } = { maxFields: Number.POSITIVE_INFINITY },
+): Generator<CsvRecord> {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a byte-order mark, as spreadsheet tools write
   let line = 1;
   const n = text.length;
@@ -40,38 +99,39 @@ export function* csvRecords(text: string): Generator<CsvRecord> {
     const start = line;
     const fields: string[] = [];
     for (;;) {
-      let value = '';
-      if (text[i] === '"') {
+      let value: string;
+      if (text.charCodeAt(i) === QUOTE) {
         i++;
+        const parts: string[] = [];
         for (;;) {
-          if (i >= n) throw new MalformedFile(start, 'a quoted field is never closed');
-          const c = text[i] as string;
-          if (c === '"') {
-            if (text[i + 1] === '"') {
-              value += '"';
-              i += 2;
-              continue;
-            }
-            i++;
-            break;
+          const close = text.indexOf('"', i);
+          if (close < 0) throw new MalformedFile(start, 'a quoted field is never closed');
+          const part = text.slice(i, close);
+          line += newlinesIn(part);
+          parts.push(part);
+          if (text.charCodeAt(close + 1) === QUOTE) {
+            parts.push('"');
+            i = close + 2;
+            continue;
           }
-          if (c === '\n') line++;
-          value += c;
-          i++;
+          i = close + 1;
+          break;
         }
+        value = parts.length === 1 ? (parts[0] as string) : parts.join('');
         const after = text[i];
         if (i < n && after !== ',' && after !== '\n' && after !== '\r') {
           throw new MalformedFile(line, 'text after the closing quote of a field');
         }
       } else {
-        const from = i;
-        while (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') {
-          if (text[i] === '"') throw new MalformedFile(line, 'a quote inside an unquoted field');
-          i++;
-        }
-        value = text.slice(from, i);
+        UNQUOTED_END.lastIndex = i;
+        const found = UNQUOTED_END.exec(text);
+        const end = found ? found.index : n;
+        if (found?.[0] === '"') throw new MalformedFile(line, 'a quote inside an unquoted field');
+        value = text.slice(i, end);
+        i = end;
       }
       fields.push(value);
+      if (fields.length > limits.maxFields) throw new TooManyFields(start, limits.maxFields);
       if (i < n && text[i] === ',') {
         i++;
         continue;
@@ -81,7 +141,7 @@ export function* csvRecords(text: string): Generator<CsvRecord> {
     if (text[i] === '\r') i++;
     if (text[i] === '\n') i++;
     line++;
-    yield { line: start, fields };
+    yield { line: start, fields, end: i };
   }
 }
 
@@ -144,24 +204,55 @@ export function toMinorUnits(text: string, currency: string): number | string {
   const value = text.trim();
   if (value === '') return 0;
   const match = /^([+-]?)(\d+)(?:\.(\d*))?$/.exec(value);
-  if (!match) return `"${text}" is not a decimal amount`;
+  if (!match) return `${quote(text)} is not a decimal amount`;
   const digits = minorUnitsOf(currency) ?? 0;
   const fraction = match[3] ?? '';
   if (/[1-9]/.test(fraction.slice(digits))) {
-    return `"${text}" has more decimals than ${currency} allows (${digits})`;
+    return `${quote(text)} has more decimals than ${currency} allows (${digits})`;
   }
-  const units = BigInt(`${match[2]}${fraction.slice(0, digits).padEnd(digits, '0')}`);
-  if (units > BigInt(MAX_AMOUNT)) return `"${text}" is over the largest amount`;
+  // Leading zeros aside, more digits than the largest amount has is over it (and no BigInt of a
+  // megabyte of digits is ever made).
+  const whole = `${match[2]}${fraction.slice(0, digits).padEnd(digits, '0')}`.replace(/^0+(?=\d)/, '');
+  const units = whole.length > String(MAX_AMOUNT).length ? undefined : BigInt(whole);
+  if (units === undefined || units > BigInt(MAX_AMOUNT)) return `${quote(text)} is over the largest amount`;
   const n = Number(units);
   return match[1] === '-' && n !== 0 ? -n : n;
 }
 
-/** A `YYYY-MM-DD` date (Splitwise's), as the start of that day in UTC; undefined when it is no date. */
+/**
+ * A `YYYY-MM-DD` date (Splitwise's), as the start of that day in UTC; undefined when it is no real
+ * date within 0001–9999 (the one rule for dates, `isRealTimestamp`: `0000-01-01` and `2024-02-30`
+ * are no dates, and PostgreSQL could not store the first).
+ */
 function toOccurredAt(text: string): string | undefined {
   const value = text.trim();
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
-  const at = new Date(`${value}T00:00:00.000Z`);
-  return Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== value ? undefined : at.toISOString();
+  const at = `${value}T00:00:00.000Z`;
+  return isRealTimestamp(at) ? at : undefined;
+}
+
+/** The longest reason a refused row is given, in code points (the rest is cut, with `…`). */
+export const MAX_REASON = 300;
+/** The longest part of a cell a reason quotes. */
+const MAX_QUOTED = 40;
+
+/** U+0000, a high surrogate not followed by a low one, a low surrogate not after a high one. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Text made storable: U+0000 and unpaired surrogates become U+FFFD. */
+const storable = (text: string): string => text.replace(new RegExp(UNSTORABLE.source, 'g'), '\ufffd');
+
+/** A cell (or a person column's name) as a reason names it: at most `MAX_QUOTED` code points, storable. */
+const cell = (text: string): string => {
+  const head = clipCodePoints(text, MAX_QUOTED);
+  return `${storable(head)}${head.length < text.length ? '…' : ''}`;
+};
+const quote = (text: string): string => `"${cell(text)}"`;
+
+/** A reason as stored and answered: storable, at most `MAX_REASON` code points. */
+export function boundReason(reason: string): string {
+  const head = clipCodePoints(reason, MAX_REASON);
+  return storable(head.length < reason.length ? `${clipCodePoints(head, MAX_REASON - 1)}…` : head);
 }
 
 /**
@@ -210,19 +301,19 @@ export function interpretRecord(record: CsvRecord, people: readonly string[]): S
     string,
     string,
   ];
-  const refuse = (reason: string): SplitwiseRow => ({ kind: 'refused', line, reason });
+  const refuse = (reason: string): SplitwiseRow => ({ kind: 'refused', line, reason: boundReason(reason) });
   const currency = rawCurrency.trim().toUpperCase();
   const description = rawDescription.trim();
-  if (!CURRENCIES.has(currency)) return refuse(`unknown currency "${rawCurrency}"`);
+  if (!CURRENCIES.has(currency)) return refuse(`unknown currency ${quote(rawCurrency)}`);
   const nets = new Map<number, number>();
   for (let p = 0; p < people.length; p++) {
     const net = toMinorUnits(fields[FIXED.length + p] as string, currency);
-    if (typeof net === 'string') return refuse(`${people[p]}: ${net}`);
+    if (typeof net === 'string') return refuse(`${cell(people[p] as string)}: ${net}`);
     if (net !== 0) nets.set(p, net);
   }
   if (description.toLowerCase() === TOTAL_DESCRIPTION) return { kind: 'total', line, currency, nets };
   const occurredAt = toOccurredAt(date);
-  if (!occurredAt) return refuse(`"${date}" is not a date (YYYY-MM-DD)`);
+  if (!occurredAt) return refuse(`${quote(date)} is not a date (YYYY-MM-DD, years 0001–9999)`);
   const cost = toMinorUnits(rawCost, currency);
   if (typeof cost === 'string') return refuse(`cost: ${cost}`);
   if (cost <= 0) return refuse('the cost must be positive');
@@ -230,6 +321,14 @@ export function interpretRecord(record: CsvRecord, people: readonly string[]): S
   if (sum !== 0) return refuse(`the nets add up to ${formatUnits(sum, currency)}, not to 0`);
   if (nets.size === 0) return refuse("no one's net changes");
   const text = clipCodePoints(description || rawCategory.trim() || 'Imported from Splitwise', 200);
+  const category = clipCodePoints(rawCategory.trim(), 64);
+  // The rule every description and category keeps (API.md §1 "Strings"): what the API would refuse
+  // in a request is refused here as a row.
+  if (textProblem(text, 'free', { max: 200 }) || textProblem(category, 'name', { max: 64 })) {
+    return refuse(
+      'the description or category holds a character Tally does not store (a control character or an unpaired surrogate)',
+    );
+  }
   if (rawCategory.trim().toLowerCase() === PAYMENT_CATEGORY) {
     const entries = [...nets];
     const from = entries.find(([, net]) => net > 0);
@@ -239,7 +338,7 @@ export function interpretRecord(record: CsvRecord, people: readonly string[]): S
     }
     if (from[1] !== cost) {
       return refuse(
-        `a payment's cost (${rawCost.trim()}) must equal the amount paid (${formatUnits(from[1], currency)})`,
+        `a payment's cost (${quote(rawCost.trim())}) must equal the amount paid (${formatUnits(from[1], currency)})`,
       );
     }
     return {
@@ -257,14 +356,14 @@ export function interpretRecord(record: CsvRecord, people: readonly string[]): S
   if (!derived) {
     const owedToPayers = [...nets.values()].filter((n) => n > 0).reduce((a, b) => a + b, 0);
     return refuse(
-      `the cost (${rawCost.trim()}) is less than what the others owe the payers (${formatUnits(owedToPayers, currency)})`,
+      `the cost (${quote(rawCost.trim())}) is less than what the others owe the payers (${formatUnits(owedToPayers, currency)})`,
     );
   }
   return {
     kind: 'expense',
     line,
     description: text,
-    category: clipCodePoints(rawCategory.trim(), 64) || null,
+    category: category || null,
     occurredAt,
     currency,
     amount: cost,
@@ -294,28 +393,75 @@ function peopleOf(header: CsvRecord | undefined): string[] {
   }
   const people = names.slice(FIXED.length);
   if (people.length === 0) throw new MalformedFile(header.line, 'the header names no person column');
+  const seen = new Set<string>();
   people.forEach((name, i) => {
     if (name === '') throw new MalformedFile(header.line, `person column ${i + 1} has no name`);
-    if (people.indexOf(name) !== i)
-      throw new MalformedFile(header.line, `person column "${name}" appears twice`);
+    if (seen.has(name)) throw new MalformedFile(header.line, `person column ${quote(name)} appears twice`);
+    seen.add(name);
   });
   return people;
 }
 
 /**
- * The whole file checked once, before anything is written: `MalformedFile` for the first line that
- * makes it no Splitwise export (so nothing is ever half-imported for a broken file); otherwise its
- * people, its number of rows, and whether its "Total balance" row agrees with the rows imported.
- * Holds one record at a time plus one running sum per person.
+ * The header's person columns, read from `records` (whose field bound it sets: the header may have
+ * `MAX_PEOPLE` person columns, each row then exactly the header's fields).
  */
-export function checkSplitwiseFile(text: string): SplitwiseFile {
-  const records = csvRecords(text);
-  const people = peopleOf(records.next().value as CsvRecord | undefined);
+export function readHeader(records: Iterator<CsvRecord>, limits: { maxFields: number }): string[] {
+  limits.maxFields = FIXED.length + MAX_PEOPLE;
+  let header: CsvRecord | undefined;
+  try {
+    header = records.next().value as CsvRecord | undefined;
+  } catch (error) {
+    if (!(error instanceof TooManyFields)) throw error;
+    throw new OverLimit(
+      'importPeople',
+      MAX_PEOPLE,
+      `The file has more than ${MAX_PEOPLE} person columns; an import takes at most ${MAX_PEOPLE}.`,
+    );
+  }
+  const people = peopleOf(header);
+  limits.maxFields = FIXED.length + people.length;
+  return people;
+}
+
+/**
+ * Ends a slice of the file's reading when it is full (`PARSE_SLICE_RECORDS` records or
+ * `PARSE_SLICE_CHARS` characters since the last one): then `pause` lets the event loop run.
+ */
+export function createSlicer(pause: () => Promise<void> = nextTurn) {
+  let records = 0;
+  let from = 0;
+  return async (record: CsvRecord): Promise<void> => {
+    records++;
+    if (records < PARSE_SLICE_RECORDS && record.end - from < PARSE_SLICE_CHARS) return;
+    records = 0;
+    from = record.end;
+    await pause();
+  };
+}
+
+/**
+ * The whole file checked once, before anything is written: `MalformedFile` for the first line that
+ * makes it no Splitwise export (so nothing is ever half-imported for a broken file), `OverLimit` as
+ * soon as it has a row more than `maxRows` (or too many person columns); otherwise its people, its
+ * number of rows, and whether its "Total balance" row agrees with the rows imported. Holds one
+ * record at a time plus one running sum per person; read in slices (`createSlicer`), yielding to
+ * the event loop between them.
+ */
+export async function checkSplitwiseFile(
+  text: string,
+  options: { maxRows: number; pause?: () => Promise<void> },
+): Promise<SplitwiseFile> {
+  const limits = { maxFields: Number.POSITIVE_INFINITY };
+  const records = csvRecords(text, limits);
+  const people = readHeader(records, limits);
+  const endOfSlice = createSlicer(options.pause);
   let rows = 0;
   let total: Extract<SplitwiseRow, { kind: 'total' }> | undefined;
   // The rows' nets, by currency then column, to check the total row against.
   const sums = new Map<string, number[]>();
   for (const record of records) {
+    await endOfSlice(record);
     const row = interpretRecord(record, people);
     if (row.kind === 'blank') continue;
     if (row.kind === 'total') {
@@ -325,6 +471,13 @@ export function checkSplitwiseFile(text: string): SplitwiseFile {
     }
     if (total) throw new MalformedFile(row.line, 'a row after the "Total balance" row');
     rows++;
+    if (rows > options.maxRows) {
+      throw new OverLimit(
+        'importRows',
+        options.maxRows,
+        `The file has more than ${options.maxRows} rows; an import takes at most ${options.maxRows} (split the file).`,
+      );
+    }
     if (row.kind === 'refused') continue;
     const perPerson = sums.get(row.currency) ?? people.map(() => 0);
     sums.set(row.currency, perPerson);
@@ -344,10 +497,12 @@ export function checkSplitwiseFile(text: string): SplitwiseFile {
       return expected === actual
         ? []
         : [
-            `${name}: ${formatUnits(expected, total.currency)} in the file, ${formatUnits(actual, total.currency)} from the rows imported`,
+            `${cell(name)}: ${formatUnits(expected, total.currency)} in the file, ${formatUnits(actual, total.currency)} from the rows imported`,
           ];
     });
-    if (off.length > 0) totalMismatch = `the total balance does not match the rows: ${off.join('; ')}`;
+    if (off.length > 0) {
+      totalMismatch = boundReason(`the total balance does not match the rows: ${off.join('; ')}`);
+    }
   }
   return { people, rows, totalLine: total?.line, totalMismatch };
 }

@@ -946,6 +946,15 @@ responseSchemas['RecurringExpense'] = object(
 );
 responseSchemas['RecurringExpensePage'] = pageOf('RecurringExpense');
 // ---- imports (API.md §6b) -------------------------------------------------------------------------
+responseSchemas['ImportRefusal'] = object(
+  {
+    line: { type: 'integer', minimum: 1, description: 'The line of the file the row starts on' },
+    reason: { type: 'string', maxLength: 300, description: 'Why it was not imported (at most 300 characters)' },
+  },
+  ['line', 'reason'],
+  'A row of the file not imported, and why',
+);
+responseSchemas['ImportRefusalPage'] = pageOf('ImportRefusal');
 responseSchemas['ImportReport'] = object(
   {
     id: importId,
@@ -953,8 +962,10 @@ responseSchemas['ImportReport'] = object(
     format: { type: 'string', enum: ['splitwise-csv'] },
     status: {
       type: 'string',
-      enum: ['running', 'completed'],
-      description: '`running` while a run is under way or was interrupted (a retry resumes it)',
+      enum: ['running', 'completed', 'failed'],
+      description:
+        '`running` while a run is under way (or its process died); `failed` when a run stopped on an error ' +
+        'it could not refuse as a row. A retry of either resumes where it stopped.',
     },
     rows: { type: 'integer', minimum: 0, description: 'Expense and payment rows in the file' },
     created: { type: 'integer', minimum: 0, description: 'Rows this import created (across a resumed run)' },
@@ -963,13 +974,13 @@ responseSchemas['ImportReport'] = object(
       minimum: 0,
       description: 'Rows found already imported (the same file before)',
     },
+    refusedCount: { type: 'integer', minimum: 0, description: 'Rows refused (all of them)' },
     refused: {
       type: 'array',
-      items: object(
-        { line: { type: 'integer', minimum: 1 }, reason: { type: 'string' } },
-        ['line', 'reason'],
-        'A line of the file not imported, and why',
-      ),
+      maxItems: 20,
+      items: ref('ImportRefusal'),
+      description:
+        'The first 20 refused rows, by line; all of them are paged from `GET …/imports/{importId}/refusals`',
     },
     createdBy: id('usr', 'User'),
     createdAt: timestamp,
@@ -983,6 +994,7 @@ responseSchemas['ImportReport'] = object(
     'rows',
     'created',
     'existing',
+    'refusedCount',
     'refused',
     'createdBy',
     'createdAt',

@@ -838,13 +838,18 @@ $('import-form').addEventListener(
     $('import-report').replaceChildren(
       element(
         'p',
-        `${report.created} created, ${report.existing} already there, ${report.refused.length} refused.`,
+        `${report.created} created, ${report.existing} already there, ${report.refusedCount} refused.`,
       ),
       element('ul'),
     );
+    // The report lists the first refusals; the rest are paged from …/refusals (API.md §6b).
+    const more = report.refusedCount - report.refused.length;
     $('import-report')
       .querySelector('ul')
-      .replaceChildren(...report.refused.map((r) => element('li', `Line ${r.line}: ${r.reason}`)));
+      .replaceChildren(
+        ...report.refused.map((r) => element('li', `Line ${r.line}: ${r.reason}`)),
+        ...(more > 0 ? [element('li', `… and ${more} more.`)] : []),
+      );
     say(`Imported: ${report.created} created, ${report.existing} already there.`);
   }),
 );
