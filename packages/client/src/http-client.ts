@@ -205,6 +205,7 @@ function problemOf(response: FetchResponse, text: string): Problem {
           detail: typeof body.detail === 'string' ? body.detail : '',
           ...(typeof body.requestId === 'string' ? { requestId: body.requestId } : {}),
           ...(Array.isArray(body.errors) ? { errors: body.errors } : {}),
+          ...(body.limit && typeof body.limit === 'object' ? { limit: body.limit } : {}),
         };
       }
     } catch {
