@@ -1,6 +1,7 @@
 import {
   etagOf,
   type GroupEvent,
+  LimitExceededError,
   NotFoundError,
   PreconditionFailedError,
   type RecurringExpenseRequest,
@@ -120,6 +121,36 @@ describe('recurring expenses through the SDK', () => {
       what: 'recurring.deleted on the feed',
     });
     realtime.close();
+  });
+
+  it('answers a schedule over a bound with LimitExceededError naming it; reads back the zone’s one name', async () => {
+    const me = await ada.auth.me();
+    const group = await ada.groups.create({ name: 'Bounds' });
+    const expense = {
+      description: 'Gym',
+      amount: 2500,
+      paidBy: me.id,
+      split: { type: 'equal' as const, between: [me.id] },
+    };
+    const refused = await rejection(
+      ada.recurring.create(group.id, {
+        expense,
+        schedule: { every: 'week', startsOn: '2000-01-01', timeZone: 'UTC' },
+      }),
+    );
+    expect(refused).toBeInstanceOf(LimitExceededError);
+    expect((refused as LimitExceededError).limit).toEqual({ name: 'recurringBacklog', max: 100 });
+    expect((await ada.recurring.list(group.id)).data).toEqual([]);
+    const created = await ada.recurring.create(group.id, {
+      expense,
+      schedule: { every: 'month', startsOn: '2030-01-31', timeZone: 'europe/berlin' },
+    });
+    expect(created.schedule.timeZone).toBe('Europe/Berlin');
+    const offset = await rejection(ada.recurring.patch(created.id, { schedule: { timeZone: '+05:30' } }));
+    expect(offset).toBeInstanceOf(ValidationFailedError);
+    const back = await rejection(ada.recurring.patch(created.id, { schedule: { startsOn: '2000-01-31' } }));
+    expect((back as LimitExceededError).limit).toEqual({ name: 'recurringBacklog', max: 100 });
+    expect((await ada.recurring.get(created.id)).version).toBe(1);
   });
 
   it('carries recurring writes through the durable outbox, in order, each applied once', async () => {

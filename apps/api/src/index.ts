@@ -44,4 +44,10 @@ export {
   type Mailer,
   withMailMetrics,
 } from './mail/mailer';
-export { createRecurringScheduler, type RecurringScheduler } from './recurring/recurring-scheduler';
+export { RECURRING_LIMITS } from './recurring/recurring.service';
+export {
+  createRecurringScheduler,
+  RECURRING_SLICES,
+  type RecurringScheduler,
+  type RecurringSchedulerOptions,
+} from './recurring/recurring-scheduler';

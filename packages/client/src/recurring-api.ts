@@ -29,7 +29,12 @@ export class RecurringApi {
     this.http = http;
   }
 
-  /** `POST /v1/groups/{groupId}/recurring`; a `startsOn` in the past creates the missed occurrences. */
+  /**
+   * `POST /v1/groups/{groupId}/recurring`; a `startsOn` in the past creates the missed occurrences.
+   * `LimitExceededError` (its `limit.name`) when more than 100 would be due at once
+   * (`recurringBacklog`) or the group holds 50 recurring expenses already (`schedulesPerGroup`).
+   * `schedule.timeZone` comes back as the zone's one name (`europe/berlin` → `Europe/Berlin`).
+   */
   async create(
     groupId: string,
     body: RecurringExpenseRequest,
@@ -77,7 +82,11 @@ export class RecurringApi {
     return paginate((cursor) => this.list(groupId, { ...options, cursor }));
   }
 
-  /** `PATCH /v1/recurring/{recurringId}`: the template or the schedule, from the next occurrence on. */
+  /**
+   * `PATCH /v1/recurring/{recurringId}`: the template or the schedule, from the next occurrence on;
+   * `LimitExceededError` (`recurringBacklog`) for a schedule change that would make more than 100
+   * occurrences due at once.
+   */
   async patch(
     recurringId: string,
     patch: RecurringExpensePatch,

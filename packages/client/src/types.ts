@@ -210,7 +210,10 @@ export interface RecurringExpenseTemplate
   split: Split;
 }
 
-/** `every`, `startsOn` and `until` (local dates `YYYY-MM-DD`), `timeZone` (IANA). */
+/**
+ * `every`, `startsOn` and `until` (local dates `YYYY-MM-DD`), `timeZone` (an IANA name in any case,
+ * not a UTC offset; read back as the zone's one name, e.g. `Europe/Berlin`, `UTC`, `Asia/Kolkata`).
+ */
 export type RecurringSchedule = Schemas['RecurringExpenseRequest']['schedule'];
 
 /** Body of `POST /v1/groups/{groupId}/recurring`. */

@@ -10,6 +10,7 @@ export { normalizePayers } from './normalize-payers';
 export { MAX_RATE_DIGITS, parseRate, type Rate } from './parse-rate';
 export { recomputeNets } from './recompute-nets';
 export {
+  canonicalTimeZone,
   daysInMonth,
   firstOccurrenceAfter,
   isTimeZone,
@@ -18,6 +19,7 @@ export {
   localDateAt,
   type OccurrenceSplit,
   occurrenceDate,
+  occurrencesDue,
   parseLocalDate,
   RECURRENCE_EVERY,
   type RecurrenceEvery,

@@ -1,8 +1,10 @@
 import {
+  canonicalTimeZone,
   firstOccurrenceAfter,
   isTimeZone,
   localDateAt,
   occurrenceDate,
+  occurrencesDue,
   parseLocalDate,
   splitAmongMembers,
   startOfLocalDay,
@@ -117,13 +119,75 @@ describe('startOfLocalDay', () => {
     expect(at.toISOString()).toBe('2027-03-14T05:00:00.000Z');
   });
 
+  it('moves a local day the zone skipped entirely to the first instant after it (Pacific/Apia, 2011-12-30)', () => {
+    // Samoa crossed the date line: 2011-12-29 23:59:59 (UTC-10) was followed by 2011-12-31 00:00 (UTC+14).
+    const skipped = startOfLocalDay('2011-12-30', 'Pacific/Apia');
+    expect(skipped.toISOString()).toBe('2011-12-30T10:00:00.000Z');
+    expect(localDateAt(skipped, 'Pacific/Apia')).toBe('2011-12-31');
+    expect(localDateAt(new Date(skipped.getTime() - 1), 'Pacific/Apia')).toBe('2011-12-29');
+    // The days on either side keep their own midnights.
+    expect(startOfLocalDay('2011-12-29', 'Pacific/Apia').toISOString()).toBe('2011-12-29T10:00:00.000Z');
+    expect(startOfLocalDay('2011-12-31', 'Pacific/Apia').toISOString()).toBe('2011-12-30T10:00:00.000Z');
+    // A weekly schedule through the gap: every occurrence on or after its own date, in order.
+    const due = dates('2011-12-16', 'week', 4).map((d) => startOfLocalDay(d, 'Pacific/Apia'));
+    expect(due.map((at) => localDateAt(at, 'Pacific/Apia'))).toEqual([
+      '2011-12-16',
+      '2011-12-23',
+      '2011-12-31',
+      '2012-01-06',
+    ]);
+  });
+
+  it('moves a midnight a DST switch skips forward to the switch, in zones either side of UTC', () => {
+    // America/Santiago springs forward at 00:00 → 01:00 (2027-09-05); Asia/Beirut at 00:00 → 01:00 (2027-03-28).
+    for (const [date, zone] of [
+      ['2027-09-05', 'America/Santiago'],
+      ['2027-03-28', 'Asia/Beirut'],
+    ] as const) {
+      const at = startOfLocalDay(date, zone);
+      expect(localDateAt(at, zone)).toBe(date);
+      expect(localDateAt(new Date(at.getTime() - 1), zone)).not.toBe(date);
+      expect(at.getTime()).toBeGreaterThanOrEqual(new Date(`${date}T00:00:00Z`).getTime() - 14 * 3_600_000);
+    }
+    expect(startOfLocalDay('2027-09-05', 'America/Santiago').toISOString()).toBe('2027-09-05T04:00:00.000Z');
+    expect(startOfLocalDay('2027-03-28', 'Asia/Beirut').toISOString()).toBe('2027-03-27T22:00:00.000Z');
+  });
+
   it('is UTC midnight in UTC and counts offsets east of it', () => {
     expect(startOfLocalDay('2027-06-01', 'UTC').toISOString()).toBe('2027-06-01T00:00:00.000Z');
     expect(startOfLocalDay('2027-06-01', 'Asia/Kolkata').toISOString()).toBe('2027-05-31T18:30:00.000Z');
   });
 });
 
-describe('isTimeZone and parseLocalDate', () => {
+describe('occurrencesDue', () => {
+  const weekly = { every: 'week' as const, startsOn: '2027-01-04', timeZone: 'UTC' };
+
+  it('counts the occurrences whose local date has begun, from an index on', () => {
+    expect(occurrencesDue(weekly, 0, new Date('2027-01-03T23:59:59Z'))).toBe(0);
+    expect(occurrencesDue(weekly, 0, new Date('2027-01-04T00:00:00Z'))).toBe(1);
+    expect(occurrencesDue(weekly, 0, new Date('2027-03-01T00:00:00Z'))).toBe(9);
+    expect(occurrencesDue(weekly, 5, new Date('2027-03-01T00:00:00Z'))).toBe(4);
+    expect(occurrencesDue(weekly, 12, new Date('2027-03-01T00:00:00Z'))).toBe(0);
+  });
+
+  it('stops at until and judges "today" in the schedule’s time zone', () => {
+    expect(occurrencesDue({ ...weekly, until: '2027-01-20' }, 0, new Date('2028-01-01T00:00:00Z'))).toBe(3);
+    // 2027-01-03T23:30Z is already Jan 4 in Berlin, not yet in New York.
+    const at = new Date('2027-01-03T23:30:00Z');
+    expect(occurrencesDue({ ...weekly, timeZone: 'Europe/Berlin' }, 0, at)).toBe(1);
+    expect(occurrencesDue({ ...weekly, timeZone: 'America/New_York' }, 0, at)).toBe(0);
+    // Weekly from 2000-01-01 until 2026-11-28: what the issue's request asked for at once.
+    expect(
+      occurrencesDue(
+        { every: 'week', startsOn: '2000-01-01', timeZone: 'UTC' },
+        0,
+        new Date('2026-11-28T12:00Z'),
+      ),
+    ).toBe(1405);
+  });
+});
+
+describe('canonicalTimeZone, isTimeZone and parseLocalDate', () => {
   it('knows IANA zones and refuses anything else', () => {
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('America/New_York')).toBe(true);
@@ -131,6 +195,41 @@ describe('isTimeZone and parseLocalDate', () => {
     expect(isTimeZone('Mars/Olympus_Mons')).toBe(false);
     expect(isTimeZone('')).toBe(false);
     expect(isTimeZone(' Europe/Berlin')).toBe(false);
+  });
+
+  it('refuses UTC offsets, which Intl takes but which are not zone names', () => {
+    for (const offset of ['+05:30', '-08:00', '+0530', '-08', '+14', '\u221205:00', 'UTC+1', 'GMT+5', 'Z']) {
+      expect([offset, canonicalTimeZone(offset)]).toEqual([offset, undefined]);
+    }
+    // The tz database's own fixed-offset zones are zone names.
+    expect(canonicalTimeZone('Etc/GMT+5')).toBe('Etc/GMT+5');
+  });
+
+  it('gives one name per zone: its case, UTC’s aliases, links, and the zones ICU calls by an old name', () => {
+    expect(canonicalTimeZone('europe/berlin')).toBe('Europe/Berlin');
+    expect(canonicalTimeZone('EUROPE/BERLIN')).toBe('Europe/Berlin');
+    expect(canonicalTimeZone('america/new_york')).toBe('America/New_York');
+    for (const utc of ['UTC', 'utc', 'Etc/UTC', 'GMT', 'Etc/GMT', 'Zulu'])
+      expect(canonicalTimeZone(utc)).toBe('UTC');
+    expect(canonicalTimeZone('US/Pacific')).toBe('America/Los_Angeles');
+    expect(canonicalTimeZone('Asia/Calcutta')).toBe('Asia/Kolkata');
+    expect(canonicalTimeZone('asia/kolkata')).toBe('Asia/Kolkata');
+    expect(canonicalTimeZone('Europe/Kiev')).toBe('Europe/Kyiv');
+    expect(canonicalTimeZone('Europe/Kyiv')).toBe('Europe/Kyiv');
+    expect(canonicalTimeZone('America/Buenos_Aires')).toBe('America/Argentina/Buenos_Aires');
+  });
+
+  it('gives a name that is its own canonical name and computes as the name sent', () => {
+    const at = new Date('2027-07-01T12:00:00Z');
+    for (const name of [...Intl.supportedValuesOf('timeZone'), 'UTC', 'Asia/Kolkata', 'Europe/Kyiv']) {
+      const canonical = canonicalTimeZone(name) as string;
+      expect([name, canonicalTimeZone(canonical)]).toEqual([name, canonical]);
+      expect([name, localDateAt(at, canonical)]).toEqual([name, localDateAt(at, name)]);
+      expect([name, startOfLocalDay('2027-07-01', canonical).getTime()]).toEqual([
+        name,
+        startOfLocalDay('2027-07-01', name).getTime(),
+      ]);
+    }
   });
 
   it('reads real calendar dates only', () => {

@@ -86,16 +86,57 @@ export function firstOccurrenceAfter(startsOn: LocalDate, every: RecurrenceEvery
   return index;
 }
 
-/** Whether `name` is an IANA time zone this runtime knows (`Europe/Berlin`, `UTC`). */
-export function isTimeZone(name: string): boolean {
-  if (name.trim() === '' || name !== name.trim()) return false;
+/**
+ * The zones the runtime's ICU still names by an old IANA name (its "canonical" ids predate the tz
+ * database's renames), with their current names: Intl resolves `Europe/Kyiv` to `Europe/Kiev` and
+ * `Asia/Kolkata` to `Asia/Calcutta`. Each pair is one zone under two names (a rename, not a merge),
+ * so the current name is what a schedule keeps. A runtime that no longer resolves to the old names
+ * leaves this table unused.
+ */
+const RENAMED_ZONES: Readonly<Record<string, string>> = {
+  'Africa/Asmera': 'Africa/Asmara',
+  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Catamarca': 'America/Argentina/Catamarca',
+  'America/Coral_Harbour': 'America/Atikokan',
+  'America/Cordoba': 'America/Argentina/Cordoba',
+  'America/Godthab': 'America/Nuuk',
+  'America/Indianapolis': 'America/Indiana/Indianapolis',
+  'America/Jujuy': 'America/Argentina/Jujuy',
+  'America/Louisville': 'America/Kentucky/Louisville',
+  'America/Mendoza': 'America/Argentina/Mendoza',
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Truk': 'Pacific/Chuuk',
+};
+
+/**
+ * The one name a schedule keeps for the IANA time zone `name` (API.md §6a), or undefined when
+ * `name` is not one: the name as this runtime's Intl resolves it, whatever its case
+ * (`europe/berlin` → `Europe/Berlin`) and whichever of the zone's names was sent (`Etc/UTC`, `GMT`,
+ * `UTC` → `UTC`; `US/Pacific` → `America/Los_Angeles`), with the zones ICU still calls by an old
+ * name under their current one (`Asia/Calcutta` and `Asia/Kolkata` → `Asia/Kolkata`). A UTC offset
+ * (`+05:30`, `-08`), which Intl also accepts, is not a zone name: undefined.
+ */
+export function canonicalTimeZone(name: string): string | undefined {
+  if (name.trim() === '' || name !== name.trim()) return undefined;
+  let resolved: string;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
+  if (resolved === undefined || /^[+\-\u2212]/.test(resolved) || /^[+\-\u2212]/.test(name)) return undefined;
+  return RENAMED_ZONES[resolved] ?? resolved;
 }
+
+/** Whether `name` is an IANA time zone this runtime knows (`Europe/Berlin`, `UTC`), in any case. */
+export const isTimeZone = (name: string): boolean => canonicalTimeZone(name) !== undefined;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterOf(timeZone: string): Intl.DateTimeFormat {
@@ -134,9 +175,11 @@ export function localDateAt(at: Date, timeZone: string): LocalDate {
 
 /**
  * The first instant of local date `date` in `timeZone`: when an occurrence on that date is due, and
- * its expense's `occurredAt`. Usually local midnight; on a day whose midnight a DST switch skips
- * (clocks jump from 00:00 to 01:00), the instant of the switch. The offset comes from Intl at that
- * instant, so the local date stays put across DST whatever the UTC offset does.
+ * its expense's `occurredAt`. Usually local midnight. When the zone skips midnight (clocks jump
+ * from 00:00 to 01:00 on a DST switch), the instant of the switch; when it skips the whole day
+ * (Pacific/Apia went from 2011-12-29 straight to 2011-12-31), the first instant after it, the next
+ * day's start: a time that does not exist moves forward, never back onto the day before. The offset
+ * comes from Intl at each instant, so the local date stays put across DST whatever the UTC offset does.
  */
 export function startOfLocalDay(date: LocalDate, timeZone: string): Date {
   const { year, month, day } = partsOf(date);
@@ -145,16 +188,39 @@ export function startOfLocalDay(date: LocalDate, timeZone: string): Date {
   // either side of a switch near midnight).
   let at = midnight - (wallClockOf(midnight, timeZone) - midnight);
   at = midnight - (wallClockOf(at, timeZone) - at);
-  // Now within hours of the answer: the first instant whose local date is `date`, searched in a
-  // window wider than any offset change (to the millisecond; switches fall on whole seconds).
-  let low = at - 6 * 3_600_000;
-  let high = at + 6 * 3_600_000;
+  // The usual case: local midnight exists, and the instant before it is the day before.
+  if (wallClockOf(at, timeZone) === midnight && localDateAt(new Date(at - 1), timeZone) < date) {
+    return new Date(at);
+  }
+  // Otherwise the first instant whose local date is `date` or later, searched between an instant
+  // that is still the day before in any zone (offsets are within -12 h and +14 h, and a day is
+  // skipped only by jumping at most a day ahead) and one that is the day after in any zone.
+  let low = midnight - 15 * 3_600_000;
+  let high = midnight + 38 * 3_600_000;
   while (high - low > 1) {
     const mid = Math.floor((low + high) / 2);
     if (localDateAt(new Date(mid), timeZone) >= date) high = mid;
     else low = mid;
   }
   return new Date(high);
+}
+
+/**
+ * How many occurrences from index `from` on are due at `now` (their local date has begun in the
+ * schedule's time zone, and is on or before `until`): what one catch-up of the scheduler would
+ * create for the schedule (API.md §6a, the `recurringBacklog` bound).
+ */
+export function occurrencesDue(
+  schedule: { every: RecurrenceEvery; startsOn: LocalDate; until?: LocalDate | null; timeZone: string },
+  from: number,
+  now: Date,
+): number {
+  const today = localDateAt(now, schedule.timeZone);
+  let end = firstOccurrenceAfter(schedule.startsOn, schedule.every, today);
+  if (schedule.until != null) {
+    end = Math.min(end, firstOccurrenceAfter(schedule.startsOn, schedule.every, schedule.until));
+  }
+  return Math.max(0, end - from);
 }
 
 /** Whether occurrence `date` still belongs to the schedule (on or before its `until`). */

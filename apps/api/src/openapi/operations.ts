@@ -99,8 +99,13 @@ export const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
 
 const RECURRING_NOTE =
   'Each occurrence becomes an ordinary expense (with `recurringId`, `occurredAt` the start of the ' +
-  'occurrence’s local date in `schedule.timeZone`, and an `expense.created` event), created exactly once ' +
-  'by the servers, in order, also for the dates missed while they were down. See API.md §6a.';
+  'occurrence’s local date in `schedule.timeZone`, or the first instant after it that exists there, and ' +
+  'an `expense.created` event), created exactly once by the servers, in order, also for the dates missed ' +
+  'while they were down. See API.md §6a.';
+
+const RECURRING_BACKLOG_NOTE =
+  'At most 100 occurrences may be due at once (`422 limit_exceeded`, `limit.name` `recurringBacklog`): ' +
+  'a `startsOn` further back, up to `until`, is refused.';
 
 const LIST_NOTE =
   'Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. ' +
@@ -1123,8 +1128,10 @@ export const OPERATIONS: Operation[] = [
       '`expense` is the body of `POST /v1/expenses` without `groupId` and `occurredAt`; `schedule.every` is ' +
       '`week`, `2 weeks`, `month` (the same day of the month, or the month’s last day when it is shorter) or ' +
       '`year`; `until` (inclusive) must not be before `startsOn` (`422 validation_failed`); `timeZone` is an ' +
-      'IANA name. A `startsOn` in the past is allowed: the occurrences since are created by the scheduler. ' +
-      `Appends \`recurring.created\`. ${RECURRING_NOTE} ${NOT_MEMBER_NOTE}`,
+      'IANA name in any case (not a UTC offset), kept under the zone’s one name (`europe/berlin` → ' +
+      '`Europe/Berlin`). A `startsOn` in the past is allowed: the occurrences since are created by the ' +
+      `scheduler. ${RECURRING_BACKLOG_NOTE} A group holds at most 50 recurring expenses (\`422 limit_exceeded\`, ` +
+      `\`schedulesPerGroup\`). Appends \`recurring.created\`. ${RECURRING_NOTE} ${NOT_MEMBER_NOTE}`,
     rateLimited: true,
     jsonBody: true,
     body: createRecurringBody,
@@ -1137,7 +1144,7 @@ export const OPERATIONS: Operation[] = [
         headers: ['ETag', 'Location'],
       },
     ],
-    errors: ['not_found', 'not_a_member', 'split_mismatch'],
+    errors: ['not_found', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
   },
   {
     method: 'get',
@@ -1185,8 +1192,9 @@ export const OPERATIONS: Operation[] = [
     description:
       'Any non-empty subset of `expense` fields and of `schedule` fields; the result is validated as a whole. ' +
       'Occurrences already created stay as they are. A changed schedule continues with its first occurrence ' +
-      'after the last one created (from `startsOn` when none was). Honours `If-Match`. Appends ' +
-      `\`recurring.updated\`. ${NOT_MEMBER_NOTE}`,
+      'after the last one created (from `startsOn` when none was); it may not leave more than 100 ' +
+      'occurrences due at once, unless fewer than before (`422 limit_exceeded`, `recurringBacklog`). ' +
+      `Honours \`If-Match\`. Appends \`recurring.updated\`. ${NOT_MEMBER_NOTE}`,
     rateLimited: true,
     jsonBody: true,
     body: patchRecurringBody,
@@ -1200,7 +1208,7 @@ export const OPERATIONS: Operation[] = [
         headers: ['ETag'],
       },
     ],
-    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch'],
+    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
   },
   {
     method: 'delete',

@@ -918,7 +918,12 @@ responseSchemas['RecurringExpense'] = object(
           format: 'date',
           description: 'The last possible occurrence, inclusive',
         },
-        timeZone: { type: 'string', description: 'IANA time zone name', examples: ['Europe/Berlin'] },
+        timeZone: {
+          type: 'string',
+          description:
+            'IANA time zone name, the zone’s one name (API.md §6a): `Europe/Berlin`, `UTC`, `Asia/Kolkata`',
+          examples: ['Europe/Berlin'],
+        },
       },
       ['every', 'startsOn', 'until', 'timeZone'],
     ),

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../db-errors';
 import { createExpensesService } from '../expenses/expenses.service';
@@ -8,6 +9,20 @@ import type { GroupGate } from '../ledger/group-access';
 import { createWriteRunner, type OnIgnoredError } from '../ledger/write-runner';
 import { createRecurringService, type OccurrenceStep } from './recurring.service';
 
+/**
+ * How much one round of the scheduler may do (API.md §6a), so that a schedule far behind never
+ * holds the process: its occurrences come in slices, round-robin with the other due schedules,
+ * with a turn of the event loop between two occurrences.
+ */
+export const RECURRING_SLICES = {
+  /** Schedules one round looks at. */
+  batchSize: 20,
+  /** Occurrences one schedule gets per round (its slice). */
+  sliceSize: 10,
+  /** Occurrences per round in all. */
+  roundSize: 50,
+} as const;
+
 export type RecurringSchedulerOptions = {
   knex: Knex;
   announcer: Announcer;
@@ -17,8 +32,19 @@ export type RecurringSchedulerOptions = {
   pollMs: number;
   /** The clock the due dates are compared with (injectable for tests). @default () => new Date() */
   now?: () => Date;
-  /** Schedules looked at per round. @default 20 */
+  /** Schedules looked at per round. @default RECURRING_SLICES.batchSize */
   batchSize?: number;
+  /** Occurrences one schedule gets per round. @default RECURRING_SLICES.sliceSize */
+  sliceSize?: number;
+  /** Occurrences per round in all. @default RECURRING_SLICES.roundSize */
+  roundSize?: number;
+  /**
+   * Awaited between two occurrences: the other work of the process runs meanwhile. @default one
+   * turn of the event loop (`setImmediate`): I/O that came in (requests) is handled first.
+   */
+  pause?: () => Promise<void>;
+  /** Told of each step taken (tests, benches): the schedule and what the step did. */
+  onStep?: (recurringId: string, step: OccurrenceStep) => void;
   onIgnoredError?: OnIgnoredError;
 };
 
@@ -31,10 +57,17 @@ const DUE = `select id from recurring_expenses
 
 type Connection = { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
 
+/** What one round did: occurrences stepped, and whether a schedule it worked on is still behind. */
+export type RoundResult = { steps: number; behind: boolean };
+
 /**
  * Creates the occurrences of recurring expenses (API.md §6a) in every API process: no leader, so no
- * crash can strand the work. Every `pollMs` it reads the due schedules, oldest due first, and for
- * each one it can claim creates its due occurrences in order until it is caught up.
+ * crash can strand the work. Every `pollMs` it runs a round: the due schedules, oldest due first (at
+ * most `batchSize`), the ones it can claim worked on round-robin, one occurrence each in turn, in
+ * each schedule's date order, at most `sliceSize` per schedule and `roundSize` in all, with a pause
+ * (a turn of the event loop) between two occurrences, so that requests are served in between and a
+ * schedule far behind cannot starve the others. When a schedule is still behind after its slice,
+ * the next round comes at once (after a turn of the event loop) rather than after `pollMs`.
  *
  * Exactly once does not rest on the claim: each occurrence is ONE group change that inserts its
  * expense and moves the schedule's pointer from exactly its index (`next_index = N`), under the
@@ -48,7 +81,11 @@ type Connection = { query(text: string, values?: unknown[]): Promise<{ rows: unk
 export function createRecurringScheduler(options: RecurringSchedulerOptions) {
   const { knex, announcer } = options;
   const now = options.now ?? (() => new Date());
-  const batchSize = options.batchSize ?? 20;
+  const batchSize = options.batchSize ?? RECURRING_SLICES.batchSize;
+  const sliceSize = options.sliceSize ?? RECURRING_SLICES.sliceSize;
+  const roundSize = options.roundSize ?? RECURRING_SLICES.roundSize;
+  const pause = options.pause ?? (() => setImmediate());
+  const onStep = options.onStep ?? (() => {});
   const ignored: OnIgnoredError = options.onIgnoredError ?? (() => {});
   // A claim holds a pooled connection while the occurrences' writes take others: only with a pool
   // of at least two (exactly-once never depends on the claims).
@@ -70,7 +107,7 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
   /** Once stopped, for good: a start() that comes later (after a slow boot step) does nothing. */
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> | undefined;
+  let round: Promise<RoundResult> | undefined;
 
   /** One occurrence of `id`, if due; its events announced as any write's. */
   async function step(id: string): Promise<OccurrenceStep> {
@@ -89,83 +126,123 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
     }
   }
 
-  /** Creates every due occurrence of `id`, in order, until it is caught up (or the process stops). */
-  async function catchUp(id: string): Promise<number> {
-    let done = 0;
-    while (!stopped) {
-      const result = await step(id);
-      if (result.kind === 'idle') break;
-      done++;
-    }
-    return done;
+  /** Claims `id` for this round (always, without claims): false when another process works on it. */
+  async function claim(connection: Connection | undefined, id: string): Promise<boolean> {
+    if (!connection) return true;
+    const { rows } = await connection.query('select pg_try_advisory_lock($1, hashtext($2)) as claimed', [
+      SCHEDULE_LOCK_CLASS,
+      id,
+    ]);
+    return (rows[0] as { claimed: boolean }).claimed;
   }
 
   /**
-   * Works on `id` if this process can claim it: true when the work ran and finished. The work's
-   * own failure (the database busy, a bug) is counted and left to the next round; a failure of the
-   * claim's connection ends the round.
+   * The claimed schedules' due occurrences, round-robin: one step of each in turn, a schedule
+   * leaving the turn once caught up, after `sliceSize` steps, or when its step failed (counted and
+   * left to a later round; the occurrence is not lost, the pointer did not move); at most
+   * `roundSize` steps in all, with a pause before each but the first.
    */
-  async function claimAndCatchUp(connection: Connection | undefined, id: string): Promise<boolean> {
-    if (connection) {
-      const { rows } = await connection.query('select pg_try_advisory_lock($1, hashtext($2)) as claimed', [
-        SCHEDULE_LOCK_CLASS,
-        id,
-      ]);
-      if (!(rows[0] as { claimed: boolean }).claimed) return false;
+  async function workRoundRobin(ids: string[]): Promise<RoundResult> {
+    const turns = ids.map((id) => ({ id, done: 0 }));
+    let steps = 0;
+    let tried = 0;
+    let behind = false;
+    while (turns.length > 0 && !stopped) {
+      for (let i = 0; i < turns.length && !stopped; ) {
+        if (steps >= roundSize) return { steps, behind: true };
+        const turn = turns[i] as { id: string; done: number };
+        if (tried++ > 0) await pause();
+        let result: OccurrenceStep;
+        try {
+          result = await step(turn.id);
+        } catch (error) {
+          ignored('recurring_occurrence', error, { recurringId: turn.id });
+          turns.splice(i, 1);
+          continue;
+        }
+        onStep(turn.id, result);
+        if (result.kind === 'idle') {
+          turns.splice(i, 1);
+          continue;
+        }
+        steps++;
+        turn.done++;
+        if (turn.done >= sliceSize) {
+          // Its slice is over: the next round goes on with it (it may be caught up just now).
+          behind = true;
+          turns.splice(i, 1);
+          continue;
+        }
+        i++;
+      }
     }
-    try {
-      await catchUp(id);
-      return true;
-    } catch (error) {
-      ignored('recurring_occurrence', error, { recurringId: id });
-      return false;
-    } finally {
-      await connection?.query('select pg_advisory_unlock($1, hashtext($2))', [SCHEDULE_LOCK_CLASS, id]);
-    }
+    return { steps, behind };
   }
 
   const dueSchedules = async (): Promise<{ id: string }[]> =>
     (await knex.raw<{ rows: { id: string }[] }>(DUE, [now(), batchSize])).rows;
 
   /**
-   * One round: the due schedules, a batch at a time, until none is due that this process can claim.
-   * A round with nothing due holds no connection beyond its one query.
+   * One round: the due schedules (one batch) this process can claim, worked on round-robin; the
+   * claims held for the round and let go at its end. A round with nothing due holds no connection
+   * beyond its one query. `behind`: there may be more to do now (a slice ran out, or the batch was
+   * full), so the next round should not wait for `pollMs`.
    */
-  async function runRound(): Promise<void> {
-    let rows = await dueSchedules();
-    if (rows.length === 0) return;
+  async function runRound(): Promise<RoundResult> {
+    const rows = await dueSchedules();
+    if (rows.length === 0) return { steps: 0, behind: false };
     const connection = claims ? ((await knex.client.acquireConnection()) as Connection) : undefined;
+    const claimed: string[] = [];
     let healthy = true;
     try {
-      for (let first = true; !stopped; first = false) {
-        if (!first) rows = await dueSchedules();
-        let worked = 0;
-        for (const { id } of rows) {
-          if (stopped) break;
-          if (await claimAndCatchUp(connection, id)) worked++;
-        }
-        // Nothing claimable (others work on the rest) or nothing left: until the next round.
-        if (worked === 0 || rows.length < batchSize) break;
+      for (const { id } of rows) {
+        if (stopped) break;
+        if (await claim(connection, id)) claimed.push(id);
       }
+      const result = await workRoundRobin(claimed);
+      // A full batch: more may be due than it held.
+      return { steps: result.steps, behind: result.behind || (result.steps > 0 && rows.length >= batchSize) };
     } catch (error) {
       healthy = false;
       throw error;
     } finally {
-      // A connection whose claim query failed may hold claims or be broken: it is closed, not reused
-      // (closing it lets go of its claims).
-      if (connection && !healthy) await knex.client.destroyRawConnection(connection).catch(() => {});
-      if (connection) await knex.client.releaseConnection(connection);
+      if (connection) {
+        if (healthy) {
+          for (const id of claimed) {
+            await connection
+              .query('select pg_advisory_unlock($1, hashtext($2))', [SCHEDULE_LOCK_CLASS, id])
+              .catch((error: unknown) => {
+                healthy = false;
+                ignored('recurring_unlock', error, { recurringId: id });
+              });
+            if (!healthy) break;
+          }
+        }
+        // A connection whose claim or unlock query failed may hold claims or be broken: it is
+        // closed, not reused (closing it lets go of its claims).
+        if (!healthy) await knex.client.destroyRawConnection(connection).catch(() => {});
+        await knex.client.releaseConnection(connection);
+      }
     }
   }
 
   function schedule(delayMs: number): void {
     if (stopped) return;
     timer = setTimeout(() => {
+      let behind = false;
       round = runRound()
-        .catch((error: unknown) => ignored('recurring_round', error))
+        .then((result) => {
+          behind = result.behind;
+          return result;
+        })
+        .catch((error: unknown) => {
+          ignored('recurring_round', error);
+          return { steps: 0, behind: false };
+        })
         .finally(() => {
           round = undefined;
-          schedule(options.pollMs);
+          // Still behind: the next slice at once (a timer, so the event loop turns first).
+          schedule(behind ? 0 : options.pollMs);
         });
     }, delayMs);
     timer.unref?.();
@@ -181,14 +258,26 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
       stopped = false;
       schedule(Math.floor(Math.random() * options.pollMs));
     },
-    /** Runs one round now (tests), whether or not the scheduler is started. */
-    async runOnce(): Promise<void> {
+    /**
+     * Runs one round now (tests, benches), whether or not the scheduler is started: at most
+     * `sliceSize` occurrences per schedule and `roundSize` in all.
+     */
+    async runOnce(): Promise<RoundResult> {
       const wasStopped = stopped;
       stopped = false;
       try {
-        await runRound();
+        return await runRound();
       } finally {
         stopped = wasStopped;
+      }
+    },
+    /** Runs rounds until no schedule is behind (tests): every due occurrence, slice by slice. */
+    async runUntilCaughtUp(): Promise<number> {
+      let steps = 0;
+      for (;;) {
+        const result = await this.runOnce();
+        steps += result.steps;
+        if (!result.behind || result.steps === 0) return steps;
       }
     },
     /** Stops: no new round or occurrence; waits for the occurrence being written. */

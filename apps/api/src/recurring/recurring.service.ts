@@ -4,6 +4,7 @@ import {
   isWithin,
   type LocalDate,
   occurrenceDate,
+  occurrencesDue,
   type Payer,
   type RecurrenceEvery,
   type SplitInput,
@@ -11,7 +12,7 @@ import {
   startOfLocalDay,
   userIdsOf,
 } from '@tally/domain';
-import { AppError, notFound } from '@tally/http-kit';
+import { AppError, limitExceeded, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import type { ExpensesService, OccurrenceOrigin } from '../expenses/expenses.service';
@@ -21,7 +22,7 @@ import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupChange, Party } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
-import type { WriteContext, WriteResult } from '../ledger/write-runner';
+import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead, groupPage, type ReadQuery, readGroupPage, timeIdAfter } from '../read-queries';
 
 /** The body of POST /v1/expenses without `groupId` and `occurredAt`: what each occurrence copies. */
@@ -118,6 +119,38 @@ export function occurrenceExpenseId(recurringId: string, date: LocalDate): strin
   return `exp_r${digest}`;
 }
 
+/**
+ * The bounds of API.md §6a (table in §9.1), over which a write is refused with `422 limit_exceeded`
+ * naming the bound, and writes nothing. Contract values, the same in every process: a client can
+ * rely on them, so they are not settings.
+ */
+export const RECURRING_LIMITS = {
+  /** Live (not deleted) recurring expenses in one group, ended ones included: what its list holds. */
+  schedulesPerGroup: 50,
+  /**
+   * Occurrences already due that a create, or a PATCH of the schedule, may leave for the scheduler
+   * to catch up at once: a `startsOn` far back is refused rather than flooding the group.
+   */
+  recurringBacklog: 100,
+} as const;
+
+/**
+ * Refuses a schedule that would have more than `recurringBacklog` occurrences due at once from
+ * `from` on; `before`, on a change, is how many were due before it (a change that does not add to
+ * an older backlog, left by servers that were down, is not refused for it).
+ */
+function checkBacklog(schedule: Recurring['schedule'], from: number, now: Date, before = 0): void {
+  const max = RECURRING_LIMITS.recurringBacklog;
+  const due = occurrencesDue(schedule, from, now);
+  if (due > max && due > before) {
+    throw limitExceeded(
+      'recurringBacklog',
+      max,
+      `This schedule would have ${due} past occurrences created at once; at most ${max} may be. Start it later.`,
+    );
+  }
+}
+
 /** `until` must not be before `startsOn` (a schedule with no occurrence is a mistake). */
 export function checkSchedule(schedule: Pick<RecurringSchedule, 'startsOn' | 'until'>): void {
   if (schedule.until != null && schedule.until < schedule.startsOn) {
@@ -180,6 +213,16 @@ const RECURRING_READS = {
     'created_at desc, id desc',
     '(created_at < $4 or (created_at = $4 and id < $5))',
   ),
+  /**
+   * A group's live schedules, with the `last_seq` they were counted at (one statement: one
+   * snapshot), so a create can tell whether the count belongs to the state it decides on.
+   */
+  liveCount: {
+    name: 'read_recurring_live_count',
+    text: `select g.last_seq, (select count(*) from recurring_expenses r
+                              where r.group_id = g.id and r.deleted_at is null) as live
+             from groups g where g.id = $1`,
+  },
   /** For the scheduler's rare repair (see `passExisting`): the row alone. */
   row: { name: 'read_recurring_row', text: 'select * from recurring_expenses where id = $1' },
   passExisting: {
@@ -216,6 +259,8 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       change.assertOnePersonEach(partiesOf(input.expense));
       const now = new Date();
       const schedule = { ...input.schedule, until: input.schedule.until ?? null };
+      checkBacklog(schedule, 0, now);
+      await checkRoomFor(ctx, change);
       const first = pointerAt(schedule, 0);
       const recurring: Recurring = {
         id: newId('rec'),
@@ -263,13 +308,15 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
         change.assertOnePersonEach(partiesOf(expense));
       }
       let nextIndex = row.next_index;
+      const now = new Date();
       if (patch.schedule) {
         const lastCreated =
           row.next_index > 0 ? occurrenceDate(row.starts_on, row.every, row.next_index - 1) : undefined;
         nextIndex = lastCreated ? firstOccurrenceAfter(schedule.startsOn, schedule.every, lastCreated) : 0;
+        // Moving `startsOn` back, or lifting an `until` long past, may not make a backlog a create could not.
+        checkBacklog(schedule, nextIndex, now, occurrencesDue(current.schedule, row.next_index, now));
       }
       const next = pointerAt(schedule, nextIndex);
-      const now = new Date();
       const recurring: Recurring = {
         ...current,
         expense,
@@ -357,6 +404,29 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       await runRead(RECURRING_READS.passExisting, [id, row.next_index, after.dueAt]);
     },
   };
+
+  /**
+   * Refuses a create in a group that holds `schedulesPerGroup` live schedules already. The count is
+   * read with the group's `last_seq`: counted at the state the change builds on, it is exact (any
+   * other create or delete bumps `last_seq`, and the change's guard then refuses to apply); counted
+   * at another (a write of this process still on its way, another process's since), the change runs
+   * again on the group read afresh.
+   */
+  async function checkRoomFor(ctx: WriteContext, change: GroupChange): Promise<void> {
+    const [counted] = await ctx.read<{ last_seq: number | string; live: number | string }>(
+      RECURRING_READS.liveCount,
+      [change.group.id],
+    );
+    if (!counted || Number(counted.last_seq) !== change.startSeq) throw new StaleState();
+    const max = RECURRING_LIMITS.schedulesPerGroup;
+    if (Number(counted.live) >= max) {
+      throw limitExceeded(
+        'schedulesPerGroup',
+        max,
+        `This group has ${max} recurring expenses, the most it may have; delete one first.`,
+      );
+    }
+  }
 
   /** The occurrence on `change`: its expense among the current members, or the skip and why. */
   function stageOccurrence(
