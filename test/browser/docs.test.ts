@@ -99,6 +99,8 @@ describe('/docs in headless Chromium', () => {
 
   it('renders the Markdown of the description instead of showing it as text', async () => {
     const info = page.locator('.information-container');
+    // Rendered with the operations, or just after them: waited for, not read once.
+    await info.locator('h2', { hasText: 'Conventions' }).waitFor();
     await expect(info.locator('h2', { hasText: 'Conventions' }).count()).resolves.toBe(1);
     await expect(info.locator('h2', { hasText: 'Idempotency' }).count()).resolves.toBe(1);
     await expect(info.locator('strong', { hasText: 'groups' }).count()).resolves.toBeGreaterThan(0);

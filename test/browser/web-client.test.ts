@@ -4,6 +4,9 @@
  * adds Bob by email and adds an expense; Bob's page, open on the group, shows his balance change
  * live (from the WebSocket event, without reloading or re-reading the balances). The page loads
  * nothing from elsewhere and violates no Content-Security-Policy directive.
+ *
+ * The pages update asynchronously (WebSocket frames, reads they start on a notice): every check
+ * waits for what it looks for (a locator's `waitFor` with the text, or `until`), never reads once.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WEB_CSP } from '../../apps/api/src/web/web-client';
@@ -76,10 +79,6 @@ describe('the web client at / in two browser contexts', () => {
     await page.locator('#live', { hasText: 'open' }).waitFor();
   }
 
-  /** The net shown for `name` in the balances table, from the row's data attribute (minor units). */
-  const netOf = (page: Page, name: string) =>
-    page.locator('#balances tr', { hasText: name }).getAttribute('data-net', { timeout: 1_000 });
-
   // A database, a server process, a browser and pages: slow on a loaded machine.
   beforeAll(async () => {
     browser = await launchChromiumBrowser();
@@ -101,8 +100,8 @@ describe('the web client at / in two browser contexts', () => {
     await signUp(bob, 'Bob', bobEmail);
     await signUp(ada, 'Ada', uniqueEmail('ada'));
     // Separate contexts: each page holds its own session.
-    await expect(ada.locator('#who-name').textContent()).resolves.toContain('Ada');
-    await expect(bob.locator('#who-name').textContent()).resolves.toContain('Bob');
+    await ada.locator('#who-name', { hasText: 'Ada' }).waitFor();
+    await bob.locator('#who-name', { hasText: 'Bob' }).waitFor();
   });
 
   it('lets Ada create a group and add Bob by email; Bob finds it in his list', async () => {
@@ -118,7 +117,7 @@ describe('the web client at / in two browser contexts', () => {
     await bob.locator('#refresh-groups').click();
     await bob.locator('#group-list button', { hasText: 'Goa trip' }).click();
     await bob.locator('#group-name', { hasText: 'Goa trip (INR)' }).waitFor();
-    await expect(bob.locator('#balances').textContent()).resolves.toContain('No expenses yet.');
+    await bob.locator('#balances', { hasText: 'No expenses yet.' }).waitFor();
     // Opening the group reads its expense list last: done before the next test counts requests.
     await bob.locator('#expense-list li', { hasText: 'No expenses yet.' }).waitFor();
   });
@@ -132,9 +131,10 @@ describe('the web client at / in two browser contexts', () => {
 
     // ₹1,200.50 paid by Ada, split equally: Bob owes 600.25 (60025 paise), Ada is owed as much.
     await bob.locator('#balances tr[data-net="-60025"]', { hasText: 'Bob' }).waitFor({ timeout: 15_000 });
-    await expect(netOf(bob, 'Ada')).resolves.toBe('60025');
-    await expect(bob.locator('#transfers').textContent()).resolves.toMatch(/Bob pays Ada .*600\.25/);
-    await expect(bob.locator('#activity').textContent()).resolves.toContain('Ada added “Dinner”');
+    await bob.locator('#balances tr[data-net="60025"]', { hasText: 'Ada' }).waitFor();
+    await bob.locator('#transfers', { hasText: /Bob pays Ada .*600\.25/ }).waitFor();
+    // The event and the balances come in two frames: the activity line may follow the balances.
+    await bob.locator('#activity', { hasText: 'Ada added “Dinner”' }).waitFor();
     // Ada's own page follows the same way.
     await ada.locator('#balances tr[data-net="60025"]', { hasText: 'Ada' }).waitFor({ timeout: 15_000 });
 
@@ -146,7 +146,8 @@ describe('the web client at / in two browser contexts', () => {
         ?.slice(bobRequestsBefore)
         .filter((r) => !r.endsWith('/v1/me/activity?limit=20')),
     ).toEqual([]);
-    await expect(bob.locator('#my-activity').textContent()).resolves.toContain('expense.created');
+    // The feed across groups is read again after the `activity` notice: it shows the expense once that read is back.
+    await bob.locator('#my-activity', { hasText: 'expense.created' }).waitFor({ timeout: 15_000 });
     const events = (frames.get(bob) ?? [])
       .map((f) => JSON.parse(f) as { type: string; event?: { type: string } })
       .filter((m) => m.type === 'event')
@@ -165,13 +166,9 @@ describe('the web client at / in two browser contexts', () => {
     await bob.locator('#settle-in').selectOption('EUR');
     // 600.25 INR at 80.04 INR per euro is 7.4993… EUR: rounded once (largest remainder), 7.50 each way.
     await bob.locator('#converted tr[data-net="-750"]', { hasText: 'Bob' }).waitFor({ timeout: 15_000 });
-    await expect(bob.locator('#converted tr', { hasText: 'Ada' }).getAttribute('data-net')).resolves.toBe(
-      '750',
-    );
-    await expect(bob.locator('#converted-transfers').textContent()).resolves.toMatch(/Bob pays Ada .*7\.50/);
-    await expect(bob.locator('#converted-rates').textContent()).resolves.toContain(
-      '1 EUR = 80.04 INR (group, 2018-12-21)',
-    );
+    await bob.locator('#converted tr[data-net="750"]', { hasText: 'Ada' }).waitFor();
+    await bob.locator('#converted-transfers', { hasText: /Bob pays Ada .*7\.50/ }).waitFor();
+    await bob.locator('#converted-rates', { hasText: '1 EUR = 80.04 INR (group, 2018-12-21)' }).waitFor();
   });
 
   it('sends the expense with an Idempotency-Key, from the SDK served by the server itself', async () => {
@@ -226,7 +223,10 @@ describe('the web client at / in two browser contexts', () => {
       async () => (await bob.locator('#sessions li').count()) === 2,
       'both of Bob’s sessions listed',
     );
-    await expect(bob.locator('#sessions li', { hasText: '(this device)' }).count()).resolves.toBe(1);
+    await until(
+      async () => (await bob.locator('#sessions li', { hasText: '(this device)' }).count()) === 1,
+      'this device marked once',
+    );
     // The phone's session: the one that is not this device. Its socket closes (4401) and its page signs out.
     await bob
       .locator('#sessions li')
@@ -239,7 +239,7 @@ describe('the web client at / in two browser contexts', () => {
     const refused = problems.splice(problemsBefore);
     expect(refused.some((p) => /status of 401/.test(p))).toBe(true);
     problems.push(...refused.filter((p) => !/status of 401/.test(p)));
-    await expect(bob.locator('#sessions li').count()).resolves.toBe(1);
+    await until(async () => (await bob.locator('#sessions li').count()) === 1, 'one session left');
 
     await bob.locator('#sign-out').click();
     await bob.locator('#status', { hasText: 'Signed out.' }).waitFor();

@@ -6,11 +6,16 @@ import { FaultProxy } from './fault-proxy';
 const OPERATIONS = 500;
 const EXPENSE_AMOUNT = 200;
 const SETTLEMENT_AMOUNT = 50;
+/** The client's attempts per operation, and the most of them the proxy may fault. */
+const MAX_ATTEMPTS = 12;
+const MAX_FAULTS = 3;
 
 /**
  * Exactly-once money writes through a hostile network: a proxy that delays requests, resets
  * connections before the server sees them, holds requests past the client's timeout (the server
- * still executes them later) and drops responses after the server has committed. 500 expenses and
+ * still executes them later) and drops responses after the server has committed. Its faults are
+ * seeded and at most MAX_FAULTS per operation, so the run cannot exhaust the client's retries by
+ * chance; the client's retries, not luck, carry every operation through. 500 expenses and
  * settlements through it end in exactly 500 rows — no duplicates, none missing — and the balances and
  * the event log agree.
  */
@@ -30,7 +35,9 @@ describe('money writes through a fault-injecting proxy', () => {
       target: t.url,
       weights: { forward: 45, delay: 20, slow: 8, 'reset-before': 12, 'drop-response': 15 },
       delayMs: [5, 100],
-      slowMs: 600,
+      // Far fewer than the client's 12 attempts: no operation can run out of them because of the
+      // proxy, whatever the seed; the attempts left over absorb a slow answer of a loaded machine.
+      maxFaultsPerKey: MAX_FAULTS,
       seed: 20261125,
     });
   });
@@ -45,8 +52,9 @@ describe('money writes through a fault-injecting proxy', () => {
       new TallyClient({
         baseUrl: proxy.url,
         tokenStore: new MemoryTokenStore({ accessToken: user.accessToken, refreshToken: user.refreshToken }),
-        // Small backoff so the run is quick; a per-attempt timeout below the proxy's `slow` hold.
-        retry: { baseDelayMs: 10, maxDelayMs: 200, attemptTimeoutMs: 400, maxAttempts: 12 },
+        // Small backoff so the run is quick. The proxy's `slow` holds an attempt until this timeout
+        // ends it; a forwarded attempt has all of it, far more than a write takes even on a loaded machine.
+        retry: { baseDelayMs: 10, maxDelayMs: 200, attemptTimeoutMs: 1500, maxAttempts: MAX_ATTEMPTS },
         onRetry: (info) => retries.push(info),
       });
     const adaClient = clientFor(ada);
@@ -121,10 +129,12 @@ describe('money writes through a fault-injecting proxy', () => {
       ]),
     );
 
-    // The faults really happened, and the client really retried through them.
+    // The faults really happened, and the client really retried through them; no key had more than
+    // MAX_FAULTS of them.
     for (const action of ['delay', 'slow', 'reset-before', 'drop-response'] as const) {
       expect(proxy.counts[action]).toBeGreaterThan(5);
     }
+    expect(Math.max(...proxy.faultsPerKey().values())).toBeLessThanOrEqual(MAX_FAULTS);
     expect(retries.length).toBeGreaterThan(OPERATIONS / 5);
     const kinds = new Set(retries.map((r) => r.error.name));
     expect([...kinds]).toEqual(expect.arrayContaining(['NetworkError', 'TimeoutError']));

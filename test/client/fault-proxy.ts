@@ -6,14 +6,18 @@ import { until } from '../support/until';
 /**
  * What the proxy does with one request:
  * - `forward`: passes it on and returns the answer;
- * - `delay`: waits a little (less than the client's attempt timeout), then forwards;
- * - `slow`: waits longer than the client's attempt timeout, then forwards anyway (the client has
- *   given up; the server still executes the request);
+ * - `delay`: waits a little (far less than the client's attempt timeout), then forwards;
+ * - `slow`: holds it until the client gives up (closes the connection at its attempt timeout),
+ *   then forwards it anyway (the server executes a request whose client is gone). A hold, not a
+ *   wait of so many ms: the client times out however fast or slow the machine is;
  * - `reset-before`: resets the client's connection without forwarding (the server never sees it);
  * - `drop-response`: forwards, lets the server finish, then destroys the client's connection
  *   instead of returning the answer (the write happened; the client does not know).
  */
 export type FaultAction = 'forward' | 'delay' | 'slow' | 'reset-before' | 'drop-response';
+
+/** The actions after which the client has no answer: each costs it an attempt. */
+export const FAULTS: ReadonlySet<FaultAction> = new Set(['slow', 'reset-before', 'drop-response']);
 
 export type FaultProxyOptions = {
   /** The server, e.g. `http://127.0.0.1:3000`. */
@@ -22,10 +26,12 @@ export type FaultProxyOptions = {
   weights: Record<FaultAction, number>;
   /** Range of `delay`. @default [5, 100] */
   delayMs?: [number, number];
-  /** Wait of `slow`. @default 500 */
-  slowMs?: number;
-  /** Random numbers in [0, 1). @default a PRNG seeded with `seed` */
-  random?: () => number;
+  /**
+   * At most this many faulted attempts (`FAULTS`) per `Idempotency-Key`: the attempts of a key
+   * after them are forwarded (or delayed). With fewer than the client's `maxAttempts`, no
+   * operation can run out of attempts because of the proxy. @default Infinity
+   */
+  maxFaultsPerKey?: number;
   /** @default 1 */
   seed?: number;
 };
@@ -47,8 +53,47 @@ function kill(socket: Socket, reset: boolean): void {
 }
 
 /**
+ * Draws the actions, deterministically: each `Idempotency-Key` gets its own PRNG, seeded with the
+ * seed and the key's place among the keys seen (the n-th key gets the n-th script, whichever
+ * operation it belongs to), and its faults are capped; a request without a key draws from the
+ * proxy's own PRNG. So the faults of a run depend on the seed and the number of operations, not on
+ * which request happened to arrive first, and no operation sees more than `maxFaultsPerKey`.
+ */
+function faultScript(options: FaultProxyOptions) {
+  const seed = options.seed ?? 1;
+  const maxFaults = options.maxFaultsPerKey ?? Number.POSITIVE_INFINITY;
+  const entries = Object.entries(options.weights) as [FaultAction, number][];
+  const draw = (random: () => number, allowed: [FaultAction, number][]): FaultAction => {
+    const total = allowed.reduce((sum, [, w]) => sum + w, 0);
+    let r = random() * total;
+    for (const [action, weight] of allowed) {
+      r -= weight;
+      if (r < 0) return action;
+    }
+    return 'forward';
+  };
+  const harmless = entries.filter(([action]) => !FAULTS.has(action));
+  const unkeyed = seededRandom(seed);
+  const keys = new Map<string, { random: () => number; faults: number }>();
+  const pick = (key: string | undefined): { action: FaultAction; random: () => number } => {
+    if (key === undefined) return { action: draw(unkeyed, entries), random: unkeyed };
+    let state = keys.get(key);
+    if (!state) {
+      state = { random: seededRandom((seed ^ Math.imul(keys.size + 1, 0x9e3779b1)) >>> 0), faults: 0 };
+      keys.set(key, state);
+    }
+    const action = draw(state.random, state.faults < maxFaults ? entries : harmless);
+    if (FAULTS.has(action)) state.faults++;
+    return { action, random: state.random };
+  };
+  const faultsPerKey = () => new Map([...keys].map(([key, state]) => [key, state.faults]));
+  return { pick, faultsPerKey };
+}
+
+/**
  * A fault-injecting HTTP proxy between the client and the server (node:http only). Every request
- * gets one action, drawn at random with the configured weights; `counts` says how often each ran.
+ * gets one action, drawn from a seeded PRNG with the configured weights (see `faultScript`); `counts`
+ * says how often each ran.
  */
 export class FaultProxy {
   readonly counts: Record<FaultAction, number> = {
@@ -66,46 +111,36 @@ export class FaultProxy {
   private pending = 0;
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Once closed, nothing held is forwarded any more. */
+  private closed = false;
 
   private constructor(
     private readonly server: http.Server,
     readonly url: string,
+    /** The faulted attempts (`FAULTS`) of each `Idempotency-Key` so far. */
+    readonly faultsPerKey: () => Map<string, number>,
   ) {}
 
   static async start(options: FaultProxyOptions): Promise<FaultProxy> {
-    const random = options.random ?? seededRandom(options.seed ?? 1);
-    const entries = Object.entries(options.weights) as [FaultAction, number][];
-    const total = entries.reduce((sum, [, w]) => sum + w, 0);
-    const pick = (): FaultAction => {
-      let r = random() * total;
-      for (const [action, weight] of entries) {
-        r -= weight;
-        if (r < 0) return action;
-      }
-      return 'forward';
-    };
+    const script = faultScript(options);
+    const pick = script.pick;
     const [minDelay, maxDelay] = options.delayMs ?? [5, 100];
-    const slowMs = options.slowMs ?? 500;
     const target = new URL(options.target);
 
     let proxy: FaultProxy | undefined;
     const server = http.createServer((req, res) => {
       const self = proxy as FaultProxy;
-      const action = pick();
-      self.counts[action]++;
       req.on('error', () => {});
       res.on('error', () => {});
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const body = Buffer.concat(chunks);
-        const key = req.headers['idempotency-key'];
-        self.log.push({
-          method: req.method ?? '',
-          path: req.url ?? '',
-          key: typeof key === 'string' ? key : undefined,
-          body: body.toString(),
-        });
+        const header = req.headers['idempotency-key'];
+        const key = typeof header === 'string' ? header : undefined;
+        const { action, random } = pick(key);
+        self.counts[action]++;
+        self.log.push({ method: req.method ?? '', path: req.url ?? '', key, body: body.toString() });
         if (action === 'reset-before') {
           kill(req.socket, true);
           return;
@@ -117,6 +152,10 @@ export class FaultProxy {
           settled = true;
         };
         const forward = () => {
+          if (self.closed) {
+            done();
+            return;
+          }
           const upstream = http.request(
             {
               hostname: target.hostname,
@@ -156,12 +195,14 @@ export class FaultProxy {
           });
           upstream.end(body);
         };
-        const wait =
-          action === 'delay'
-            ? minDelay + Math.floor(random() * (maxDelay - minDelay))
-            : action === 'slow'
-              ? slowMs
-              : 0;
+        if (action === 'slow') {
+          // Held until the client gives up: its connection closes (at its attempt timeout), then
+          // the request goes on to the server, whose answer nobody reads.
+          if (req.socket.destroyed) forward();
+          else req.socket.once('close', forward);
+          return;
+        }
+        const wait = action === 'delay' ? minDelay + Math.floor(random() * (maxDelay - minDelay)) : 0;
         if (wait === 0) {
           forward();
           return;
@@ -175,7 +216,7 @@ export class FaultProxy {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    proxy = new FaultProxy(server, `http://127.0.0.1:${port}`);
+    proxy = new FaultProxy(server, `http://127.0.0.1:${port}`, script.faultsPerKey);
     return proxy;
   }
 
@@ -193,6 +234,7 @@ export class FaultProxy {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.server.closeAllConnections();

@@ -46,7 +46,7 @@ async function main() {
   const tally = new TallyClient({
     baseUrl: config.baseUrl,
     tokenStore: new MemoryTokenStore({ accessToken: config.accessToken, refreshToken: config.refreshToken }),
-    // Short backoff and a per-attempt limit below the proxy's `slow` hold, so the run is quick.
+    // Short backoff and a short per-attempt limit (which ends the proxy's `slow` holds), so the run is quick.
     retry: { baseDelayMs: 20, maxDelayMs: 250, attemptTimeoutMs: 400 },
     outbox: {
       storage: fileOutbox(config.outboxPath),

@@ -69,7 +69,6 @@ describe('the outbox across SIGKILLs of the app process', () => {
       target: t.url,
       weights: { forward: 55, delay: 25, slow: 4, 'reset-before': 8, 'drop-response': 8 },
       delayMs: [2, 40],
-      slowMs: 600,
       seed: SEED,
     });
   });

@@ -117,6 +117,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     redis,
     accountFreeFailures: config.loginThrottleAccountFreeFailures,
     ipFreeFailures: config.loginThrottleIpFreeFailures,
+    firstDelaySeconds: config.loginThrottleFirstDelaySeconds,
     maxDelaySeconds: config.loginThrottleMaxDelaySeconds,
     decaySeconds: config.loginThrottleDecaySeconds,
     registry,

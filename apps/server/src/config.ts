@@ -361,7 +361,7 @@ const httpVariables = {
     .min(1)
     .default(5)
     .description(
-      'Login attempts per account (the email, registered or not) before each further one locks it for a doubling delay (1 s, 2 s, 4 s … up to `LOGIN_THROTTLE_MAX_DELAY_SECONDS`); a successful login resets it (API.md §2).',
+      'Login attempts per account (the email, registered or not) before each further one locks it for a doubling delay (`LOGIN_THROTTLE_FIRST_DELAY_SECONDS`, twice that, four times … up to `LOGIN_THROTTLE_MAX_DELAY_SECONDS`); a successful login resets it (API.md §2).',
     ),
   LOGIN_THROTTLE_IP_FREE_FAILURES: Joi.number()
     .integer()
@@ -369,6 +369,14 @@ const httpVariables = {
     .default(20)
     .description(
       'Failed login attempts per client IP (an IPv6 address by its /64) before each further one locks the IP for a doubling delay; a successful login takes its attempt back (API.md §2).',
+    ),
+  LOGIN_THROTTLE_FIRST_DELAY_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .max(86400)
+    .default(1)
+    .description(
+      'The first lock of the login throttle (API.md §2), in seconds; each further one doubles, up to `LOGIN_THROTTLE_MAX_DELAY_SECONDS`.',
     ),
   LOGIN_THROTTLE_MAX_DELAY_SECONDS: Joi.number()
     .integer()

@@ -8,7 +8,8 @@ import { sha256Hex } from '../sha256';
 /**
  * Login throttling (API.md §2, OWASP Authentication Cheat Sheet): per account (the normalised
  * email, whether or not it has an account) and per client IP, a number of free attempts, then each
- * further attempt locks the key for a doubling delay (1 s, 2 s, 4 s … up to `maxDelaySeconds`).
+ * further attempt locks the key for a doubling delay (`firstDelaySeconds`, 1 s by default, then 2 s,
+ * 4 s … up to `maxDelaySeconds`).
  *
  * Every login attempt is counted up front, before the password is hashed, so a burst of parallel
  * guesses cannot slip past the count: an attempt that finds its key locked is refused (429, no hash)
@@ -41,7 +42,8 @@ export function loginThrottledCounter(registry: Registry | undefined): Counter<'
 
 /**
  * Counts one attempt on KEYS[1] (a hash: `n` attempts, `until` ms of the lock's end), at Redis's
- * clock so every instance agrees. ARGV: free attempts, the largest delay (ms), the decay (ms).
+ * clock so every instance agrees. ARGV: free attempts, the largest delay (ms), the decay (ms), the
+ * first delay (ms).
  * Returns { ms of the lock still to run (the attempt is refused, not counted) or 0 (counted), the
  * lock's end before this attempt (to take the attempt back) }.
  */
@@ -54,7 +56,7 @@ local n = redis.call('HINCRBY', KEYS[1], 'n', 1)
 local free = tonumber(ARGV[1])
 local keep = tonumber(ARGV[3])
 if n > free then
-  local delay = 1000 * (2 ^ math.min(n - free - 1, 40))
+  local delay = tonumber(ARGV[4]) * (2 ^ math.min(n - free - 1, 40))
   if delay > tonumber(ARGV[2]) then delay = tonumber(ARGV[2]) end
   redis.call('HSET', KEYS[1], 'until', now + delay)
   keep = keep + delay
@@ -78,6 +80,7 @@ type Scripted = (Redis | Cluster) & {
     free: number,
     maxDelayMs: number,
     decayMs: number,
+    firstDelayMs: number,
   ): Promise<[number, number]>;
   tallyLoginRefund(key: string, previousUntil: number): Promise<number>;
 };
@@ -92,6 +95,8 @@ export type LoginThrottleOptions = {
   accountFreeFailures?: number;
   /** Attempts per client IP before delays start (larger: NAT). @default 20 */
   ipFreeFailures?: number;
+  /** The first delay; each further one doubles. @default 1 */
+  firstDelaySeconds?: number;
   /** The longest delay. @default 900 */
   maxDelaySeconds?: number;
   /** A counter is forgotten this long after its last counted attempt. @default 900 */
@@ -117,7 +122,7 @@ function memoryStore() {
     return entry;
   };
   return {
-    attempt(key: string, free: number, maxDelayMs: number, decayMs: number): Counted {
+    attempt(key: string, free: number, maxDelayMs: number, decayMs: number, firstDelayMs: number): Counted {
       const now = Date.now();
       if (entries.size > 10_000 && now - sweptAt > 10_000) {
         sweptAt = now;
@@ -129,7 +134,7 @@ function memoryStore() {
       entry.n++;
       let keep = decayMs;
       if (entry.n > free) {
-        const delay = Math.min(1000 * 2 ** Math.min(entry.n - free - 1, 40), maxDelayMs);
+        const delay = Math.min(firstDelayMs * 2 ** Math.min(entry.n - free - 1, 40), maxDelayMs);
         entry.until = now + delay;
         keep += delay;
       }
@@ -186,6 +191,7 @@ export type LoginThrottle = {
 export function createLoginThrottle(options: LoginThrottleOptions = {}): LoginThrottle {
   const accountFree = options.accountFreeFailures ?? 5;
   const ipFree = options.ipFreeFailures ?? 20;
+  const firstDelayMs = (options.firstDelaySeconds ?? 1) * 1000;
   const maxDelayMs = (options.maxDelaySeconds ?? 900) * 1000;
   const decayMs = (options.decaySeconds ?? 900) * 1000;
   const redis = options.redis as Scripted | undefined;
@@ -209,13 +215,14 @@ export function createLoginThrottle(options: LoginThrottleOptions = {}): LoginTh
           freeOf(scope),
           maxDelayMs,
           decayMs,
+          firstDelayMs,
         );
         return { waitMs: Number(waitMs), previousUntil: Number(previousUntil) };
       } catch (error) {
         ignored('login_throttle', error, { scope });
       }
     }
-    return memory.attempt(key, freeOf(scope), maxDelayMs, decayMs);
+    return memory.attempt(key, freeOf(scope), maxDelayMs, decayMs, firstDelayMs);
   };
 
   const refundOn = async (scope: Scope, key: string, previousUntil: number): Promise<void> => {
