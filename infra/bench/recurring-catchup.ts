@@ -21,7 +21,9 @@ const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 100);
 const POLL_MS = process.env.BENCH_POLL_MS ?? '200';
 
 const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
+  sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
 const round = (n: number) => Math.round(n * 10) / 10;
 
 /** A `startsOn` (UTC date) with `backlog` weekly occurrences due today, today's included. */
@@ -49,7 +51,11 @@ async function main() {
       const res = await fetch(`${api}/v1/auth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `${name}-${Date.now()}@example.com`, name, password: 'bench-password-1' }),
+        body: JSON.stringify({
+          email: `${name}-${Date.now()}@example.com`,
+          name,
+          password: 'bench-password-1',
+        }),
       });
       const body = (await res.json()) as { user: { id: string }; accessToken: string };
       return { id: body.user.id, headers: { authorization: `Bearer ${body.accessToken}` } };
@@ -57,7 +63,11 @@ async function main() {
     const [ada, bob] = [await register('ada'), await register('bob')];
     const json = { ...ada.headers, 'content-type': 'application/json' };
     const group = (await (
-      await fetch(`${api}/v1/groups`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Bench' }) })
+      await fetch(`${api}/v1/groups`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'Bench' }),
+      })
     ).json()) as { id: string };
 
     /** Bob's `GET /v1/me`, one after another, until `done()`; the event-loop delay meanwhile. */
@@ -111,7 +121,12 @@ async function main() {
       method: 'POST',
       headers: { ...json, 'idempotency-key': `bench-${Date.now()}` },
       body: JSON.stringify({
-        expense: { description: 'Rent', amount: 1000, paidBy: ada.id, split: { type: 'equal', between: [ada.id] } },
+        expense: {
+          description: 'Rent',
+          amount: 1000,
+          paidBy: ada.id,
+          split: { type: 'equal', between: [ada.id] },
+        },
         schedule: { every: 'week', startsOn, timeZone: 'UTC' },
       }),
     });
@@ -123,7 +138,11 @@ async function main() {
       await fetch(`${api}/v1/groups/${group.id}/expenses?limit=1`, { headers: ada.headers })
     ).json()) as { data: unknown[] };
     console.log(
-      JSON.stringify({ startsOn, pollMs: Number(POLL_MS), idle, catchUp, anyExpense: events.data.length > 0 }, null, 2),
+      JSON.stringify(
+        { startsOn, pollMs: Number(POLL_MS), idle, catchUp, anyExpense: events.data.length > 0 },
+        null,
+        2,
+      ),
     );
   } finally {
     await server.stop();

@@ -9,7 +9,13 @@ import {
 import { until } from '../support/until';
 import { json, problem, type Recorded, ScriptedServer, type Step } from './scripted-server';
 
-const user = { id: 'usr_1', email: 'ada@example.com', name: 'Ada', createdAt: '2026-11-25T10:00:00.000Z' };
+const user = {
+  id: 'usr_1',
+  email: 'ada@example.com',
+  name: 'Ada',
+  createdAt: '2026-11-25T10:00:00.000Z',
+  emailVerified: true,
+};
 const session = (n: number): Session => ({
   user,
   accessToken: `access-${n}`,

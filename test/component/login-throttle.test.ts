@@ -231,7 +231,7 @@ describe('TRUST_PROXY: whom X-Forwarded-For is believed from', () => {
     // proxy, as one on a private network is by default.
     t = await startTestServer({
       env: {
-        ...THROTTLE,
+        ...LOCKED,
         TRUST_PROXY: '192.0.2.1',
         LOGIN_THROTTLE_IP_FREE_FAILURES: '3',
         AUTH_RATE_LIMIT_PER_MINUTE: '100',

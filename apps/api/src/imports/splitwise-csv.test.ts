@@ -280,10 +280,10 @@ describe('reading in slices', () => {
 });
 
 describe('imported text is cut in code points (API.md §1 Strings)', () => {
-  it('keeps 200 code points of a description and 64 of a category, never half an emoji', () => {
+  it('keeps 200 code points of a description and 64 of a category, never half an emoji', async () => {
     const description = `${'x'.repeat(199)}😀😀`;
     const category = `${'c'.repeat(63)}😀😀`;
-    const [row] = rowsOf(`${HEADER}\n2026-01-02,"${description}",${category},10.00,EUR,5.00,-5.00\n`);
+    const [row] = await rowsOf(`${HEADER}\n2026-01-02,"${description}",${category},10.00,EUR,5.00,-5.00\n`);
     expect(row).toMatchObject({
       kind: 'expense',
       description: `${'x'.repeat(199)}😀`,

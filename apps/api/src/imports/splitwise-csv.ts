@@ -237,6 +237,7 @@ export const MAX_REASON = 300;
 const MAX_QUOTED = 40;
 
 /** U+0000, a high surrogate not followed by a low one, a low surrogate not after a high one. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is what this finds
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Text made storable: U+0000 and unpaired surrogates become U+FFFD. */

@@ -954,7 +954,11 @@ responseSchemas['RecurringExpensePage'] = pageOf('RecurringExpense');
 responseSchemas['ImportRefusal'] = object(
   {
     line: { type: 'integer', minimum: 1, description: 'The line of the file the row starts on' },
-    reason: { type: 'string', maxLength: 300, description: 'Why it was not imported (at most 300 characters)' },
+    reason: {
+      type: 'string',
+      maxLength: 300,
+      description: 'Why it was not imported (at most 300 characters)',
+    },
   },
   ['line', 'reason'],
   'A row of the file not imported, and why',

@@ -16,7 +16,7 @@ export interface paths {
     put?: never;
     /**
      * Register a user
-     * @description Creates a user (password 8–128 characters, not a common password from leaks; stored only as a slow salted hash) and signs them in. Rate limited per IP (`AUTH_RATE_LIMIT_PER_MINUTE`). `Idempotency-Key` is ignored on auth endpoints.
+     * @description Creates a user (password 8–128 characters, not a common password from leaks; stored only as a slow salted hash) and signs them in. A link to confirm the email is mailed after the answer (API.md §2.5; `user.emailVerified` is `false` until it is opened). Rate limited per IP (`AUTH_RATE_LIMIT_PER_MINUTE`). `Idempotency-Key` is ignored on auth endpoints.
      */
     post: operations['register'];
     delete?: never;
@@ -56,7 +56,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange a refresh token for a new token pair
-     * @description Refresh tokens live 30 days and rotate: the one presented is dead afterwards, and presenting a dead one revokes its whole family (`401 unauthenticated`). Rate limited per IP.
+     * @description Refresh tokens live 30 days and rotate: the one presented is dead afterwards, and presenting a dead one revokes its whole family (`401 unauthenticated`). Presented again within `REFRESH_REUSE_GRACE_SECONDS` of its rotation (a retry, or two requests at once), it answers the same refresh token as the first time, with an access token for the same session: a session is one chain. Rate limited per client IP (`TRUST_PROXY`).
      */
     post: operations['refresh'];
     delete?: never;
@@ -72,13 +72,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The signed-in user */
+    /**
+     * The signed-in user
+     * @description `emailVerified`: whether the login email was confirmed by the link mailed to it (API.md §2.5). A change of address asked for (`POST /v1/me/email`) shows here only once confirmed.
+     */
     get: operations['getMe'];
     put?: never;
     post?: never;
     /**
      * Deletes the caller's account
-     * @description API.md §11.3. Email, name and password hash are erased (the member shows as "Deleted user", status `deleted`), every refresh token is revoked, open WebSockets close with 4401 and the account can no longer sign in; its access tokens are refused (on other API processes within 10 s). Refused with `409 member_has_balance` while the caller owes or is owed money in any group (the groups in `errors`). An `Idempotency-Key` is ignored: once done, the caller no longer exists.
+     * @description API.md §11.3. Email, name and password hash are erased (the member shows as "Deleted user", status `deleted`), every refresh token is revoked, open WebSockets close with 4401 and the account can no longer sign in; its access tokens are refused (on other API processes within 10 s). Refused with `409 member_has_balance` while the caller owes or is owed money in any group (the groups in `errors`). An `Idempotency-Key` is ignored: once done, the caller no longer exists. Its cost is the caller’s groups × their currencies (each net read by key), whatever the size of the server’s data.
      */
     delete: operations['deleteMe'];
     options?: never;
@@ -146,6 +149,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/auth/verify-email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm an email address with the token of a verification link
+     * @description The token of a link mailed at registration, on request (`POST /v1/me/email/verification`) or for a change of address (`POST /v1/me/email`): that address is verified, and becomes the login email if it is a new one (`409 email_taken` when another account registered it meanwhile). The token works once, for 24 hours, and only while it is the newest link of the account; a used, superseded, expired or unknown one is `404 not_found`. Needs no sign-in. Rate limited per IP.
+     */
+    post: operations['verifyEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the login email (confirmed by a mailed link)
+     * @description Needs the current password (`403 wrong_password`). A link goes to the new address; until it is opened (`POST /v1/auth/verify-email`) the current address stays the login email, verified or not as it was. An address another account has is `409 email_taken`. The link supersedes the account’s earlier ones; the account’s own address cancels a change waiting to be confirmed (`204`, or `202` with a link when that address is not verified yet). At most 3 verification mails per account per hour (`429 rate_limited` with `Retry-After`).
+     */
+    post: operations['changeEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/email/verification': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail the verification link again
+     * @description A new link for the address waiting to be confirmed: a change asked for, else the login email while it is not verified (the earlier links stop working). `204` when nothing waits. No body. At most 3 verification mails per account per hour, the one sent at registration included (`429 rate_limited` with `Retry-After`).
+     */
+    post: operations['requestEmailVerification'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/me/export': {
     parameters: {
       query?: never;
@@ -155,7 +218,7 @@ export interface paths {
     };
     /**
      * The caller's data, as one JSON document
-     * @description Streamed (API.md §11.2): `exportedAt`, `user` (id, email, name, createdAt; never the password hash), and `groups`: each group the caller belongs to as `GET /v1/groups/{groupId}` shows it, with `expenses` and `settlements` (every live one, oldest first). An error after the first byte ends the response abruptly (a broken download, never a complete-looking document).
+     * @description Streamed (API.md §11.2): `exportedAt`, `user` (id, email, name, createdAt; never the password hash), and `groups`: each group the caller belongs to as `GET /v1/groups/{groupId}` shows it, with `expenses` and `settlements` (every live one, oldest first), read 1,000 records a query. An error after the first byte ends the response abruptly (a broken download, never a complete-looking document). At most 2 downloads (this one and the other export) per user at once on one API process; one more is `429 rate_limited` with `Retry-After` and `limit.name` `exportsPerUser`.
      */
     get: operations['exportMyData'];
     put?: never;
@@ -175,7 +238,7 @@ export interface paths {
     };
     /**
      * The caller's signed-in devices
-     * @description Each sign-in (register or login) starts a session: its refresh tokens rotate within it. Live sessions only, the most recently used (refreshed) first; `current` marks the session of the access token that asked (its `sid`). `userAgent` and `ip` are those of the sign-in (null when unknown, e.g. sessions from before sessions were recorded).
+     * @description Each sign-in (register or login) starts a session: its refresh tokens rotate within it. Live sessions only (neither ended nor unused for 30 days), the most recently used (refreshed) first; `current` marks the session of the access token that asked (its `sid`). `userAgent` and `ip` are those of the sign-in (null when unknown, e.g. sessions from before sessions were recorded).
      */
     get: operations['listSessions'];
     put?: never;
@@ -261,7 +324,7 @@ export interface paths {
     put?: never;
     /**
      * Create a group
-     * @description The creator becomes its first member. `currency` defaults to `INR`.
+     * @description The creator becomes its first member. `currency` defaults to `INR`. An account is in at most 500 groups (`groupsPerUser`, API.md §9.1): one more is `422 limit_exceeded`.
      */
     post: operations['createGroup'];
     delete?: never;
@@ -305,7 +368,7 @@ export interface paths {
     put?: never;
     /**
      * Add a member: a registered user, or someone without an account
-     * @description A registered user by `userId` or by `email` (an unknown user, or a pending member of any group, is `404 not_found`; `200` when they are a member already). Or someone who is not on Tally yet by `{name, email?}`: a new **pending** member (`status: "pending"`, a `usr_…` id) who can pay, owe and settle like anyone else, never signs in, and belongs to this group only. An account can later take over their place, balances and history (an invite with `asMember`, or the claim by email).
+     * @description A registered user by `userId` or by `email` (an unknown user, or a pending member of any group, is `404 not_found`; `200` when they are a member already). Or someone who is not on Tally yet by `{name, email?}`: a new **pending** member (`status: "pending"`, a `usr_…` id) who can pay, owe and settle like anyone else, never signs in, and belongs to this group only. An account can later take over their place, balances and history (an invite with `asMember`, or the claim by email). An account is in at most 500 groups (`groupsPerUser`, API.md §9.1) and a group has at most 100 members (`membersPerGroup`): going over either is `422 limit_exceeded`, naming it.
      */
     post: operations['addMember'];
     delete?: never;
@@ -326,7 +389,7 @@ export interface paths {
     post?: never;
     /**
      * Remove a member (or leave)
-     * @description Any member may remove themselves or another member. `409 member_has_balance` while that member’s net in any currency of the group is not zero: settle up first.
+     * @description Any member may remove themselves or another member. `409 member_has_balance` while that member’s net in any currency of the group is not zero: settle up first. The live invites the member made are revoked with the removal (listed in `member.removed`’s `revokedInvites`).
      */
     delete: operations['removeMember'];
     options?: never;
@@ -345,7 +408,7 @@ export interface paths {
     put?: never;
     /**
      * Take over a pending member whose email is yours
-     * @description No invite needed: the pending member must be unclaimed and must have been added with the email the caller registered with (compared as registration normalises it: trimmed, lower-cased). Tally does not verify email addresses yet, so this trusts the address the group typed. The caller takes over the member's place and balances (joining the group if need be, `201`; `200` if already a member, the two merge); old records keep naming the pending id, listed in the account’s `claimed`. Anything the caller may not claim (no such pending member in this group, another email, no email) is `404`; a member someone else claimed is `409 member_claimed`.
+     * @description No invite needed: the pending member must be unclaimed and must have been added with the caller’s login email (compared as registration normalises it: trimmed, lower-cased), **verified** (API.md §2.5; `403 forbidden` until it is). The caller takes over the member’s place and balances (joining the group if need be, `201`; `200` if already a member: the two merge, the place being the address’s); old records keep naming the pending id, listed in the account’s `claimed`. Anything the caller may not claim (no such pending member in this group, another email, no email) is `404`; a member someone else claimed is `409 member_claimed`. No body (or `{}`). An account is in at most 500 groups (`groupsPerUser`, API.md §9.1): a claim that would make the caller join one more is `422 limit_exceeded`.
      */
     post: operations['claimMember'];
     delete?: never;
@@ -363,7 +426,7 @@ export interface paths {
     };
     /**
      * The group's expenses and settlements as CSV
-     * @description Streamed (API.md §11.1): RFC 4180, UTF-8 with a byte order mark, CRLF line ends, a header row. One row per live expense and settlement, oldest first; columns `Type`, `Date (UTC)`, `Description`, `Category`, `Currency`, `Amount` (decimal, in major units), `Paid by`, `Id`, then one per member who ever appears (current members in join order, then former ones) with that row's effect on their net. Text cells a spreadsheet would run as a formula get a leading `'`. An error after the first byte ends the response abruptly.
+     * @description Streamed (API.md §11.1): RFC 4180, UTF-8 with a byte order mark, CRLF line ends, a header row. One row per live expense and settlement, oldest first; columns `Type`, `Date (UTC)`, `Description`, `Category`, `Currency`, `Amount` (decimal, in major units), `Paid by`, `Id`, then one per member who ever appears (current members in join order, then former ones) with that row's effect on their net. Text cells a spreadsheet would run as a formula get a leading `'`. Read 1,000 records a query (no statement reads the group's whole history). An error after the first byte ends the response abruptly. At most 2 downloads (this one and the other export) per user at once on one API process; one more is `429 rate_limited` with `Retry-After` and `limit.name` `exportsPerUser`.
      */
     get: operations['exportGroupCsv'];
     put?: never;
@@ -383,7 +446,7 @@ export interface paths {
     };
     /**
      * Pending members the caller may claim by email
-     * @description Unclaimed pending members, still in their group, that were added with the email the caller registered with: what a newly registered account can take over with `POST /v1/groups/{groupId}/members/{memberId}/claim`. At most 100, oldest first. Tally does not verify email addresses yet.
+     * @description Unclaimed pending members, still in their group, that were added with the caller’s login email, once it is verified (API.md §2.5; empty until then): what an account can take over with `POST /v1/groups/{groupId}/members/{memberId}/claim`. At most 100, oldest first.
      */
     get: operations['listClaimableMembers'];
     put?: never;
@@ -443,13 +506,13 @@ export interface paths {
     };
     /**
      * The group's live invites
-     * @description Not revoked and not expired, the 100 newest, newest first, without their codes.
+     * @description Not revoked and not expired, newest first, without their codes: all of them (at most 100).
      */
     get: operations['listInvites'];
     put?: never;
     /**
      * Make an invite link
-     * @description Any member may. The answer is the only place the `code` ever appears (Tally keeps its SHA-256): 32 random bytes, base64url (43 characters). Anyone signed in who has it can join until it expires (`expiresInDays`, 1–30, default 7) or is revoked. Appends `invite.created` (without the code).
+     * @description Any member may. The answer is the only place the `code` ever appears (Tally keeps its SHA-256): 32 random bytes, base64url (43 characters). Anyone signed in who has it can join until it expires (`expiresInDays`, 1–30, default 7) or is revoked. Appends `invite.created` (without the code). A group has at most 100 live invites (`invitesPerGroup`, API.md §9.1): one more is `422 limit_exceeded`.
      */
     post: operations['createInvite'];
     delete?: never;
@@ -487,7 +550,7 @@ export interface paths {
     };
     /**
      * What an invite leads to
-     * @description For anyone signed in who has the code: the group, its member count and the pending members one may become by accepting with `asMember`. An expired, revoked or unknown code is `404`.
+     * @description For anyone signed in who has the code: the group, its member count and the pending members the caller may become by accepting with `asMember` (those added with the caller’s verified email, and, for a caller who is not a member, those added by name only). An expired, revoked or unknown code is `404`.
      */
     get: operations['previewInvite'];
     put?: never;
@@ -509,7 +572,7 @@ export interface paths {
     put?: never;
     /**
      * Join a group by an invite
-     * @description `201` with the group when the caller joined (`member.added`), `200` when already a member (nothing changes). With `asMember`, the caller takes over that pending member: place, balances and history (`member.claimed`; `200` and a merge when already a member). `asMember` that is not a pending member of the group is `404`; one someone else claimed is `409 member_claimed`. An expired, revoked or unknown code is `404`.
+     * @description `201` with the group when the caller joined (`member.added`), `200` when already a member (nothing changes). With `asMember`, the caller takes over that pending member: place, balances and history (`member.claimed`). A member added with an email is taken over only by the account whose login email it is, verified (`200` and a merge when that account is a member already); one added by name only, only by someone who is not a member yet. Anything else is `403 forbidden` (API.md §3.3: no claim moves money between two people). `asMember` that is not a pending member of the group is `404`; one someone else claimed is `409 member_claimed`. An expired, revoked or unknown code is `404`. An account is in at most 500 groups (`groupsPerUser`, API.md §9.1) and a group has at most 100 members (`membersPerGroup`) (taking over a pending member adds nobody): going over either is `422 limit_exceeded`, naming it.
      */
     post: operations['acceptInvite'];
     delete?: never;
@@ -633,7 +696,7 @@ export interface paths {
     put?: never;
     /**
      * Record an expense
-     * @description `paidBy` is one member’s id (they paid the whole amount) or a list of payers whose amounts add up to `amount`. `currency` defaults to the group’s, `occurredAt` to now. Shares are computed by largest remainder, ties to the participant listed earlier. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     * @description `paidBy` is one member’s id (they paid the whole amount) or a list of payers whose amounts add up to `amount`. `currency` defaults to the group’s, `occurredAt` to now. Shares are computed by largest remainder, ties to the participant listed earlier. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3). A record in a currency the group has no live record in, when it has live records in 20 currencies already, is `422 limit_exceeded` (`currenciesPerGroup`, API.md §9.1).
      */
     post: operations['createExpense'];
     delete?: never;
@@ -656,20 +719,20 @@ export interface paths {
     get: operations['getExpense'];
     /**
      * Replace an expense, or create it at a client-chosen id
-     * @description Full body, as for POST. An id that does not exist yet is **created** (`201`) so offline-first clients can choose ids (`^[A-Za-z0-9_-]{8,64}$`); repeating the same PUT leaves the same state. PUT on a **deleted** expense is `404`: restore it first. `groupId` cannot change (`422 validation_failed`). Honours `If-Match` (`412`; also when `If-Match` names an expense that does not exist). Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     * @description Full body, as for POST. An id that does not exist yet is **created** (`201`) so offline-first clients can choose ids (`^[A-Za-z0-9_-]{8,64}$`); repeating the same PUT leaves the same state. PUT on a **deleted** expense is `404`: restore it first. `groupId` cannot change (`422 validation_failed`). Honours `If-Match` (`412`; also when `If-Match` names an expense that does not exist). Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3). A record in a currency the group has no live record in, when it has live records in 20 currencies already, is `422 limit_exceeded` (`currenciesPerGroup`, API.md §9.1).
      */
     put: operations['putExpense'];
     post?: never;
     /**
      * Delete an expense
-     * @description It stops counting in balances and `GET` on it is `404`; deleting an already deleted expense is `204` again. Undo with restore. Honours `If-Match`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     * @description It stops counting in balances and `GET` on it is `404`; deleting an already deleted expense is `204` again. Undo with restore. Honours `If-Match`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3).
      */
     delete: operations['deleteExpense'];
     options?: never;
     head?: never;
     /**
      * Change some fields of an expense
-     * @description Any non-empty subset of the POST fields except `groupId`; the result is validated as a whole (e.g. a new `amount` with an `exact` split that no longer adds up is `422 split_mismatch`). A patch that changes `amount` (and not `paidBy`) of an expense with a single payer moves that payer’s amount along. Honours `If-Match`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     * @description Any non-empty subset of the POST fields except `groupId`; the result is validated as a whole (e.g. a new `amount` with an `exact` split that no longer adds up is `422 split_mismatch`). A patch that changes `amount` (and not `paidBy`) of an expense with a single payer moves that payer’s amount along. Honours `If-Match`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3). A record in a currency the group has no live record in, when it has live records in 20 currencies already, is `422 limit_exceeded` (`currenciesPerGroup`, API.md §9.1).
      */
     patch: operations['patchExpense'];
     trace?: never;
@@ -685,7 +748,7 @@ export interface paths {
     put?: never;
     /**
      * Undo the delete of an expense
-     * @description A no-op `200` when the expense is not deleted. Restoring appends an `expense.created` event with `data.restored: true`. No request body is needed. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     * @description A no-op `200` when the expense is not deleted. Restoring appends an `expense.created` event with `data.restored: true`. No request body is needed. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3). A record in a currency the group has no live record in, when it has live records in 20 currencies already, is `422 limit_exceeded` (`currenciesPerGroup`, API.md §9.1).
      */
     post: operations['restoreExpense'];
     delete?: never;
@@ -709,7 +772,7 @@ export interface paths {
     put?: never;
     /**
      * Comment on an expense
-     * @description `text` is stored and returned exactly as sent (no trimming, no HTML): 1–2000 Unicode code points, not only whitespace. Appends `comment.created` to the group’s log. A retried request (same `Idempotency-Key`) creates one comment. A deleted expense, or one in a group the caller is not in, is `404`.
+     * @description `text` is stored and returned exactly as sent (no trimming, no HTML): 1–2000 Unicode code points, not only whitespace, line feeds and tabs but no other control characters. Appends `comment.created` to the group’s log. A retried request (same `Idempotency-Key`) creates one comment. A deleted expense, or one in a group the caller is not in, is `404`. At most 500 live comments on one expense (`commentsPerTarget`, API.md §9.1): one more is `422 limit_exceeded`.
      */
     post: operations['createExpenseComment'];
     delete?: never;
@@ -733,7 +796,7 @@ export interface paths {
     put?: never;
     /**
      * Comment on a settlement
-     * @description `text` is stored and returned exactly as sent (no trimming, no HTML): 1–2000 Unicode code points, not only whitespace. Appends `comment.created` to the group’s log. A retried request (same `Idempotency-Key`) creates one comment. A deleted settlement, or one in a group the caller is not in, is `404`.
+     * @description `text` is stored and returned exactly as sent (no trimming, no HTML): 1–2000 Unicode code points, not only whitespace, line feeds and tabs but no other control characters. Appends `comment.created` to the group’s log. A retried request (same `Idempotency-Key`) creates one comment. A deleted settlement, or one in a group the caller is not in, is `404`. At most 500 live comments on one settlement (`commentsPerTarget`, API.md §9.1): one more is `422 limit_exceeded`.
      */
     post: operations['createSettlementComment'];
     delete?: never;
@@ -773,7 +836,7 @@ export interface paths {
     put?: never;
     /**
      * Record that one member paid another back
-     * @description `fromUserId` ≠ `toUserId` (`422 validation_failed`); both must be members (`422 not_a_member`). `currency` defaults to the group’s.
+     * @description `fromUserId` ≠ `toUserId` (`422 validation_failed`); both must be members (`422 not_a_member`). `currency` defaults to the group’s. A record in a currency the group has no live record in, when it has live records in 20 currencies already, is `422 limit_exceeded` (`currenciesPerGroup`, API.md §9.1).
      */
     post: operations['createSettlement'];
     delete?: never;
@@ -798,7 +861,7 @@ export interface paths {
     post?: never;
     /**
      * Undo a settlement
-     * @description Deleting an already deleted settlement is `204` again. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     * @description Deleting an already deleted settlement is `204` again. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3).
      */
     delete: operations['deleteSettlement'];
     options?: never;
@@ -821,7 +884,7 @@ export interface paths {
     put?: never;
     /**
      * Schedule a recurring expense
-     * @description `expense` is the body of `POST /v1/expenses` without `groupId` and `occurredAt`; `schedule.every` is `week`, `2 weeks`, `month` (the same day of the month, or the month’s last day when it is shorter) or `year`; `until` (inclusive) must not be before `startsOn` (`422 validation_failed`); `timeZone` is an IANA name. A `startsOn` in the past is allowed: the occurrences since are created by the scheduler. Appends `recurring.created`. Each occurrence becomes an ordinary expense (with `recurringId`, `occurredAt` the start of the occurrence’s local date in `schedule.timeZone`, and an `expense.created` event), created exactly once by the servers, in order, also for the dates missed while they were down. See API.md §6a. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     * @description `expense` is the body of `POST /v1/expenses` without `groupId` and `occurredAt`; `schedule.every` is `week`, `2 weeks`, `month` (the same day of the month, or the month’s last day when it is shorter) or `year`; `until` (inclusive) must not be before `startsOn` (`422 validation_failed`); `timeZone` is an IANA name in any case (not a UTC offset), kept under the zone’s one name (`europe/berlin` → `Europe/Berlin`). A `startsOn` in the past is allowed: the occurrences since are created by the scheduler. At most 100 occurrences may be due at once (`422 limit_exceeded`, `limit.name` `recurringBacklog`): a `startsOn` further back, up to `until`, is refused. A group holds at most 50 recurring expenses (`422 limit_exceeded`, `schedulesPerGroup`). Appends `recurring.created`. Each occurrence becomes an ordinary expense (with `recurringId`, `occurredAt` the start of the occurrence’s local date in `schedule.timeZone`, or the first instant after it that exists there, and an `expense.created` event), created exactly once by the servers, in order, also for the dates missed while they were down. See API.md §6a. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3).
      */
     post: operations['createRecurringExpense'];
     delete?: never;
@@ -853,7 +916,7 @@ export interface paths {
     head?: never;
     /**
      * Change the template or the schedule, from the next occurrence on
-     * @description Any non-empty subset of `expense` fields and of `schedule` fields; the result is validated as a whole. Occurrences already created stay as they are. A changed schedule continues with its first occurrence after the last one created (from `startsOn` when none was). Honours `If-Match`. Appends `recurring.updated`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…).
+     * @description Any non-empty subset of `expense` fields and of `schedule` fields; the result is validated as a whole. Occurrences already created stay as they are. A changed schedule continues with its first occurrence after the last one created (from `startsOn` when none was); it may not leave more than 100 occurrences due at once, unless fewer than before (`422 limit_exceeded`, `recurringBacklog`). Honours `If-Match`. Appends `recurring.updated`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3).
      */
     patch: operations['patchRecurringExpense'];
     trace?: never;
@@ -869,7 +932,7 @@ export interface paths {
     put?: never;
     /**
      * Import a Splitwise export
-     * @description `csv` is the text of a Splitwise CSV export (header `Date,Description,Category,Cost,Currency`, then one net column per person; a blank line and the `Total balance` row at the end); `members` maps each person column to a member of the group (active or pending). Each row becomes an expense (payers, shares) or, for a `Payment` row, a settlement, giving every member exactly the net the file says, with the usual `expense.created`/`settlement.created` events between `import.started` and `import.completed`. Synchronous: answers when the whole file is done. The same file again (any key) is the same import: nothing is created twice, rows already there count as `existing`; a retry after a crash resumes. A file that is no Splitwise export is `422 validation_failed` naming its line (`errors[0].path` `csv`), and nothing is written; a row that cannot be imported is listed in `refused` and the rest goes on. The body may be up to `IMPORT_MAX_BYTES` (10 MiB by default), not 64 KiB. See API.md §6b.
+     * @description `csv` is the text of a Splitwise CSV export (header `Date,Description,Category,Cost,Currency`, then one net column per person; a blank line and the `Total balance` row at the end); `members` maps each person column to a member of the group (active or pending). Each row becomes an expense (payers, shares) or, for a `Payment` row, a settlement, giving every member exactly the net the file says, with the usual `expense.created`/`settlement.created` events between `import.started` and `import.completed`. Synchronous: answers when the whole file is done. The same file again (any key) is the same import: nothing is created twice, rows already there count as `existing`; a retry after a crash or a failure resumes where the import stopped. A file that is no Splitwise export is `422 validation_failed` naming its line (`errors[0].path` `csv`), and nothing is written; a row that cannot be imported (or stored) is refused with its line and reason and the rest goes on: the report counts them (`refusedCount`) and lists the first 20 (`refused`), the rest are paged from `…/refusals`. Bounds: at most `IMPORT_MAX_ROWS` rows (10,000 by default) and 200 person columns, else `422 limit_exceeded` (`importRows`, `importPeople`) and nothing is written; the body may be up to `IMPORT_MAX_BYTES` (5 MiB by default), not 64 KiB, else `413`. See API.md §6b.
      */
     post: operations['createImport'];
     delete?: never;
@@ -887,9 +950,29 @@ export interface paths {
     };
     /**
      * An import’s report
-     * @description Created, existing and refused rows (with line and reason); `404` for a non-member.
+     * @description Created, existing and refused rows (their number, and the first 20 with line and reason; `…/refusals` pages them all); `404` for a non-member.
      */
     get: operations['getImport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/groups/{groupId}/imports/{importId}/refusals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An import’s refused rows
+     * @description Every refused row of the import once, by line (the last run's, for a file uploaded again). Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
+     */
+    get: operations['listImportRefusals'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1096,7 +1179,7 @@ export interface components {
     RegisterRequest: {
       /** Format: email */
       email: string;
-      /** @description Surrounding whitespace is trimmed; then 1–100 characters. */
+      /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       name: string;
       /** @description 8–128 characters, counted in Unicode code points; any characters, no composition rules; a password on the list of common passwords found in leaks is refused (422), whatever its case */
       password: string;
@@ -1123,15 +1206,30 @@ export interface components {
       /** @description 8–128 characters, counted in Unicode code points; any characters, no composition rules; a password on the list of common passwords found in leaks is refused (422), whatever its case */
       new: string;
     };
+    VerifyEmailRequest: {
+      token: string;
+    };
+    ChangeEmailRequest: {
+      /**
+       * Format: email
+       * @description The new address; the login email once its link is opened
+       */
+      email: string;
+      /** @description The current password */
+      password: string;
+    };
+    NoBody: Record<string, never>;
     CreateGroupRequest: {
-      /** @description Surrounding whitespace is trimmed; then 1–100 characters. */
+      /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       name: string;
       currency?: components['schemas']['Currency'];
+      /** @description at most 1000 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       description?: string;
     };
     PatchGroupRequest: {
-      /** @description Surrounding whitespace is trimmed; then 1–100 characters. */
+      /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       name?: string;
+      /** @description at most 1000 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       description?: string;
     };
     /** @description Exactly one of: `{userId}` or `{email}` (a registered user), or `{name, email?}` (a pending member: someone without an account). `userId` with `email` or `name` is `422 validation_failed`. */
@@ -1139,7 +1237,7 @@ export interface components {
       userId?: string;
       /** Format: email */
       email?: string;
-      /** @description Surrounding whitespace is trimmed; then 1–100 characters. */
+      /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       name?: string;
     } & (unknown | unknown | unknown);
     ActivityReadRequest: {
@@ -1165,8 +1263,9 @@ export interface components {
     };
     ExpenseRequest: {
       groupId: string;
-      /** @description Surrounding whitespace is trimmed; then 1–200 characters. */
+      /** @description Surrounding whitespace is trimmed; then 1–200 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       description: string;
+      /** @description 1–64 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       category?: string | null;
       /**
        * @description Integer count of minor units (paise, cents, yen)
@@ -1185,8 +1284,8 @@ export interface components {
             amount: number;
           }[];
       /**
-       * Format: date-time
-       * @description RFC 3339 timestamp
+       * @description RFC 3339 date-time with an offset, a real date and time within years 0001–9999
+       * @example 2027-01-31T00:00:00Z
        */
       occurredAt?: string;
       split:
@@ -1221,8 +1320,9 @@ export interface components {
           };
     };
     PatchExpenseRequest: {
-      /** @description Surrounding whitespace is trimmed; then 1–200 characters. */
+      /** @description Surrounding whitespace is trimmed; then 1–200 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       description?: string;
+      /** @description 1–64 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       category?: string | null;
       /**
        * @description Integer count of minor units (paise, cents, yen)
@@ -1241,8 +1341,8 @@ export interface components {
             amount: number;
           }[];
       /**
-       * Format: date-time
-       * @description RFC 3339 timestamp
+       * @description RFC 3339 date-time with an offset, a real date and time within years 0001–9999
+       * @example 2027-01-31T00:00:00Z
        */
       occurredAt?: string;
       split?:
@@ -1277,7 +1377,7 @@ export interface components {
           };
     };
     CommentRequest: {
-      /** @description 1–2000 characters, counted in Unicode code points; stored and returned exactly as sent (no trimming, no HTML) */
+      /** @description Stored and returned exactly as sent (no trimming, no HTML interpretation). 1–2000 characters, counted in Unicode code points, not only whitespace; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       text: string;
     };
     SettlementRequest: {
@@ -1290,12 +1390,14 @@ export interface components {
        */
       amount: number;
       currency?: components['schemas']['Currency'];
+      /** @description at most 500 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       note?: string;
     };
     RecurringExpenseRequest: {
       expense: {
-        /** @description Surrounding whitespace is trimmed; then 1–200 characters. */
+        /** @description Surrounding whitespace is trimmed; then 1–200 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
         description: string;
+        /** @description 1–64 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
         category?: string | null;
         /**
          * @description Integer count of minor units (paise, cents, yen)
@@ -1358,7 +1460,7 @@ export interface components {
          */
         until?: string | null;
         /**
-         * @description IANA time zone name
+         * @description IANA time zone name, in any case; kept under the zone’s one name (`europe/berlin` → `Europe/Berlin`, `Etc/UTC` → `UTC`, `Asia/Calcutta` → `Asia/Kolkata`). A UTC offset such as `+05:30` is not one
          * @example Europe/Berlin
          */
         timeZone: string;
@@ -1366,8 +1468,9 @@ export interface components {
     };
     PatchRecurringExpenseRequest: {
       expense?: {
-        /** @description Surrounding whitespace is trimmed; then 1–200 characters. */
+        /** @description Surrounding whitespace is trimmed; then 1–200 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
         description?: string;
+        /** @description 1–64 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
         category?: string | null;
         /**
          * @description Integer count of minor units (paise, cents, yen)
@@ -1430,7 +1533,7 @@ export interface components {
          */
         until?: string | null;
         /**
-         * @description IANA time zone name
+         * @description IANA time zone name, in any case; kept under the zone’s one name (`europe/berlin` → `Europe/Berlin`, `Etc/UTC` → `UTC`, `Asia/Calcutta` → `Asia/Kolkata`). A UTC offset such as `+05:30` is not one
          * @example Europe/Berlin
          */
         timeZone?: string;
@@ -1444,7 +1547,7 @@ export interface components {
       format: 'splitwise-csv';
       /** @description The file’s text, as exported */
       csv: string;
-      /** @description Each person column of the file (its header name) → the id (`usr_…`) of the group member it is */
+      /** @description Each person column of the file (its header name) → the id (`usr_…`) of the group member it is; at most 200 */
       members: {
         [key: string]: unknown;
       };
@@ -1470,6 +1573,8 @@ export interface components {
        * @example 2026-11-25T10:00:00.000Z
        */
       createdAt: string;
+      /** @description Whether the account confirmed its `email` by the link mailed to it (API.md §2.5); only a verified address claims the pending members added with it */
+      emailVerified: boolean;
     };
     /** @description A signed-in session. The access token is a JWT (HS256) valid `expiresIn` seconds; the refresh token is opaque, lives 30 days and rotates on every use (a used one is dead, and presenting a dead one revokes its whole family). */
     Session: {
@@ -1582,6 +1687,14 @@ export interface components {
       /** @description 32 random bytes, base64url: share it (e.g. in a link); Tally keeps only its hash */
       code: string;
     };
+    /** @description A verification link was mailed (after the answer) to `email` */
+    EmailLinkSent: {
+      /**
+       * Format: email
+       * @description Where the link went
+       */
+      email: string;
+    };
     ClaimableMemberList: {
       data: {
         /**
@@ -1609,7 +1722,7 @@ export interface components {
       groupId: string;
       groupName: string;
       memberCount: number;
-      /** @description Pending members one may become by accepting with `asMember` */
+      /** @description Pending members the caller may become by accepting with `asMember` (API.md §3.3): those added with the caller’s verified email and, for a caller who is not a member yet, those added by name only */
       pendingMembers: {
         /**
          * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
@@ -1961,6 +2074,8 @@ export interface components {
          * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
          */
         userId: string;
+        /** @description The live invites the member had made, revoked with the removal (absent when none) */
+        revokedInvites?: string[];
       };
     };
     MemberClaimedEvent: {
@@ -2919,7 +3034,7 @@ export interface components {
          */
         until: string | null;
         /**
-         * @description IANA time zone name
+         * @description IANA time zone name, the zone’s one name (API.md §6a): `Europe/Berlin`, `UTC`, `Asia/Kolkata`
          * @example Europe/Berlin
          */
         timeZone: string;
@@ -2954,6 +3069,18 @@ export interface components {
       /** @description Pass as `?cursor=` for the next page; null on the last page */
       nextCursor: string | null;
     };
+    /** @description A row of the file not imported, and why */
+    ImportRefusal: {
+      /** @description The line of the file the row starts on */
+      line: number;
+      /** @description Why it was not imported (at most 300 characters) */
+      reason: string;
+    };
+    ImportRefusalPage: {
+      data: components['schemas']['ImportRefusal'][];
+      /** @description Pass as `?cursor=` for the next page; null on the last page */
+      nextCursor: string | null;
+    };
     ImportReport: {
       /** @description Import id: `imp_` and 64 hex digits, derived from the group and the file */
       id: string;
@@ -2965,20 +3092,20 @@ export interface components {
       /** @enum {string} */
       format: 'splitwise-csv';
       /**
-       * @description `running` while a run is under way or was interrupted (a retry resumes it)
+       * @description `running` while a run is under way (or its process died); `failed` when a run stopped on an error it could not refuse as a row. A retry of either resumes where it stopped.
        * @enum {string}
        */
-      status: 'running' | 'completed';
+      status: 'running' | 'completed' | 'failed';
       /** @description Expense and payment rows in the file */
       rows: number;
       /** @description Rows this import created (across a resumed run) */
       created: number;
       /** @description Rows found already imported (the same file before) */
       existing: number;
-      refused: {
-        line: number;
-        reason: string;
-      }[];
+      /** @description Rows refused (all of them) */
+      refusedCount: number;
+      /** @description The first 20 refused rows, by line; all of them are paged from `GET …/imports/{importId}/refusals` */
+      refused: components['schemas']['ImportRefusal'][];
       /**
        * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
        * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
@@ -3137,9 +3264,9 @@ export interface components {
        * @example rtk_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
        */
       id: string;
-      /** @description The `User-Agent` of the sign-in (at most 256 characters); null when unknown */
+      /** @description The `User-Agent` of the sign-in as sent (its bytes read as UTF-8; controls and bidi overrides removed; at most 256 code points); null when unknown */
       userAgent: string | null;
-      /** @description The client IP of the sign-in; null when unknown */
+      /** @description The client IP of the sign-in (by `TRUST_PROXY`): always an IP address, IPv6 compressed in lower case, an IPv4-mapped one as IPv4; null when unknown */
       ip: string | null;
       /**
        * Format: date-time
@@ -4166,6 +4293,472 @@ export interface operations {
       };
     };
   };
+  verifyEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['VerifyEmailRequest'];
+      };
+    };
+    responses: {
+      /** @description The address is verified */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `malformed_json` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `email_taken` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'email_taken';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  changeEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChangeEmailRequest'];
+      };
+    };
+    responses: {
+      /** @description A link to confirm the address is on its way (after the answer) */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmailLinkSent'];
+        };
+      };
+      /** @description Nothing to confirm: the address is the account’s own, and verified */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `malformed_json` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `wrong_password` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'wrong_password';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `email_taken` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'email_taken';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  requestEmailVerification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NoBody'];
+      };
+    };
+    responses: {
+      /** @description A link to confirm the address is on its way (after the answer) */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmailLinkSent'];
+        };
+      };
+      /** @description Nothing waits to be confirmed */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `malformed_json` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
   exportMyData: {
     parameters: {
       query?: never;
@@ -4575,6 +5168,7 @@ export interface operations {
     parameters: {
       query?: {
         limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
       };
       header?: {
@@ -4781,7 +5375,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed` */
+      /** @description `validation_failed`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4791,7 +5385,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed';
+            code?: 'validation_failed' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -5267,7 +5861,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed` */
+      /** @description `validation_failed`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5277,7 +5871,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed';
+            code?: 'validation_failed' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -5462,7 +6056,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NoBody'];
+      };
+    };
     responses: {
       /** @description Claimed by a member (or already claimed by the caller) */
       200: {
@@ -5517,6 +6115,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `forbidden` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'forbidden';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -5580,6 +6193,22 @@ export interface operations {
             code?: 'unsupported_media_type';
             /** @constant */
             status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed`, `limit_exceeded` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed' | 'limit_exceeded';
+            /** @constant */
+            status?: 422;
           };
         };
       };
@@ -5814,6 +6443,7 @@ export interface operations {
     parameters: {
       query?: {
         limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
       };
       header?: {
@@ -6314,7 +6944,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed` */
+      /** @description `validation_failed`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6324,7 +6954,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed';
+            code?: 'validation_failed' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -6616,7 +7246,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Already a member (or a pending member merged in) */
+      /** @description Already a member (or a pending member added with the caller’s verified email merged in) */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6669,6 +7299,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `forbidden` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'forbidden';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -6735,7 +7380,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed` */
+      /** @description `validation_failed`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6745,7 +7390,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed';
+            code?: 'validation_failed' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -7356,10 +8001,11 @@ export interface operations {
     parameters: {
       query?: {
         limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
         /** @description Words that must all appear in the description or the category, in any order, as substrings; case, accents and compatibility forms are ignored. At most 200 characters and 10 words; only spaces filters nothing */
         q?: string;
-        /** @description Only expenses of exactly this category */
+        /** @description Only expenses of exactly this category. 1–64 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
         category?: string;
         /** @description Only expenses this member paid (all or part of) */
         paidBy?: string;
@@ -7494,6 +8140,7 @@ export interface operations {
     parameters: {
       query?: {
         limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
       };
       header?: {
@@ -7616,6 +8263,7 @@ export interface operations {
     parameters: {
       query?: {
         limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
         afterSeq?: number;
       };
@@ -7872,7 +8520,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`, `not_a_member`, `split_mismatch` */
+      /** @description `validation_failed`, `not_a_member`, `split_mismatch`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7882,7 +8530,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch';
+            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -8184,7 +8832,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`, `not_a_member`, `split_mismatch` */
+      /** @description `validation_failed`, `not_a_member`, `split_mismatch`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8194,7 +8842,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch';
+            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -8537,7 +9185,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`, `not_a_member`, `split_mismatch` */
+      /** @description `validation_failed`, `not_a_member`, `split_mismatch`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8547,7 +9195,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch';
+            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -8710,7 +9358,7 @@ export interface operations {
           };
         };
       };
-      /** @description `not_a_member` */
+      /** @description `not_a_member`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8720,7 +9368,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'not_a_member';
+            code?: 'not_a_member' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -8767,6 +9415,7 @@ export interface operations {
     parameters: {
       query?: {
         limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
       };
       header?: {
@@ -9009,7 +9658,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed` */
+      /** @description `validation_failed`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9019,7 +9668,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed';
+            code?: 'validation_failed' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -9066,6 +9715,7 @@ export interface operations {
     parameters: {
       query?: {
         limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
       };
       header?: {
@@ -9308,7 +9958,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed` */
+      /** @description `validation_failed`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9318,7 +9968,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed';
+            code?: 'validation_failed' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -9621,7 +10271,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`, `not_a_member` */
+      /** @description `validation_failed`, `not_a_member`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9631,7 +10281,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed' | 'not_a_member';
+            code?: 'validation_failed' | 'not_a_member' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -9922,6 +10572,7 @@ export interface operations {
     parameters: {
       query?: {
         limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
       };
       header?: {
@@ -10165,7 +10816,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`, `not_a_member`, `split_mismatch` */
+      /** @description `validation_failed`, `not_a_member`, `split_mismatch`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10175,7 +10826,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch';
+            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -10606,7 +11257,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`, `not_a_member`, `split_mismatch` */
+      /** @description `validation_failed`, `not_a_member`, `split_mismatch`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10616,7 +11267,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch';
+            code?: 'validation_failed' | 'not_a_member' | 'split_mismatch' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -10783,7 +11434,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`, `not_a_member` */
+      /** @description `validation_failed`, `not_a_member`, `limit_exceeded` */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10793,7 +11444,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'validation_failed' | 'not_a_member';
+            code?: 'validation_failed' | 'not_a_member' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -10902,6 +11553,131 @@ export interface operations {
             code?: 'not_found';
             /** @constant */
             status?: 404;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  listImportRefusals: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
+        cursor?: string;
+      };
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+        /** @description Import id (`imp_…`) */
+        importId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of refused rows */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportRefusalPage'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
           };
         };
       };
