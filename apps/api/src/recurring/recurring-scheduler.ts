@@ -39,7 +39,7 @@ export type RecurringSchedulerOptions = {
   /** Occurrences per round in all. @default RECURRING_SLICES.roundSize */
   roundSize?: number;
   /**
-   * Awaited between two occurrences: the other work of the process runs meanwhile. @default one
+   * Awaited before each occurrence: the other work of the process runs meanwhile. @default one
    * turn of the event loop (`setImmediate`): I/O that came in (requests) is handled first.
    */
   pause?: () => Promise<void>;
@@ -65,7 +65,7 @@ export type RoundResult = { steps: number; behind: boolean };
  * crash can strand the work. Every `pollMs` it runs a round: the due schedules, oldest due first (at
  * most `batchSize`), the ones it can claim worked on round-robin, one occurrence each in turn, in
  * each schedule's date order, at most `sliceSize` per schedule and `roundSize` in all, with a pause
- * (a turn of the event loop) between two occurrences, so that requests are served in between and a
+ * (a turn of the event loop) before each occurrence, so that requests are served in between and a
  * schedule far behind cannot starve the others. When a schedule is still behind after its slice,
  * the next round comes at once (after a turn of the event loop) rather than after `pollMs`.
  *
@@ -140,18 +140,17 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
    * The claimed schedules' due occurrences, round-robin: one step of each in turn, a schedule
    * leaving the turn once caught up, after `sliceSize` steps, or when its step failed (counted and
    * left to a later round; the occurrence is not lost, the pointer did not move); at most
-   * `roundSize` steps in all, with a pause before each but the first.
+   * `roundSize` steps in all, with a pause before each (the round's own queries come first).
    */
   async function workRoundRobin(ids: string[]): Promise<RoundResult> {
     const turns = ids.map((id) => ({ id, done: 0 }));
     let steps = 0;
-    let tried = 0;
     let behind = false;
     while (turns.length > 0 && !stopped) {
       for (let i = 0; i < turns.length && !stopped; ) {
         if (steps >= roundSize) return { steps, behind: true };
         const turn = turns[i] as { id: string; done: number };
-        if (tried++ > 0) await pause();
+        await pause();
         let result: OccurrenceStep;
         try {
           result = await step(turn.id);
