@@ -780,7 +780,10 @@ describe('recurring expenses on embedded PGlite (npm start)', () => {
   // A server process opening PGlite: slow on a loaded machine.
   beforeAll(async () => {
     // No load shedding: what is asserted is where the answers fall, whatever the machine's load.
-    server = await spawnServer({ RECURRING_POLL_MS: '100', MAX_EVENT_LOOP_DELAY_MS: '600000' });
+    server = await spawnServer(
+      { RECURRING_POLL_MS: '100', MAX_EVENT_LOOP_DELAY_MS: '600000' },
+      { bootTimeoutMs: 110_000 },
+    );
   }, 120_000);
   afterAll(async () => {
     await server?.kill('SIGTERM');
