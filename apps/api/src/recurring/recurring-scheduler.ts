@@ -63,7 +63,7 @@ export type RoundResult = { steps: number; behind: boolean };
 /**
  * Creates the occurrences of recurring expenses (API.md §6a) in every API process: no leader, so no
  * crash can strand the work. Every `pollMs` it runs a round: the due schedules, oldest due first (at
- * most `batchSize`), the ones it can claim worked on round-robin, one occurrence each in turn, in
+ * most `batchSize`), of which it claims as many as it can give a full slice, worked on round-robin, one occurrence each in turn, in
  * each schedule's date order, at most `sliceSize` per schedule and `roundSize` in all, with a pause
  * (a turn of the event loop) before each occurrence, so that requests are served in between and a
  * schedule far behind cannot starve the others. When a schedule is still behind after its slice,
@@ -182,8 +182,9 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
     (await knex.raw<{ rows: { id: string }[] }>(DUE, [now(), batchSize])).rows;
 
   /**
-   * One round: the due schedules (one batch) this process can claim, worked on round-robin; the
-   * claims held for the round and let go at its end. A round with nothing due holds no connection
+   * One round: of the due schedules (one batch), as many as it can give a full slice
+   * (`roundSize / sliceSize`) that this process can claim, worked on round-robin; the claims held
+   * for the round and let go at its end, so that other processes take the schedules it did not. A round with nothing due holds no connection
    * beyond its one query. `behind`: there may be more to do now (a slice ran out, or the batch was
    * full), so the next round should not wait for `pollMs`.
    */
@@ -194,13 +195,16 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
     const claimed: string[] = [];
     let healthy = true;
     try {
+      // No more than the round can give a full slice: the rest is left to the other processes.
+      const claimable = Math.ceil(roundSize / sliceSize);
       for (const { id } of rows) {
-        if (stopped) break;
+        if (stopped || claimed.length >= claimable) break;
         if (await claim(connection, id)) claimed.push(id);
       }
       const result = await workRoundRobin(claimed);
-      // A full batch: more may be due than it held.
-      return { steps: result.steps, behind: result.behind || (result.steps > 0 && rows.length >= batchSize) };
+      // A full batch, or schedules left unclaimed: more may be due than this round took.
+      const more = rows.length >= batchSize || claimed.length < rows.length;
+      return { steps: result.steps, behind: result.behind || (result.steps > 0 && more) };
     } catch (error) {
       healthy = false;
       throw error;
