@@ -10,15 +10,25 @@
  *
  * Environment: BENCH_BACKLOG (100: occurrences due at creation), BENCH_STARTS_ON (a `startsOn`
  * instead, e.g. 2000-01-01 on a server without the bound), BENCH_POLL_MS (200: RECURRING_POLL_MS).
+ * With BENCH_SLICE_SIZE or BENCH_ROUND_SIZE set, the server's own scheduler is off and one built
+ * here runs instead, with those slices (createRecurringScheduler's options), on the server's
+ * database and write gate's behalf; it also reports the longest single occurrence (ms).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createAnnouncer, createRecurringScheduler } from '@tally/api';
+import { createInProcessBus, publicationOf } from '@tally/events';
 import { loadConfig, start } from '@tally/server';
 
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 100);
 const POLL_MS = process.env.BENCH_POLL_MS ?? '200';
+const SLICES = {
+  ...(process.env.BENCH_SLICE_SIZE ? { sliceSize: Number(process.env.BENCH_SLICE_SIZE) } : {}),
+  ...(process.env.BENCH_ROUND_SIZE ? { roundSize: Number(process.env.BENCH_ROUND_SIZE) } : {}),
+};
+const OWN_SCHEDULER = Object.keys(SLICES).length > 0;
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
@@ -37,15 +47,42 @@ async function main() {
   const server = await start(
     loadConfig({
       PORT: '0',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'error',
       DATA_DIR: dataDir,
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
       RATE_LIMIT_PER_MINUTE: '1000000',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
-      RECURRING_POLL_MS: POLL_MS,
+      RECURRING_POLL_MS: OWN_SCHEDULER ? '0' : POLL_MS,
     }),
   );
   const api = server.url;
+  let longestStepMs = 0;
+  const scheduler = OWN_SCHEDULER
+    ? (() => {
+        // From the end of a pause to the end of the step after it (the first of a round has none).
+        let resumed: number | undefined;
+        return createRecurringScheduler({
+          knex: server.knex,
+          announcer: createAnnouncer({
+            bus: createInProcessBus(),
+            publicationOf,
+            markPublished: () => {},
+            onPublishFailed: () => {},
+          }),
+          pollMs: Number(POLL_MS),
+          ...SLICES,
+          pause: async () => {
+            await new Promise((resolve) => setImmediate(resolve));
+            resumed = performance.now();
+          },
+          onStep: () => {
+            if (resumed !== undefined) longestStepMs = Math.max(longestStepMs, performance.now() - resumed);
+            resumed = undefined;
+          },
+        });
+      })()
+    : undefined;
+  scheduler?.start();
   try {
     const register = async (name: string) => {
       const res = await fetch(`${api}/v1/auth/register`, {
@@ -139,12 +176,20 @@ async function main() {
     ).json()) as { data: unknown[] };
     console.log(
       JSON.stringify(
-        { startsOn, pollMs: Number(POLL_MS), idle, catchUp, anyExpense: events.data.length > 0 },
+        {
+          startsOn,
+          pollMs: Number(POLL_MS),
+          ...(OWN_SCHEDULER ? { slices: SLICES, longestStepMs: round(longestStepMs) } : {}),
+          idle,
+          catchUp,
+          anyExpense: events.data.length > 0,
+        },
         null,
         2,
       ),
     );
   } finally {
+    await scheduler?.stop();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -39,7 +39,7 @@ export type RecurringSchedulerOptions = {
   /** Occurrences per round in all. @default RECURRING_SLICES.roundSize */
   roundSize?: number;
   /**
-   * Awaited between two occurrences: the other work of the process runs meanwhile. @default one
+   * Awaited before each occurrence: the other work of the process runs meanwhile. @default one
    * turn of the event loop (`setImmediate`): I/O that came in (requests) is handled first.
    */
   pause?: () => Promise<void>;
@@ -63,9 +63,9 @@ export type RoundResult = { steps: number; behind: boolean };
 /**
  * Creates the occurrences of recurring expenses (API.md §6a) in every API process: no leader, so no
  * crash can strand the work. Every `pollMs` it runs a round: the due schedules, oldest due first (at
- * most `batchSize`), the ones it can claim worked on round-robin, one occurrence each in turn, in
+ * most `batchSize`), of which it claims as many as it can give a full slice, worked on round-robin, one occurrence each in turn, in
  * each schedule's date order, at most `sliceSize` per schedule and `roundSize` in all, with a pause
- * (a turn of the event loop) between two occurrences, so that requests are served in between and a
+ * (a turn of the event loop) before each occurrence, so that requests are served in between and a
  * schedule far behind cannot starve the others. When a schedule is still behind after its slice,
  * the next round comes at once (after a turn of the event loop) rather than after `pollMs`.
  *
@@ -140,18 +140,17 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
    * The claimed schedules' due occurrences, round-robin: one step of each in turn, a schedule
    * leaving the turn once caught up, after `sliceSize` steps, or when its step failed (counted and
    * left to a later round; the occurrence is not lost, the pointer did not move); at most
-   * `roundSize` steps in all, with a pause before each but the first.
+   * `roundSize` steps in all, with a pause before each (the round's own queries come first).
    */
   async function workRoundRobin(ids: string[]): Promise<RoundResult> {
     const turns = ids.map((id) => ({ id, done: 0 }));
     let steps = 0;
-    let tried = 0;
     let behind = false;
     while (turns.length > 0 && !stopped) {
       for (let i = 0; i < turns.length && !stopped; ) {
         if (steps >= roundSize) return { steps, behind: true };
         const turn = turns[i] as { id: string; done: number };
-        if (tried++ > 0) await pause();
+        await pause();
         let result: OccurrenceStep;
         try {
           result = await step(turn.id);
@@ -183,8 +182,9 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
     (await knex.raw<{ rows: { id: string }[] }>(DUE, [now(), batchSize])).rows;
 
   /**
-   * One round: the due schedules (one batch) this process can claim, worked on round-robin; the
-   * claims held for the round and let go at its end. A round with nothing due holds no connection
+   * One round: of the due schedules (one batch), as many as it can give a full slice
+   * (`roundSize / sliceSize`) that this process can claim, worked on round-robin; the claims held
+   * for the round and let go at its end, so that other processes take the schedules it did not. A round with nothing due holds no connection
    * beyond its one query. `behind`: there may be more to do now (a slice ran out, or the batch was
    * full), so the next round should not wait for `pollMs`.
    */
@@ -195,13 +195,16 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
     const claimed: string[] = [];
     let healthy = true;
     try {
+      // No more than the round can give a full slice: the rest is left to the other processes.
+      const claimable = Math.ceil(roundSize / sliceSize);
       for (const { id } of rows) {
-        if (stopped) break;
+        if (stopped || claimed.length >= claimable) break;
         if (await claim(connection, id)) claimed.push(id);
       }
       const result = await workRoundRobin(claimed);
-      // A full batch: more may be due than it held.
-      return { steps: result.steps, behind: result.behind || (result.steps > 0 && rows.length >= batchSize) };
+      // A full batch, or schedules left unclaimed: more may be due than this round took.
+      const more = rows.length >= batchSize || claimed.length < rows.length;
+      return { steps: result.steps, behind: result.behind || (result.steps > 0 && more) };
     } catch (error) {
       healthy = false;
       throw error;
