@@ -38,7 +38,7 @@ async function startEmbedded(): Promise<EmbeddedServer> {
     };
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tally-embedded-'));
-  const proc = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const proc = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { entry: 'npm-start' });
   return {
     how: 'server process without DATABASE_URL',
     request: request.agent(proc.url),

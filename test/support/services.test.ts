@@ -5,8 +5,10 @@ import {
   createTestDatabase,
   createTestRedis,
   databaseUrl,
+  migratedTemplate,
   redisUrl,
   type TestDatabase,
+  templateDatabaseName,
 } from './test-database';
 
 async function databaseExists(name: string): Promise<boolean> {
@@ -46,6 +48,22 @@ describe('test support: PostgreSQL', () => {
     await db.drop();
     await db.drop(); // idempotent
     expect(await databaseExists(db.name)).toBe(false);
+  });
+
+  it("copies this run's template, migrated once to the latest schema", async () => {
+    const [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    try {
+      expect(await migratedTemplate()).toBe(templateDatabaseName());
+      expect(await databaseExists(templateDatabaseName())).toBe(true);
+      // Nothing left to migrate in a copy: it has every migration there is.
+      const { migrateLatest } = await import('@tally/db');
+      const before = await a.knex('knex_migrations').select('name').orderBy('id');
+      await migrateLatest(a.knex);
+      expect(await a.knex('knex_migrations').select('name').orderBy('id')).toEqual(before);
+      expect(await b.knex('knex_migrations').select('name').orderBy('id')).toEqual(before);
+    } finally {
+      await Promise.all([a.drop(), b.drop()]);
+    }
   });
 
   it('gives every call its own database', async () => {
