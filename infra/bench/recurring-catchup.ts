@@ -57,10 +57,13 @@ async function main() {
   );
   const api = server.url;
   let longestStepMs = 0;
+  /** The CPU time of each occurrence (this process's, so the machine's other load does not count). */
+  const stepCpuMs: number[] = [];
   const scheduler = OWN_SCHEDULER
     ? (() => {
         // From the end of a pause to the end of the step after it (the first of a round has none).
         let resumed: number | undefined;
+        let resumedCpu = process.cpuUsage();
         return createRecurringScheduler({
           knex: server.knex,
           announcer: createAnnouncer({
@@ -74,9 +77,14 @@ async function main() {
           pause: async () => {
             await new Promise((resolve) => setImmediate(resolve));
             resumed = performance.now();
+            resumedCpu = process.cpuUsage();
           },
           onStep: () => {
-            if (resumed !== undefined) longestStepMs = Math.max(longestStepMs, performance.now() - resumed);
+            if (resumed !== undefined) {
+              longestStepMs = Math.max(longestStepMs, performance.now() - resumed);
+              const cpu = process.cpuUsage(resumedCpu);
+              stepCpuMs.push((cpu.user + cpu.system) / 1000);
+            }
             resumed = undefined;
           },
         });
@@ -179,7 +187,20 @@ async function main() {
         {
           startsOn,
           pollMs: Number(POLL_MS),
-          ...(OWN_SCHEDULER ? { slices: SLICES, longestStepMs: round(longestStepMs) } : {}),
+          ...(OWN_SCHEDULER
+            ? {
+                slices: SLICES,
+                longestStepMs: round(longestStepMs),
+                stepCpuMs: (() => {
+                  const sorted = [...stepCpuMs].sort((a, b) => a - b);
+                  return {
+                    p50: round(percentile(sorted, 50)),
+                    p99: round(percentile(sorted, 99)),
+                    max: round(sorted.at(-1) ?? 0),
+                  };
+                })(),
+              }
+            : {}),
           idle,
           catchUp,
           anyExpense: events.data.length > 0,

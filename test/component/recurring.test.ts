@@ -58,7 +58,7 @@ describe('recurring expenses (API.md §6a)', () => {
   let scheduler: RecurringScheduler;
 
   beforeAll(async () => {
-    // The server's own scheduler stays off: the tests run rounds on a clock of their own.
+    // The server's own scheduler stays off: the tests run rounds on a clock of their own, until caught up.
     t = await startTestServer({ env: { RECURRING_POLL_MS: '0' } });
     scheduler = testScheduler(t, { now: () => clock });
     ada = await t.register('Ada');
@@ -450,7 +450,7 @@ describe('recurring expenses (API.md §6a)', () => {
         schedule: schedule({ startsOn: '2027-01-31', every: 'month', timeZone: 'UTC' }),
       });
       clock = new Date('2027-03-01T00:00:00Z');
-      await scheduler.runOnce();
+      await scheduler.runUntilCaughtUp();
       expect((await expensesOf(ada, groupId)).map((e) => e.occurredAt)).toEqual([
         '2027-02-28T00:00:00.000Z',
         '2027-01-31T00:00:00.000Z',
@@ -472,7 +472,7 @@ describe('recurring expenses (API.md §6a)', () => {
         schedule: schedule({ startsOn: '2027-05-03', timeZone: 'UTC' }),
       });
       clock = new Date('2027-05-10T00:00:00Z');
-      await scheduler.runOnce();
+      await scheduler.runUntilCaughtUp();
       expect(await expensesOf(ada, groupId)).toHaveLength(2);
       const url = `/v1/recurring/${created.body.id}`;
       expectProblem(
@@ -485,7 +485,7 @@ describe('recurring expenses (API.md §6a)', () => {
       expect((await t.request.delete(url).set(ada.auth).set('Idempotency-Key', newKey())).status).toBe(204);
       expectProblem(await t.request.get(url).set(ada.auth), 404, 'not_found');
       clock = new Date('2027-08-01T00:00:00Z');
-      await scheduler.runOnce();
+      await scheduler.runUntilCaughtUp();
       expect(await expensesOf(ada, groupId)).toHaveLength(2);
       const events = await eventsOf(ada, groupId);
       expect(events.filter((e) => e.type === 'recurring.deleted')).toHaveLength(1);
@@ -502,8 +502,8 @@ describe('recurring expenses (API.md §6a)', () => {
       const id = created.body.id as string;
       // Mar 14 (DST starts that day in New York), 21, 28, Apr 4; Apr 11 is not due yet.
       clock = new Date('2027-04-10T12:00:00Z');
-      await scheduler.runOnce();
-      await scheduler.runOnce();
+      await scheduler.runUntilCaughtUp();
+      await scheduler.runUntilCaughtUp();
       const expenses = await expensesOf(ada, groupId);
       expect(expenses.map((e) => e.occurredAt).reverse()).toEqual([
         '2027-03-14T05:00:00.000Z',
@@ -568,7 +568,7 @@ describe('recurring expenses (API.md §6a)', () => {
         .where({ id: plain.body.id })
         .update({ recurring_id: id, occurrence_date: '2027-09-06' });
       clock = new Date('2027-09-14T00:00:00Z');
-      await scheduler.runOnce();
+      await scheduler.runUntilCaughtUp();
       const rows = await t.server.knex('expenses').where({ recurring_id: id }).orderBy('occurrence_date');
       expect(rows.map((r: { occurrence_date: string }) => r.occurrence_date)).toEqual([
         '2027-09-06',
@@ -593,7 +593,7 @@ describe('recurring expenses (API.md §6a)', () => {
       expect(created.status).toBe(201);
       expect(created.body.schedule.timeZone).toBe('Pacific/Apia');
       clock = new Date();
-      await scheduler.runOnce();
+      await scheduler.runUntilCaughtUp();
       expect((await expensesOf(ada, groupId)).map((e) => e.occurredAt).reverse()).toEqual([
         // 2011-12-31 00:00 in Apia (UTC+14), not a time on Dec 29.
         '2011-12-30T10:00:00.000Z',
@@ -609,7 +609,7 @@ describe('recurring expenses (API.md §6a)', () => {
         schedule: schedule({ startsOn: '2027-01-31', every: 'month', until: '2027-04-30', timeZone: 'UTC' }),
       });
       clock = new Date('2028-01-01T00:00:00Z');
-      await scheduler.runOnce();
+      await scheduler.runUntilCaughtUp();
       expect(
         (await expensesOf(ada, groupId)).map((e) => String(e.occurredAt).slice(0, 10)).reverse(),
       ).toEqual(['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30']);
@@ -642,7 +642,7 @@ describe('recurring expenses (API.md §6a)', () => {
         .set('Idempotency-Key', newKey());
       expect(removed.status).toBe(204);
       clock = new Date('2027-06-08T00:00:00Z');
-      await scheduler.runOnce();
+      await scheduler.runUntilCaughtUp();
       const expenses = await expensesOf(ada, groupId);
       expect(expenses).toHaveLength(1);
       expect(expenses[0]?.split).toEqual({ type: 'equal', between: [ada.id, bob.id] });

@@ -1,7 +1,7 @@
 import {
-  canonicalTimeZone,
   isRealDate,
   isRealTimestamp,
+  isTimeZone,
   MAX_AMOUNT,
   RECURRENCE_EVERY,
   type TextKind,
@@ -373,10 +373,10 @@ export const localDate = Joi.string()
   .description('A local calendar date, YYYY-MM-DD')
   .example('2027-01-31');
 
-/** An IANA zone name in any case, kept as the zone's one name (`europe/berlin` → `Europe/Berlin`); no offsets. */
+/** An IANA zone name in any case, no offsets; the routes keep it under the zone's one name (API.md §6a). */
 export const timeZone = Joi.string()
   .max(100)
-  .custom((value: string, helpers) => canonicalTimeZone(value) ?? helpers.error('any.invalid'))
+  .custom((value: string, helpers) => (isTimeZone(value) ? value : helpers.error('any.invalid')))
   .messages({ 'any.invalid': 'must be an IANA time zone name, such as Europe/Berlin (not a UTC offset)' })
   .description(
     'IANA time zone name, in any case; kept under the zone’s one name (`europe/berlin` → `Europe/Berlin`, `Etc/UTC` → `UTC`, `Asia/Calcutta` → `Asia/Kolkata`). A UTC offset such as `+05:30` is not one',

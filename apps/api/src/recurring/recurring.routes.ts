@@ -1,3 +1,4 @@
+import { canonicalTimeZone } from '@tally/domain';
 import { AppError, notFound } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
 import { type Request, Router } from 'express';
@@ -51,6 +52,15 @@ function checkTemplate(template: RecurringTemplate): void {
   }
 }
 
+/**
+ * A schedule's time zone under the zone's one name (API.md §6a: `europe/berlin` → `Europe/Berlin`,
+ * `Asia/Calcutta` → `Asia/Kolkata`), the body's schema having checked it is a zone name.
+ */
+function withCanonicalZone<T extends { timeZone?: string }>(schedule: T): T {
+  if (schedule.timeZone === undefined) return schedule;
+  return { ...schedule, timeZone: canonicalTimeZone(schedule.timeZone) ?? schedule.timeZone };
+}
+
 /** Recurring expenses (API.md §6a): schedules whose occurrences the scheduler creates. */
 export function recurringRoutes(deps: RecurringRoutesDeps): {
   router: Router;
@@ -69,7 +79,8 @@ export function recurringRoutes(deps: RecurringRoutesDeps): {
   writes.post('/groups/:groupId/recurring', {
     key: 'required',
     parse: (req) => {
-      const input = validate<RecurringInput>(createRecurringBody, req.body);
+      const body = validate<RecurringInput>(createRecurringBody, req.body);
+      const input = { ...body, schedule: withCanonicalZone(body.schedule) };
       checkTemplate(input.expense);
       checkSchedule(input.schedule);
       return { groupId: param(req, 'groupId'), input };
@@ -87,10 +98,13 @@ export function recurringRoutes(deps: RecurringRoutesDeps): {
   writes.patch('/recurring/:recurringId', {
     key: 'required',
     // The merged template and schedule are checked against the stored ones (an outcome, recorded).
-    parse: (req) => ({
-      patch: validate<RecurringPatch>(patchRecurringBody, req.body),
-      recurringId: param(req, 'recurringId'),
-    }),
+    parse: (req) => {
+      const patch = validate<RecurringPatch>(patchRecurringBody, req.body);
+      return {
+        patch: patch.schedule ? { ...patch, schedule: withCanonicalZone(patch.schedule) } : patch,
+        recurringId: param(req, 'recurringId'),
+      };
+    },
     work: (ctx, userId, { recurringId, patch }, req) =>
       recurring.patch(ctx, userId, recurringId, patch, req.get('if-match'), checkTemplate),
     reply: REPLIES.recurring,
