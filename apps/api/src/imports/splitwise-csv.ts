@@ -62,9 +62,9 @@ export const MAX_PEOPLE = 200;
  * The file is read in slices, yielding to the event loop between them (so that other requests are
  * served while a large file is checked): a slice ends after this many records…
  */
-export const PARSE_SLICE_RECORDS = 500;
+export const PARSE_SLICE_RECORDS = 200;
 /** …or once it has read this many characters of the file, whichever comes first. */
-export const PARSE_SLICE_CHARS = 256 * 1024;
+export const PARSE_SLICE_CHARS = 64 * 1024;
 
 /** Lets the event loop run what is waiting (I/O, timers, other requests) before the next slice. */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
