@@ -332,7 +332,7 @@ const httpVariables = {
     .max(104857600)
     .default(5242880)
     .description(
-      '64 KiB–100 MiB: the largest request body of `POST /v1/groups/{groupId}/imports` (a Splitwise export in JSON; 10,000 rows of 30 people take about 4 MiB); every other body stays at 64 KiB. Over it: `413 payload_too_large`.',
+      '64 KiB–100 MiB: the largest request body of `POST /v1/groups/{groupId}/imports` (a Splitwise export in JSON; 10,000 rows of 30 people with 200-character descriptions take under 4 MiB); every other body stays at 64 KiB. Over it: `413 payload_too_large`.',
     ),
   IMPORT_MAX_ROWS: Joi.number()
     .integer()

@@ -153,9 +153,9 @@ describe('rows refused with a reason', () => {
     ['0000-01-01,X,General,10.00,EUR,5.00,-5.00', /"0000-01-01" is not a date/],
     ['2024-02-30,X,General,10.00,EUR,5.00,-5.00', /"2024-02-30" is not a date/],
     ['2023-02-29,X,General,10.00,EUR,5.00,-5.00', /is not a date/],
-    ['2024-01-01,"X\u0000Y",General,10.00,EUR,5.00,-5.00', /U\+0000 or an unpaired surrogate/],
-    ['2024-01-01,"X\ud800Y",General,10.00,EUR,5.00,-5.00', /U\+0000 or an unpaired surrogate/],
-    ['2024-01-01,X,"G\udc00",10.00,EUR,5.00,-5.00', /U\+0000 or an unpaired surrogate/],
+    ['2024-01-01,"X\u0000Y",General,10.00,EUR,5.00,-5.00', /a control character or an unpaired surrogate/],
+    ['2024-01-01,"X\ud800Y",General,10.00,EUR,5.00,-5.00', /a control character or an unpaired surrogate/],
+    ['2024-01-01,X,"G\udc00",10.00,EUR,5.00,-5.00', /a control character or an unpaired surrogate/],
   ])('%s', async (row, reason) => {
     expect(await one(row)).toMatchObject({ kind: 'refused', line: 2, reason: expect.stringMatching(reason) });
   });
