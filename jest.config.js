@@ -15,6 +15,8 @@ const common = { transform, moduleNameMapper, testEnvironment: 'node' };
 
 module.exports = {
   maxWorkers: process.env.CI ? 2 : '50%',
+  // The slowest suites start first (CI has no cache of the last run's durations).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // Integration tests start real servers and processes; hooks get the same budget as tests.
   testTimeout: 60000,
   projects: [

@@ -70,6 +70,8 @@ describe('the outbox in headless Chromium across page reloads (IndexedDB)', () =
       /** Writes answered with `Idempotent-Replayed`: an earlier attempt had been executed, its answer lost. */
       const replayed = new Set<number>();
       let drained: string | undefined;
+      /** Writes whose entry left the outbox so far, across reloads. */
+      let settledCount = 0;
       /** The one `until`, with the faults injected so far in the failure's message. */
       const settled = (condition: () => boolean, what: string) =>
         until(
@@ -85,8 +87,9 @@ describe('the outbox in headless Chromium across page reloads (IndexedDB)', () =
         if (what === 'made') {
           made.add(Number(a));
           if (b) ids.set(Number(a), b);
-        } else if (what === 'settled' && line.endsWith(' replayed')) {
-          replayed.add(Number(a));
+        } else if (what === 'settled') {
+          settledCount++;
+          if (line.endsWith(' replayed')) replayed.add(Number(a));
         } else if (what === 'drained') {
           drained = line;
         } else if (what === 'rejected' || what === 'error') {
@@ -156,7 +159,10 @@ describe('the outbox in headless Chromium across page reloads (IndexedDB)', () =
           await held.abort().catch(() => {});
           reloadsWithAnswerHeld++;
         } else {
-          await new Promise((resolve) => setTimeout(resolve, 50 + Math.floor(random() * 300)));
+          // After 1 to 3 more writes done: counted, not timed, so that a fast machine does not drain
+          // the plan before the reloads are done.
+          const target = settledCount + 1 + Math.floor(random() * 3);
+          await settled(() => settledCount >= target || drained !== undefined, 'writes between reloads');
           if (drained !== undefined) break;
           await page.reload();
         }

@@ -3,7 +3,7 @@ import { redisUrl } from '../support/test-database';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { FaultProxy } from './fault-proxy';
 
-const OPERATIONS = 500;
+const OPERATIONS = 200;
 const EXPENSE_AMOUNT = 200;
 const SETTLEMENT_AMOUNT = 50;
 /** The client's attempts per operation, and the most of them the proxy may fault. */
@@ -15,8 +15,8 @@ const MAX_FAULTS = 3;
  * connections before the server sees them, holds requests past the client's timeout (the server
  * still executes them later) and drops responses after the server has committed. Its faults are
  * seeded and at most MAX_FAULTS per operation, so the run cannot exhaust the client's retries by
- * chance; the client's retries, not luck, carry every operation through. 500 expenses and
- * settlements through it end in exactly 500 rows — no duplicates, none missing — and the balances and
+ * chance; the client's retries, not luck, carry every operation through. 200 expenses and
+ * settlements through it end in exactly 200 rows — no duplicates, none missing — and the balances and
  * the event log agree.
  */
 describe('money writes through a fault-injecting proxy', () => {

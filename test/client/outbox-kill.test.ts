@@ -22,7 +22,11 @@ import { checkGroupLog, makePlan, type PlanWorld } from './outbox-plan';
 
 const WRITES = 300;
 const GROUPS = 3;
-const KILLS = 24;
+/**
+ * Every kill lands after a number of sends or of writes done (at most 10 and 5), so all of them land
+ * before the plan's end: the count is exact, however fast the machine.
+ */
+const KILLS = 16;
 /** `TEST_SEED` (or `OUTBOX_KILL_SEED`) replays a run; a failure's message names the seed. */
 const SEED = process.env.OUTBOX_KILL_SEED ? Number(process.env.OUTBOX_KILL_SEED) : testSeed();
 
@@ -130,8 +134,12 @@ describe('the outbox across SIGKILLs of the app process', () => {
         return run;
       };
 
-      /** Per run: called for each line; `onSend` lets a kill wait for the next attempt to leave. */
+      /**
+       * Per run: `onSend` lets a kill wait for the next attempt to leave, `onSettled` for the next
+       * write whose entry left the outbox.
+       */
       let onSend: ((run: Run) => void) | undefined;
+      let onSettled: ((run: Run) => void) | undefined;
       const onLine = (run: Run, line: string) => {
         run.lines.push(line);
         const [what, a, b] = line.split(' ');
@@ -148,6 +156,7 @@ describe('the outbox across SIGKILLs of the app process', () => {
           case 'settled':
             if (cutOff.has(write) && line.endsWith(' replayed')) replayedAfterKill.add(write);
             run.inFlight.delete(write);
+            onSettled?.(run);
             break;
           case 'retry':
             run.inFlight.delete(write);
@@ -171,7 +180,8 @@ describe('the outbox across SIGKILLs of the app process', () => {
         const run = spawnChild();
         if (kills < KILLS) {
           // Half of the kills land right after an attempt has left (before its answer, most of the time:
-          // the proxy delays answers by a few ms); the others at a random moment of the run.
+          // the proxy delays answers by a few ms); the others at a random moment of the run, after
+          // a random number of writes done.
           const timers: ReturnType<typeof setTimeout>[] = [];
           if (random() < 0.5) {
             const afterSends = 1 + Math.floor(random() * 10);
@@ -182,11 +192,20 @@ describe('the outbox across SIGKILLs of the app process', () => {
               timers.push(setTimeout(() => kill(run), Math.floor(random() * 4)));
             };
           } else {
-            timers.push(setTimeout(() => kill(run), 60 + Math.floor(random() * 400)));
+            // At a moment counted in writes done, not in ms: a fast machine must not finish the plan
+            // before the kills are done (each run gets a handful of writes through).
+            const afterSettled = 1 + Math.floor(random() * 5);
+            let seen = 0;
+            onSettled = (r) => {
+              if (r !== run || ++seen < afterSettled) return;
+              onSettled = undefined;
+              timers.push(setTimeout(() => kill(run), Math.floor(random() * 20)));
+            };
           }
           const { code, signal } = await run.exited;
           for (const timer of timers) clearTimeout(timer);
           onSend = undefined;
+          onSettled = undefined;
           if (signal === 'SIGKILL') {
             kills++;
             if (run.killedInFlight && run.killedInFlight.length > 0) {
@@ -209,7 +228,7 @@ describe('the outbox across SIGKILLs of the app process', () => {
       await proxy.drain();
 
       expect(faults).toEqual([]);
-      expect(kills).toBeGreaterThanOrEqual(20);
+      expect(kills).toBe(KILLS);
       expect(killsInFlight).toBeGreaterThanOrEqual(5);
       expect([...made].sort((a, b) => a - b)).toEqual(plan.map((w) => w.i));
 

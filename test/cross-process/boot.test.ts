@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { ensureBuilt } from '../../infra/fleet/ensure-built';
 import { freePort, type ServerProcess, spawnServer } from '../support/server-process';
 import { ensurePostgres, type ThrowawayService } from '../support/services';
 import { databaseUrl, redisUrl } from '../support/test-database';
@@ -12,12 +13,15 @@ import { registerUser } from './http';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Runs a server process to its exit (one that should not get far): its code, output and duration. */
+/**
+ * Runs a server process (the production bundle, as spawnServer does) to its exit (one that should not
+ * get far): its code, output and duration.
+ */
 async function runToExit(
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [ensureBuilt()], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

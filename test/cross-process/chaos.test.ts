@@ -10,8 +10,10 @@ describe('chaos: load while processes die, the fleet rolls, and Redis and Postgr
     const result = await runChaos({
       api: 2,
       gateways: 2,
-      durationSeconds: 14,
-      killEverySeconds: 3,
+      // A floor: the load lasts until every kind of disruption has happened (the opening five),
+      // each after the fleet is healthy again and a second of load since the last.
+      durationSeconds: 8,
+      killEverySeconds: 1,
       groups: 3,
     });
     expect(result.kills.length).toBeGreaterThanOrEqual(2);

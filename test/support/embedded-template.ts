@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { currentRunId } from './run-info';
@@ -60,8 +60,21 @@ export function embeddedTemplate(env: Record<string, string>): Promise<string> {
     } catch {
       // Another worker is making it.
     }
-    if (mine) await make(root, env);
-    else await until(() => existsSync(pg), { what: 'the embedded template', timeoutMs: 600_000 });
+    const failed = path.join(root, 'failed');
+    if (mine) {
+      try {
+        await make(root, env);
+      } catch (error) {
+        writeFileSync(failed, error instanceof Error ? error.message : String(error));
+        throw error;
+      }
+    } else {
+      await until(() => existsSync(pg), {
+        what: 'the embedded template (made by another worker)',
+        timeoutMs: 600_000,
+        abort: () => (existsSync(failed) ? readFileSync(failed, 'utf8') : undefined),
+      });
+    }
     return pg;
   })();
   ready.catch(() => {
