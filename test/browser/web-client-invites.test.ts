@@ -50,7 +50,8 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
   beforeAll(async () => {
     browser = await launchChromiumBrowser();
     db = await createTestDatabase();
-    server = await spawnServer({ DATABASE_URL: db.url });
+    // The web client at / is served from the sources (`npm start`), not by the production bundle.
+    server = await spawnServer({ DATABASE_URL: db.url }, { entry: 'npm-start' });
     ada = await openPage();
   }, 120_000);
 
