@@ -42,7 +42,8 @@ describe('the web client: forgot, reset and change password', () => {
     db = await createTestDatabase();
     smtp = await startSmtpServer();
     // No APP_URL: the link points at this process's own web client.
-    server = await spawnServer({ DATABASE_URL: db.url, SMTP_URL: smtp.url });
+    // The web client at / is served from the sources (`npm start`), not by the production bundle.
+    server = await spawnServer({ DATABASE_URL: db.url, SMTP_URL: smtp.url }, { entry: 'npm-start' });
   }, 120_000);
 
   afterAll(async () => {

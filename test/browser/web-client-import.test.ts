@@ -24,7 +24,8 @@ describe('the web client at /: importing a Splitwise export', () => {
   beforeAll(async () => {
     browser = await launchChromiumBrowser();
     db = await createTestDatabase();
-    server = await spawnServer({ DATABASE_URL: db.url });
+    // The web client at / is served from the sources (`npm start`), not by the production bundle.
+    server = await spawnServer({ DATABASE_URL: db.url }, { entry: 'npm-start' });
     context = await browser.newContext();
     ada = await context.newPage();
     ada.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -53,8 +53,9 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
     browser = await launchChromiumBrowser();
     db = await createTestDatabase();
     smtp = await startSmtpServer();
-    // No APP_URL: the verification link points at this process's own web client.
-    server = await spawnServer({ DATABASE_URL: db.url, SMTP_URL: smtp.url });
+    // No APP_URL: the verification link points at this process's own web client, which is served
+    // from the sources (`npm start`), not by the production bundle.
+    server = await spawnServer({ DATABASE_URL: db.url, SMTP_URL: smtp.url }, { entry: 'npm-start' });
     ada = await openPage();
   }, 120_000);
 

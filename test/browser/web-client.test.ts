@@ -84,7 +84,8 @@ describe('the web client at / in two browser contexts', () => {
     browser = await launchChromiumBrowser();
     db = await createTestDatabase();
     // The scheduler of recurring expenses looks often, so the page sees an occurrence soon.
-    server = await spawnServer({ DATABASE_URL: db.url, RECURRING_POLL_MS: '200' });
+    // The web client at / is served from the sources (`npm start`), not by the production bundle.
+    server = await spawnServer({ DATABASE_URL: db.url, RECURRING_POLL_MS: '200' }, { entry: 'npm-start' });
     ada = await openPage();
     bob = await openPage();
   }, 120_000);
