@@ -37,11 +37,11 @@ describe('the durable record of a creation points at its event', () => {
 
   const body = () => ({
     groupId,
-    description: 'Dîner ☃ "quoted" \\ \u2028',
+    description: 'Dîner ☃ "quoted" \\ \u2028\tand a tab',
     amount: 90001,
     paidBy: ada.id,
     split: { type: 'equal', between: [ada.id, bob.id] },
-    category: 'food\tand \\drink',
+    category: 'food and \\drink',
   });
   const post = (key: string, sent: object) =>
     t.request.post('/v1/expenses').set(ada.auth).set('Idempotency-Key', key).send(sent);
