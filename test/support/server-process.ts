@@ -4,8 +4,9 @@
  * (built once per run, `ensureBuilt`), or with `entry: 'npm-start'` the sources through tsx, as
  * `npm start` runs them. The bundle starts in a fraction of the time: tsx compiles and resolves
  * every source file of the server at each start, and some fifty starts a run added up. On the
- * embedded default (no DATABASE_URL) the bundle opens a copy of the run's migrated database
- * (embedded-template.ts); `npm-start` starts from an empty DATA_DIR, as a user's first start does.
+ * embedded default (no DATABASE_URL) the bundle opens a copy of a migrated database when .ci/run
+ * made one (embedded-template.ts); `npm-start` starts from an empty DATA_DIR, as a user's first
+ * start does.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -71,11 +72,9 @@ export async function spawnServer(
     JWT_SECRET: TEST_JWT_SECRET,
   };
   const dataDir = env['DATA_DIR'] ?? mkdtempSync(path.join(os.tmpdir(), 'tally-proc-'));
-  // On the embedded default, a copy of the run's migrated database (embedded-template.ts), but for
-  // `npm-start`, which starts as a user's first `npm start` does, and a DATA_DIR that has one.
-  if (env['DATABASE_URL'] === undefined && entry === 'bundle') {
-    await withEmbeddedTemplate(dataDir, { ...base, ...env });
-  }
+  // On the embedded default, a copy of a migrated database when .ci/run made one (embedded-template.ts),
+  // but for `npm-start`, which starts as a user's first `npm start` does, and a DATA_DIR that has one.
+  if (env['DATABASE_URL'] === undefined && entry === 'bundle') withEmbeddedTemplate(dataDir);
   const child = spawn(process.execPath, argsOf(entry), {
     cwd: ROOT,
     env: {
