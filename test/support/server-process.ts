@@ -20,6 +20,18 @@ import { errorMessage, until } from './until';
 
 const ROOT = path.resolve(__dirname, '../..');
 
+/**
+ * Every server process started here and not yet exited. A test file's hooks end (or time out) with
+ * them killed: one whose start outlasted its hook's timeout was still waited for and would outlive
+ * the file, holding jest open.
+ */
+const living = new Set<ChildProcess>();
+if (typeof afterAll === 'function') {
+  afterAll(() => {
+    for (const child of living) child.kill('SIGKILL');
+  });
+}
+
 /** What `spawnServer` runs: the production bundle, or the sources as `npm start` does. */
 export type ServerEntry = 'bundle' | 'npm-start';
 
@@ -92,6 +104,7 @@ export async function spawnServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  living.add(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -100,7 +113,10 @@ export async function spawnServer(
     output += chunk.toString();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('exit', (code, signal) => {
+      living.delete(child);
+      resolve({ code, signal });
+    });
   });
   const url = `http://127.0.0.1:${port}`;
   let ended = false;
