@@ -3,7 +3,6 @@
  * behind on servers that existed before the run, then stops the servers global setup started.
  */
 import { rmSync } from 'node:fs';
-import { embeddedTemplateDir } from './embedded-template';
 import { getGlobalState, setGlobalState } from './global-setup';
 import { redisPrefix } from './run-info';
 import { deleteRedisKeys, dropRunDatabases } from './test-database';
@@ -38,7 +37,6 @@ export default async function globalTeardown(): Promise<void> {
   // their own keys (createTestRedisCluster).
   await attempt('stopping the Redis Cluster', () => state.redisCluster.stop());
   rmSync(state.servicesFile, { force: true });
-  rmSync(embeddedTemplateDir(state.runId), { recursive: true, force: true });
   for (const [name, value] of Object.entries(state.savedEnv)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;

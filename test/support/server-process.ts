@@ -4,8 +4,9 @@
  * (built once per run, `ensureBuilt`), or with `entry: 'npm-start'` the sources through tsx, as
  * `npm start` runs them. The bundle starts in a fraction of the time: tsx compiles and resolves
  * every source file of the server at each start, and some fifty starts a run added up. On the
- * embedded default (no DATABASE_URL) the bundle opens a copy of the run's migrated database
- * (embedded-template.ts); `npm-start` starts from an empty DATA_DIR, as a user's first start does.
+ * embedded default (no DATABASE_URL) the bundle opens a copy of a migrated database when .ci/run
+ * made one (embedded-template.ts); `npm-start` starts from an empty DATA_DIR, as a user's first
+ * start does.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -18,6 +19,18 @@ import { TEST_JWT_SECRET } from './test-server';
 import { errorMessage, until } from './until';
 
 const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * Every server process started here and not yet exited. A test file's hooks end (or time out) with
+ * them killed: one whose start outlasted its hook's timeout was still waited for and would outlive
+ * the file, holding jest open.
+ */
+const living = new Set<ChildProcess>();
+if (typeof afterAll === 'function') {
+  afterAll(() => {
+    for (const child of living) child.kill('SIGKILL');
+  });
+}
 
 /** What `spawnServer` runs: the production bundle, or the sources as `npm start` does. */
 export type ServerEntry = 'bundle' | 'npm-start';
@@ -71,11 +84,9 @@ export async function spawnServer(
     JWT_SECRET: TEST_JWT_SECRET,
   };
   const dataDir = env['DATA_DIR'] ?? mkdtempSync(path.join(os.tmpdir(), 'tally-proc-'));
-  // On the embedded default, a copy of the run's migrated database (embedded-template.ts), but for
-  // `npm-start`, which starts as a user's first `npm start` does, and a DATA_DIR that has one.
-  if (env['DATABASE_URL'] === undefined && entry === 'bundle') {
-    await withEmbeddedTemplate(dataDir, { ...base, ...env });
-  }
+  // On the embedded default, a copy of a migrated database when .ci/run made one (embedded-template.ts),
+  // but for `npm-start`, which starts as a user's first `npm start` does, and a DATA_DIR that has one.
+  if (env['DATABASE_URL'] === undefined && entry === 'bundle') withEmbeddedTemplate(dataDir);
   const child = spawn(process.execPath, argsOf(entry), {
     cwd: ROOT,
     env: {
@@ -93,6 +104,7 @@ export async function spawnServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  living.add(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -101,7 +113,10 @@ export async function spawnServer(
     output += chunk.toString();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('exit', (code, signal) => {
+      living.delete(child);
+      resolve({ code, signal });
+    });
   });
   const url = `http://127.0.0.1:${port}`;
   let ended = false;
