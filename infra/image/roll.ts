@@ -75,35 +75,42 @@ async function main() {
   let rollError: unknown;
   let roll: Promise<void> | undefined;
   let rollMs = 0;
-  const result = await runLoadTest({
-    url: fleet.url,
-    groups: option('groups', 6),
-    usersPerGroup: 3,
-    wsPerGroup: 2,
-    durationSeconds: option('duration', 10),
-    keepGoingUntil: () => rolled,
-    onLoadStart: () => {
-      // The roll starts once the load is on, and the load goes on until the roll is over.
-      roll = (async () => {
-        await new Promise((resolve) => setTimeout(resolve, 2000));
-        const rollStarted = performance.now();
-        try {
-          await fleet.rollingUpdate(next);
-        } catch (error) {
-          rollError = error;
-        } finally {
-          rollMs = performance.now() - rollStarted;
-          rolled = true;
-        }
-      })();
-    },
-  });
-  await roll;
-  const drains = fleet.drains.filter((d) => d.signal === 'SIGTERM');
-  await fleet.stop();
-  await redis.stop();
-  await pg.stop();
-  podman(['rmi', next]);
+  // The fleet goes whatever happens: a load test that throws must not leave containers running.
+  let result: Awaited<ReturnType<typeof runLoadTest>>;
+  // The containers the roll replaced (read before the fleet stops: stopping drains them all again).
+  let drains: typeof fleet.drains;
+  try {
+    result = await runLoadTest({
+      url: fleet.url,
+      groups: option('groups', 6),
+      usersPerGroup: 3,
+      wsPerGroup: 2,
+      durationSeconds: option('duration', 10),
+      keepGoingUntil: () => rolled,
+      onLoadStart: () => {
+        // The roll starts once the load is on, and the load goes on until the roll is over.
+        roll = (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+          const rollStarted = performance.now();
+          try {
+            await fleet.rollingUpdate(next);
+          } catch (error) {
+            rollError = error;
+          } finally {
+            rollMs = performance.now() - rollStarted;
+            rolled = true;
+          }
+        })();
+      },
+    });
+    await roll;
+    drains = fleet.drains.filter((d) => d.signal === 'SIGTERM');
+  } finally {
+    await fleet.stop();
+    await redis.stop();
+    await pg.stop();
+    podman(['rmi', next]);
+  }
 
   const operations = Object.values(result.operations).reduce((n, s) => n + s.count, 0);
   const failed = Object.values(result.operations).reduce((n, s) => n + s.errors, 0);
