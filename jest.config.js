@@ -14,7 +14,9 @@ const moduleNameMapper = {
 const common = { transform, moduleNameMapper, testEnvironment: 'node' };
 
 module.exports = {
-  maxWorkers: process.env.CI ? 2 : '50%',
+  // Two on CI (a 2-core machine: the suites' servers, child processes, PostgreSQL and Chromium share
+  // the cores with the workers); TALLY_JEST_WORKERS overrides it (a number or a share like '50%').
+  maxWorkers: process.env.TALLY_JEST_WORKERS || (process.env.CI ? 2 : '50%'),
   // The slowest suites start first (CI has no cache of the last run's durations).
   testSequencer: '<rootDir>/test/support/sequencer.js',
   // Integration tests start real servers and processes; hooks get the same budget as tests.
