@@ -17,7 +17,7 @@ import type { Knex } from 'knex';
  *   their `body` and replay from it.
  * - The claims trigger (`tally_idempotency_claim`, migration 003) reads the slot width once instead of
  *   three times (each read is a query of `tally_partitioning`): the same slots, about a tenth less of
- *   the trigger's time (EXPLAIN ANALYZE, docs/DESIGN.md).
+ *   the trigger's time (measured with EXPLAIN ANALYZE).
  */
 const CLAIM_BEFORE = `
     create or replace function tally_idempotency_claim() returns trigger language plpgsql as $fn$
