@@ -123,6 +123,12 @@ export const CURRENCY_CODES: readonly string[] = Object.freeze(
 const customMethodOf = (schema: Joi.Schema): unknown =>
   (schema.describe() as unknown as Described).rules?.find((rule) => rule.name === 'custom')?.args?.['method'];
 
+/** The description without its custom rule: what remains is what the document states. */
+const withoutCustom = (d: Described): Described => ({
+  ...d,
+  rules: d.rules?.filter((rule) => rule.name !== 'custom'),
+});
+
 /** (7) Custom validators the document can state, by their function: the description to convert instead. */
 const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
   [
@@ -131,10 +137,10 @@ const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
   ],
   // A recurring schedule's dates (API.md §6a): the pattern stays; that it is a real calendar date
   // from 2000 on is the server's check (422), said in the description.
-  [customMethodOf(localDate), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  [customMethodOf(localDate), withoutCustom],
   // An IANA time zone: any name the server's Intl knows (aliases too), which no list here could
   // state exactly; a string, checked by the server (422).
-  [customMethodOf(timeZone), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  [customMethodOf(timeZone), withoutCustom],
   // The search and comments (API.md §5.1, §5.2): a real date-time, the number of words in `q`, a
   // comment's length in code points (not UTF-16 units) and its non-blankness: the server's checks
   // (422), said in the descriptions.
@@ -150,7 +156,7 @@ const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
       ],
     }),
   ],
-  [customMethodOf(searchQuery), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  [customMethodOf(searchQuery), withoutCustom],
   // A new password (API.md §2): its length in code points is what minLength/maxLength count; that it
   // is not a common password is the server's check (422), said in the description.
   [
