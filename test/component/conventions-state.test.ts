@@ -1,8 +1,10 @@
 /** API conventions (API.md §1): conditional requests, cursor pagination, idempotency keys. */
-import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { newKey, type TestServer, type TestUser } from '../support/test-server';
 import { expectProblem, expectValidationFailed, postSettlement } from './component-helpers';
+import { startConventionsServer } from './conventions-setup';
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
 describe('API conventions (API.md §1): ETags, pagination, Idempotency-Key', () => {
   let t: TestServer;
   let ada: TestUser;
@@ -10,10 +12,7 @@ describe('API conventions (API.md §1): ETags, pagination, Idempotency-Key', () 
   let groupId: string;
 
   beforeAll(async () => {
-    t = await startTestServer();
-    ada = await t.register('Ada');
-    bob = await t.register('Bob');
-    groupId = await t.createGroup(ada, [bob]);
+    ({ t, ada, bob, groupId } = await startConventionsServer());
   });
   afterAll(async () => {
     await t.stop();

@@ -1,6 +1,7 @@
 /** API conventions (API.md §1) on the wire: problem details, request ids, HEAD. */
-import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { newKey, type TestServer, type TestUser } from '../support/test-server';
 import { expectProblem, expectValidationFailed, postSettlement } from './component-helpers';
+import { startConventionsServer } from './conventions-setup';
 
 describe('API conventions (API.md §1): problems, request ids, HEAD', () => {
   let t: TestServer;
@@ -9,10 +10,7 @@ describe('API conventions (API.md §1): problems, request ids, HEAD', () => {
   let groupId: string;
 
   beforeAll(async () => {
-    t = await startTestServer();
-    ada = await t.register('Ada');
-    bob = await t.register('Bob');
-    groupId = await t.createGroup(ada, [bob]);
+    ({ t, ada, bob, groupId } = await startConventionsServer());
   });
   afterAll(async () => {
     await t.stop();

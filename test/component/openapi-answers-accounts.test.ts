@@ -1,16 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { responseErrors } from '../support/openapi-validator';
-import { startTestServer, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
-import { answeredByMoneySuite, answering, expectEveryOperationAnswered } from './openapi-helpers';
+import { type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
+import {
+  answeredByMoneySuite,
+  answering,
+  expectEveryOperationAnswered,
+  startOpenApiServer,
+} from './openapi-helpers';
 
 describe('OpenAPI document: answers (accounts, groups, invites, operations)', () => {
   let t: TestServer;
-  let _ada: TestUser;
   beforeAll(async () => {
-    // ajv compiles hundreds of the document's schemas in this process, blocking the event loop for
-    // a while: the in-process server's load shedder must not take that for overload.
-    t = await startTestServer({ env: { MAX_EVENT_LOOP_DELAY_MS: '600000' } });
-    _ada = await t.register('Ada');
+    ({ t } = await startOpenApiServer());
   });
   afterAll(async () => {
     await t.stop();

@@ -1,14 +1,15 @@
-import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
-import { answeredByMoneySuite, answering, expectEveryOperationAnswered } from './openapi-helpers';
+import { newKey, type TestServer } from '../support/test-server';
+import {
+  answeredByMoneySuite,
+  answering,
+  expectEveryOperationAnswered,
+  startOpenApiServer,
+} from './openapi-helpers';
 
 describe('OpenAPI document: answers (money)', () => {
   let t: TestServer;
-  let _ada: TestUser;
   beforeAll(async () => {
-    // ajv compiles hundreds of the document's schemas in this process, blocking the event loop for
-    // a while: the in-process server's load shedder must not take that for overload.
-    t = await startTestServer({ env: { MAX_EVENT_LOOP_DELAY_MS: '600000' } });
-    _ada = await t.register('Ada');
+    ({ t } = await startOpenApiServer());
   });
   afterAll(async () => {
     await t.stop();

@@ -21,7 +21,7 @@ import {
   expectDocumented,
   validatorAt,
 } from '../support/openapi-validator';
-import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { newKey, type TestServer, type TestUser } from '../support/test-server';
 import {
   at,
   buildApp,
@@ -30,16 +30,14 @@ import {
   type JsonSchema,
   registeredRoutes,
   schemaLocations,
+  startOpenApiServer,
 } from './openapi-helpers';
 
 describe('OpenAPI document', () => {
   let t: TestServer;
   let ada: TestUser;
   beforeAll(async () => {
-    // ajv compiles hundreds of the document's schemas in this process, blocking the event loop for
-    // a while: the in-process server's load shedder must not take that for overload.
-    t = await startTestServer({ env: { MAX_EVENT_LOOP_DELAY_MS: '600000' } });
-    ada = await t.register('Ada');
+    ({ t, ada } = await startOpenApiServer());
   });
   afterAll(async () => {
     await t.stop();

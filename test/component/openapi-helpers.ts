@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import type { Response } from 'supertest';
 import { createApp } from '../../apps/api/src/create-app';
 import { checkedResponses, expectDocumented, openApi, validatorAt } from '../support/openapi-validator';
-import { newKey, type TestServer, type TestUser } from '../support/test-server';
+import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 
 export type JsonSchema = Record<string, unknown>;
 export const doc = openApi;
@@ -163,4 +163,12 @@ export function expectEveryOperationAnswered(pick: (d: { key: string; op: JsonSc
     .filter((d) => ![...checkedResponses].some((c) => c.startsWith(`${d.key} 2`)))
     .map((d) => d.key);
   expect(unanswered).toEqual([]);
+}
+
+/** A test server for the OpenAPI suites, with Ada signed up. */
+export async function startOpenApiServer(): Promise<{ t: TestServer; ada: TestUser }> {
+  // ajv compiles hundreds of the document's schemas in this process, blocking the event loop for
+  // a while: the in-process server's load shedder must not take that for overload.
+  const t = await startTestServer({ env: { MAX_EVENT_LOOP_DELAY_MS: '600000' } });
+  return { t, ada: await t.register('Ada') };
 }

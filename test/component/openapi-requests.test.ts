@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { joiToJsonSchema } from '../../apps/api/src/openapi/joi-to-json-schema';
 import { describeErrors, expectDocumented, validatorAt } from '../support/openapi-validator';
-import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { newKey, type TestServer, type TestUser } from '../support/test-server';
 import {
   bodyValidator,
   documented,
@@ -9,6 +9,7 @@ import {
   operation,
   requiredOf,
   resolve,
+  startOpenApiServer,
 } from './openapi-helpers';
 import { BODIES, INVALID, joiAccepts, USR_A, VALID } from './openapi-samples';
 
@@ -16,10 +17,7 @@ describe('OpenAPI document: requests', () => {
   let t: TestServer;
   let ada: TestUser;
   beforeAll(async () => {
-    // ajv compiles hundreds of the document's schemas in this process, blocking the event loop for
-    // a while: the in-process server's load shedder must not take that for overload.
-    t = await startTestServer({ env: { MAX_EVENT_LOOP_DELAY_MS: '600000' } });
-    ada = await t.register('Ada');
+    ({ t, ada } = await startOpenApiServer());
   });
   afterAll(async () => {
     await t.stop();

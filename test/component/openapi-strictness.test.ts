@@ -12,18 +12,15 @@ import { CURRENCY_CODES, trimmedLengthPattern } from '../../apps/api/src/openapi
 import { type DocumentedErrorCode, ERROR_CODES, ERROR_STATUS } from '../../apps/api/src/openapi/responses';
 import { createGroupBody, currency } from '../../apps/api/src/schemas';
 import { expectDocumented, responseErrors, validatorAt } from '../support/openapi-validator';
-import { newKey, startTestServer, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
-import { bodyValidator, doc, type JsonSchema, operation } from './openapi-helpers';
+import { newKey, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
+import { bodyValidator, doc, type JsonSchema, operation, startOpenApiServer } from './openapi-helpers';
 import { joiAccepts } from './openapi-samples';
 
 describe('OpenAPI document: strictness', () => {
   let t: TestServer;
   let ada: TestUser;
   beforeAll(async () => {
-    // ajv compiles hundreds of the document's schemas in this process, blocking the event loop for
-    // a while: the in-process server's load shedder must not take that for overload.
-    t = await startTestServer({ env: { MAX_EVENT_LOOP_DELAY_MS: '600000' } });
-    ada = await t.register('Ada');
+    ({ t, ada } = await startOpenApiServer());
   });
   afterAll(async () => {
     await t.stop();

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../joi-to-json-schema';
-import { id, object, pageOf, timestamp } from './common';
+import { closed, id, object, pageOf, timestamp } from './common';
 
 const unreadFields: Record<string, JsonSchema> = {
   unread: {
@@ -14,7 +14,7 @@ const unreadFields: Record<string, JsonSchema> = {
     description: 'The id of the item the read marker is at; null when the caller never marked any',
   },
 };
-const ActivityItem: JsonSchema = object(
+const ActivityItem: JsonSchema = closed(
   {
     id: id('evt', 'Event'),
     groupId: id('grp', 'Group'),
@@ -25,7 +25,6 @@ const ActivityItem: JsonSchema = object(
     occurredAt: timestamp,
     data: { type: 'object', description: 'The event’s `data`, as in the group’s log' },
   },
-  ['id', 'groupId', 'groupName', 'seq', 'type', 'actorId', 'occurredAt', 'data'],
   'An event of one of the caller’s groups, with the group’s name',
 );
 const ActivityPage: JsonSchema = {

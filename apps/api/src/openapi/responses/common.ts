@@ -57,18 +57,17 @@ export const object = (properties: Record<string, JsonSchema>, required: string[
   additionalProperties: false,
 });
 
+/** An object schema whose every property is required. */
+export const closed = (properties: Record<string, JsonSchema>, description?: string): JsonSchema =>
+  object(properties, Object.keys(properties), description);
+
 /** `{ data: [...], nextCursor }`: one page of a cursor-paginated list. */
 export function pageOf(itemSchema: string): JsonSchema {
-  return {
-    type: 'object',
-    properties: {
-      data: { type: 'array', items: ref(itemSchema) },
-      nextCursor: {
-        type: ['string', 'null'],
-        description: 'Pass as `?cursor=` for the next page; null on the last page',
-      },
+  return closed({
+    data: { type: 'array', items: ref(itemSchema) },
+    nextCursor: {
+      type: ['string', 'null'],
+      description: 'Pass as `?cursor=` for the next page; null on the last page',
     },
-    required: ['data', 'nextCursor'],
-    additionalProperties: false,
-  };
+  });
 }

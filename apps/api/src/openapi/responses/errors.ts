@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@tally/http-kit';
 import type { JsonSchema } from '../joi-to-json-schema';
-import { ref } from './common';
+import { closed, ref } from './common';
 
 export type DocumentedErrorCode = ErrorCode;
 
@@ -62,29 +62,20 @@ export const serviceSchemas: Record<string, JsonSchema> = {
           'Present on `validation_failed` and `not_a_member` (one entry per non-member, at the path that names them, e.g. `split.between[2].userId`), and on some `split_mismatch`: one entry per failure',
         items: ref('FieldError'),
       },
-      limit: {
-        type: 'object',
-        description:
-          'On `limit_exceeded` (and a `payload_too_large` that names its bound): which bound of API.md §9 the request ran into, and its value',
-        properties: {
+      limit: closed(
+        {
           name: { type: 'string', examples: ['schedulesPerGroup'] },
           max: { type: 'integer', minimum: 0 },
         },
-        required: ['name', 'max'],
-        additionalProperties: false,
-      },
+        'On `limit_exceeded` (and a `payload_too_large` that names its bound): which bound of API.md §9 the request ran into, and its value',
+      ),
     },
     required: ['type', 'title', 'status', 'code', 'detail', 'requestId'],
   },
-  FieldError: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', description: 'Dotted path of the field', examples: ['amount'] },
-      message: { type: 'string' },
-    },
-    required: ['path', 'message'],
-    additionalProperties: false,
-  },
+  FieldError: closed({
+    path: { type: 'string', description: 'Dotted path of the field', examples: ['amount'] },
+    message: { type: 'string' },
+  }),
   Health: {
     type: 'object',
     properties: {

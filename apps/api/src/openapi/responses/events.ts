@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../joi-to-json-schema';
-import { id, importId, localDate, object, ref, timestamp } from './common';
+import { closed, id, importId, localDate, object, ref, timestamp } from './common';
+import { importRecord } from './imports';
 
 /** `data` of each event type, with the component name of that event. */
 const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
@@ -10,10 +11,10 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
   };
   const deletedAt = { ...timestamp, description: 'When it was deleted' };
   return {
-    'group.updated': { name: 'GroupUpdatedEvent', data: object({ group: ref('GroupSummary') }, ['group']) },
+    'group.updated': { name: 'GroupUpdatedEvent', data: closed({ group: ref('GroupSummary') }) },
     'member.added': {
       name: 'MemberAddedEvent',
-      data: object({ member: ref('LoggedMember') }, ['member']),
+      data: closed({ member: ref('LoggedMember') }),
     },
     'member.removed': {
       name: 'MemberRemovedEvent',
@@ -31,20 +32,17 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
     },
     'member.claimed': {
       name: 'MemberClaimedEvent',
-      data: object(
-        {
-          memberId: { ...id('usr', 'User'), description: 'The pending member taken over' },
-          userId: { ...id('usr', 'User'), description: 'The account that took them over' },
-          member: ref('Member'),
-          balances,
-        },
-        ['memberId', 'userId', 'member', 'balances'],
-      ),
+      data: closed({
+        memberId: { ...id('usr', 'User'), description: 'The pending member taken over' },
+        userId: { ...id('usr', 'User'), description: 'The account that took them over' },
+        member: ref('Member'),
+        balances,
+      }),
     },
-    'invite.created': { name: 'InviteCreatedEvent', data: object({ invite: ref('Invite') }, ['invite']) },
+    'invite.created': { name: 'InviteCreatedEvent', data: closed({ invite: ref('Invite') }) },
     'invite.revoked': {
       name: 'InviteRevokedEvent',
-      data: object({ inviteId: id('inv', 'Invite') }, ['inviteId']),
+      data: closed({ inviteId: id('inv', 'Invite') }),
     },
     'expense.created': {
       name: 'ExpenseCreatedEvent',
@@ -53,9 +51,8 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
           expense: ref('Expense'),
           balances,
           restored: { const: true, description: 'Present when a deleted expense was restored' },
-          recurring: object(
+          recurring: closed(
             { id: id('rec', 'Recurring expense'), occurrenceDate: localDate },
-            ['id', 'occurrenceDate'],
             'Present when the expense is an occurrence of a recurring expense (API.md §6a)',
           ),
         },
@@ -64,120 +61,83 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
     },
     'expense.updated': {
       name: 'ExpenseUpdatedEvent',
-      data: object({ expense: ref('Expense'), balances }, ['expense', 'balances']),
+      data: closed({ expense: ref('Expense'), balances }),
     },
     'expense.deleted': {
       name: 'ExpenseDeletedEvent',
-      data: object({ expense: ref('Expense'), deletedAt, balances }, ['expense', 'deletedAt', 'balances']),
+      data: closed({ expense: ref('Expense'), deletedAt, balances }),
     },
     'settlement.created': {
       name: 'SettlementCreatedEvent',
-      data: object({ settlement: ref('Settlement'), balances }, ['settlement', 'balances']),
+      data: closed({ settlement: ref('Settlement'), balances }),
     },
     'settlement.deleted': {
       name: 'SettlementDeletedEvent',
-      data: object({ settlement: ref('Settlement'), deletedAt, balances }, [
-        'settlement',
-        'deletedAt',
-        'balances',
-      ]),
+      data: closed({ settlement: ref('Settlement'), deletedAt, balances }),
     },
     'recurring.created': {
       name: 'RecurringCreatedEvent',
-      data: object({ recurring: ref('RecurringExpense') }, ['recurring']),
+      data: closed({ recurring: ref('RecurringExpense') }),
     },
     'recurring.updated': {
       name: 'RecurringUpdatedEvent',
-      data: object({ recurring: ref('RecurringExpense') }, ['recurring']),
+      data: closed({ recurring: ref('RecurringExpense') }),
     },
     'recurring.deleted': {
       name: 'RecurringDeletedEvent',
-      data: object({ recurringId: id('rec', 'Recurring expense'), deletedAt }, ['recurringId', 'deletedAt']),
+      data: closed({ recurringId: id('rec', 'Recurring expense'), deletedAt }),
     },
     'recurring.skipped': {
       name: 'RecurringSkippedEvent',
-      data: object(
-        {
-          recurringId: id('rec', 'Recurring expense'),
-          occurrenceDate: localDate,
-          reason: {
-            type: 'string',
-            description:
-              '`payer_removed`, `participant_removed` (an `exact` or `percent` split naming a removed member) or ' +
-              '`no_participants` (nobody of an `equal` or `shares` split is left); other rule codes may be added',
-            examples: ['payer_removed'],
-          },
+      data: closed({
+        recurringId: id('rec', 'Recurring expense'),
+        occurrenceDate: localDate,
+        reason: {
+          type: 'string',
+          description:
+            '`payer_removed`, `participant_removed` (an `exact` or `percent` split naming a removed member) or ' +
+            '`no_participants` (nobody of an `equal` or `shares` split is left); other rule codes may be added',
+          examples: ['payer_removed'],
         },
-        ['recurringId', 'occurrenceDate', 'reason'],
-      ),
+      }),
     },
     'rates.updated': {
       name: 'RatesUpdatedEvent',
-      data: object({ rates: ref('GroupRates') }, ['rates']),
+      data: closed({ rates: ref('GroupRates') }),
     },
     'comment.created': {
       name: 'CommentCreatedEvent',
-      data: object({ comment: ref('Comment') }, ['comment']),
+      data: closed({ comment: ref('Comment') }),
     },
     'comment.deleted': {
       name: 'CommentDeletedEvent',
-      data: object({ comment: ref('Comment'), deletedAt }, ['comment', 'deletedAt']),
+      data: closed({ comment: ref('Comment'), deletedAt }),
     },
     'import.started': {
       name: 'ImportStartedEvent',
-      data: object(
-        {
-          import: object(
-            {
-              id: importId,
-              format: { type: 'string', enum: ['splitwise-csv'] },
-              rows: { type: 'integer', minimum: 0 },
-            },
-            ['id', 'format', 'rows'],
-          ),
-        },
-        ['import'],
-      ),
+      data: closed({
+        import: object(
+          {
+            id: importId,
+            format: { type: 'string', enum: ['splitwise-csv'] },
+            rows: { type: 'integer', minimum: 0 },
+          },
+          ['id', 'format', 'rows'],
+        ),
+      }),
     },
     'import.completed': {
       name: 'ImportCompletedEvent',
-      data: object(
-        {
-          import: object(
-            {
-              id: importId,
-              groupId: id('grp', 'Group'),
-              format: { type: 'string', enum: ['splitwise-csv'] },
-              status: { type: 'string', enum: ['completed'] },
-              rows: { type: 'integer', minimum: 0 },
-              created: { type: 'integer', minimum: 0 },
-              existing: { type: 'integer', minimum: 0 },
-              refusedCount: {
-                type: 'integer',
-                minimum: 0,
-                description: 'The rows refused (the report lists them)',
-              },
-              createdBy: id('usr', 'User'),
-              createdAt: timestamp,
-              updatedAt: timestamp,
-            },
-            [
-              'id',
-              'groupId',
-              'format',
-              'status',
-              'rows',
-              'created',
-              'existing',
-              'refusedCount',
-              'createdBy',
-              'createdAt',
-              'updatedAt',
-            ],
-          ),
-        },
-        ['import'],
-      ),
+      data: closed({
+        import: importRecord({
+          status: { type: 'string', enum: ['completed'] },
+          refusedCount: {
+            type: 'integer',
+            minimum: 0,
+            description: 'The rows refused (the report lists them)',
+          },
+        }),
+      }),
     },
   };
 })();
@@ -193,18 +153,15 @@ export function eventSchemas(): Record<string, JsonSchema> {
     },
   };
   for (const [type, { name, data }] of Object.entries(EVENT_TYPES)) {
-    schemas[name] = object(
-      {
-        id: id('evt', 'Event'),
-        seq: { type: 'integer', minimum: 1, description: 'Per group, strictly increasing, without gaps' },
-        type: { const: type },
-        groupId: id('grp', 'Group'),
-        actorId: { ...id('usr', 'User'), description: 'The user whose request made the change' },
-        occurredAt: timestamp,
-        data,
-      },
-      ['id', 'seq', 'type', 'groupId', 'actorId', 'occurredAt', 'data'],
-    );
+    schemas[name] = closed({
+      id: id('evt', 'Event'),
+      seq: { type: 'integer', minimum: 1, description: 'Per group, strictly increasing, without gaps' },
+      type: { const: type },
+      groupId: id('grp', 'Group'),
+      actorId: { ...id('usr', 'User'), description: 'The user whose request made the change' },
+      occurredAt: timestamp,
+      data,
+    });
   }
   return schemas;
 }

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../joi-to-json-schema';
-import { currency, id, ref, timestamp } from './common';
+import { closed, currency, id, ref, timestamp } from './common';
 
 const decimalRate: JsonSchema = {
   type: 'string',
@@ -15,12 +15,8 @@ const day: JsonSchema = {
   examples: ['2026-11-25'],
 };
 
-const GroupRates: JsonSchema = {
-  type: 'object',
-  description:
-    'A group’s own exchange rates: `rates[c]` units of currency `c` per one `base`. A group that never ' +
-    'set any has `base`, `asOf`, `updatedBy` and `updatedAt` null and `rates` empty.',
-  properties: {
+const GroupRates: JsonSchema = closed(
+  {
     groupId: id('grp', 'Group'),
     base: { anyOf: [currency, { type: 'null' }] },
     rates: { type: 'object', additionalProperties: decimalRate, description: 'ISO 4217 code → rate' },
@@ -28,14 +24,11 @@ const GroupRates: JsonSchema = {
     updatedBy: { anyOf: [id('usr', 'User'), { type: 'null' }] },
     updatedAt: { anyOf: [timestamp, { type: 'null' }] },
   },
-  required: ['groupId', 'base', 'rates', 'asOf', 'updatedBy', 'updatedAt'],
-  additionalProperties: false,
-};
-const UsedRate: JsonSchema = {
-  type: 'object',
-  description:
-    'A rate a conversion used: `rate` units of `currency` per one `base`, from `source`, of the day `asOf`',
-  properties: {
+  'A group’s own exchange rates: `rates[c]` units of currency `c` per one `base`. A group that never ' +
+    'set any has `base`, `asOf`, `updatedBy` and `updatedAt` null and `rates` empty.',
+);
+const UsedRate: JsonSchema = closed(
+  {
     currency,
     base: currency,
     rate: decimalRate,
@@ -46,15 +39,10 @@ const UsedRate: JsonSchema = {
     },
     asOf: day,
   },
-  required: ['currency', 'base', 'rate', 'source', 'asOf'],
-  additionalProperties: false,
-};
-const ConvertedBalances: JsonSchema = {
-  type: 'object',
-  description:
-    'Present when the request asked for `in`: every member’s nets of all currencies converted into ' +
-    '`currency` at the `rates` listed, rounded once (API.md §6, "Settling in one currency")',
-  properties: {
+  'A rate a conversion used: `rate` units of `currency` per one `base`, from `source`, of the day `asOf`',
+);
+const ConvertedBalances: JsonSchema = closed(
+  {
     currency,
     members: {
       type: 'array',
@@ -77,9 +65,9 @@ const ConvertedBalances: JsonSchema = {
       items: ref('UsedRate'),
     },
   },
-  required: ['currency', 'members', 'simplified', 'rates'],
-  additionalProperties: false,
-};
+  'Present when the request asked for `in`: every member’s nets of all currencies converted into ' +
+    '`currency` at the `rates` listed, rounded once (API.md §6, "Settling in one currency")',
+);
 
 /** Currency conversion (fx/). */
 export const fxSchemas: Record<string, JsonSchema> = { GroupRates, UsedRate, ConvertedBalances };

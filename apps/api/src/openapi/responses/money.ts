@@ -1,22 +1,12 @@
 import type { JsonSchema } from '../joi-to-json-schema';
-import { amount, currency, id, ref, signedAmount, timestamp, version } from './common';
+import { amount, closed, currency, id, ref, signedAmount, timestamp, version } from './common';
 
-const payer: JsonSchema = {
-  type: 'object',
-  properties: { userId: id('usr', 'User'), amount },
-  required: ['userId', 'amount'],
-  additionalProperties: false,
-};
+const payer: JsonSchema = closed({ userId: id('usr', 'User'), amount });
 
 /** Expenses, settlements and balances. */
 export const moneySchemas: Record<string, JsonSchema> = {
   Payer: payer,
-  Share: {
-    type: 'object',
-    properties: { userId: id('usr', 'User'), owed: { type: 'integer', minimum: 0 } },
-    required: ['userId', 'owed'],
-    additionalProperties: false,
-  },
+  Share: closed({ userId: id('usr', 'User'), owed: { type: 'integer', minimum: 0 } }),
   Expense: {
     type: 'object',
     properties: {
@@ -79,66 +69,38 @@ export const moneySchemas: Record<string, JsonSchema> = {
     ],
     additionalProperties: false,
   },
-  Settlement: {
-    type: 'object',
-    properties: {
-      id: id('stl', 'Settlement'),
-      groupId: id('grp', 'Group'),
-      fromUserId: { ...id('usr', 'User'), description: 'The member who paid' },
-      toUserId: { ...id('usr', 'User'), description: 'The member who was paid back' },
-      amount,
-      currency,
-      note: { type: 'string', description: 'Empty string when not set' },
-      createdBy: id('usr', 'User'),
-      createdAt: timestamp,
+  Settlement: closed({
+    id: id('stl', 'Settlement'),
+    groupId: id('grp', 'Group'),
+    fromUserId: { ...id('usr', 'User'), description: 'The member who paid' },
+    toUserId: { ...id('usr', 'User'), description: 'The member who was paid back' },
+    amount,
+    currency,
+    note: { type: 'string', description: 'Empty string when not set' },
+    createdBy: id('usr', 'User'),
+    createdAt: timestamp,
+  }),
+  MemberNet: closed({ userId: id('usr', 'User'), net: signedAmount }),
+  Transfer: closed(
+    { from: id('usr', 'User'), to: id('usr', 'User'), amount },
+    'One payment that settles debts: `from` pays `to` the `amount`',
+  ),
+  CurrencyBalances: closed({
+    currency,
+    members: {
+      type: 'array',
+      description:
+        'Every current member (and any former member whose net is not zero); the nets add up to exactly 0',
+      items: ref('MemberNet'),
     },
-    required: [
-      'id',
-      'groupId',
-      'fromUserId',
-      'toUserId',
-      'amount',
-      'currency',
-      'note',
-      'createdBy',
-      'createdAt',
-    ],
-    additionalProperties: false,
-  },
-  MemberNet: {
-    type: 'object',
-    properties: { userId: id('usr', 'User'), net: signedAmount },
-    required: ['userId', 'net'],
-    additionalProperties: false,
-  },
-  Transfer: {
-    type: 'object',
-    description: 'One payment that settles debts: `from` pays `to` the `amount`',
-    properties: { from: id('usr', 'User'), to: id('usr', 'User'), amount },
-    required: ['from', 'to', 'amount'],
-    additionalProperties: false,
-  },
-  CurrencyBalances: {
-    type: 'object',
-    properties: {
-      currency,
-      members: {
-        type: 'array',
-        description:
-          'Every current member (and any former member whose net is not zero); the nets add up to exactly 0',
-        items: ref('MemberNet'),
-      },
-      simplified: {
-        type: 'array',
-        description:
-          'Transfers that settle every net exactly, each from a negative-net to a positive-net member, ' +
-          'at most (number of non-zero nets − 1) of them',
-        items: ref('Transfer'),
-      },
+    simplified: {
+      type: 'array',
+      description:
+        'Transfers that settle every net exactly, each from a negative-net to a positive-net member, ' +
+        'at most (number of non-zero nets − 1) of them',
+      items: ref('Transfer'),
     },
-    required: ['currency', 'members', 'simplified'],
-    additionalProperties: false,
-  },
+  }),
   Balances: {
     type: 'object',
     properties: {

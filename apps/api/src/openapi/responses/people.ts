@@ -1,5 +1,5 @@
 import { CURRENCY_CODES, type JsonSchema } from '../joi-to-json-schema';
-import { currency, id, ref, timestamp, version } from './common';
+import { closed, currency, id, ref, timestamp, version } from './common';
 
 const groupFields: Record<string, JsonSchema> = {
   id: id('grp', 'Group'),
@@ -9,6 +9,14 @@ const groupFields: Record<string, JsonSchema> = {
   createdAt: timestamp,
   updatedAt: timestamp,
   version,
+};
+
+const inviteFields: Record<string, JsonSchema> = {
+  id: id('inv', 'Invite'),
+  groupId: id('grp', 'Group'),
+  createdBy: id('usr', 'User'),
+  createdAt: timestamp,
+  expiresAt: timestamp,
 };
 
 /** Accounts, groups, members and invites. */
@@ -21,38 +29,29 @@ export const peopleSchemas: Record<string, JsonSchema> = {
       '`Intl.supportedValuesOf("currency")`); anything else is `422 validation_failed`',
     examples: ['INR'],
   },
-  User: {
-    type: 'object',
-    properties: {
-      id: id('usr', 'User'),
-      email: { type: 'string', format: 'email' },
-      name: { type: 'string' },
-      createdAt: timestamp,
-      emailVerified: {
-        type: 'boolean',
-        description:
-          'Whether the account confirmed its `email` by the link mailed to it (API.md §2.5); only a verified ' +
-          'address claims the pending members added with it',
-      },
+  User: closed({
+    id: id('usr', 'User'),
+    email: { type: 'string', format: 'email' },
+    name: { type: 'string' },
+    createdAt: timestamp,
+    emailVerified: {
+      type: 'boolean',
+      description:
+        'Whether the account confirmed its `email` by the link mailed to it (API.md §2.5); only a verified ' +
+        'address claims the pending members added with it',
     },
-    required: ['id', 'email', 'name', 'createdAt', 'emailVerified'],
-    additionalProperties: false,
-  },
-  Session: {
-    type: 'object',
-    description:
-      'A signed-in session. The access token is a JWT (HS256) valid `expiresIn` seconds; the refresh ' +
-      'token is opaque, lives 30 days and rotates on every use (a used one is dead, and presenting a ' +
-      'dead one revokes its whole family).',
-    properties: {
+  }),
+  Session: closed(
+    {
       user: ref('User'),
       accessToken: { type: 'string', description: 'Bearer JWT for `Authorization: Bearer …`' },
       refreshToken: { type: 'string', description: 'Opaque single-use refresh token (30 days)' },
       expiresIn: { type: 'integer', minimum: 1, description: 'Access token lifetime in seconds' },
     },
-    required: ['user', 'accessToken', 'refreshToken', 'expiresIn'],
-    additionalProperties: false,
-  },
+    'A signed-in session. The access token is a JWT (HS256) valid `expiresIn` seconds; the refresh ' +
+      'token is opaque, lives 30 days and rotates on every use (a used one is dead, and presenting a ' +
+      'dead one revokes its whole family).',
+  ),
   Member: {
     type: 'object',
     properties: {
@@ -93,95 +92,58 @@ export const peopleSchemas: Record<string, JsonSchema> = {
     required: ['userId', 'name', 'joinedAt'],
     additionalProperties: false,
   },
-  Invite: {
-    type: 'object',
-    description: 'An invite link, without its code',
-    properties: {
-      id: id('inv', 'Invite'),
-      groupId: id('grp', 'Group'),
-      createdBy: id('usr', 'User'),
-      createdAt: timestamp,
-      expiresAt: timestamp,
-    },
-    required: ['id', 'groupId', 'createdBy', 'createdAt', 'expiresAt'],
-    additionalProperties: false,
-  },
-  CreatedInvite: {
-    type: 'object',
-    description: 'An invite just made: the only answer that carries its code',
-    properties: {
-      id: id('inv', 'Invite'),
-      groupId: id('grp', 'Group'),
-      createdBy: id('usr', 'User'),
-      createdAt: timestamp,
-      expiresAt: timestamp,
+  Invite: closed(inviteFields, 'An invite link, without its code'),
+  CreatedInvite: closed(
+    {
+      ...inviteFields,
       code: {
         type: 'string',
         pattern: '^[A-Za-z0-9_-]{43}$',
         description: '32 random bytes, base64url: share it (e.g. in a link); Tally keeps only its hash',
       },
     },
-    required: ['id', 'groupId', 'createdBy', 'createdAt', 'expiresAt', 'code'],
-    additionalProperties: false,
-  },
-  EmailLinkSent: {
-    type: 'object',
-    description: 'A verification link was mailed (after the answer) to `email`',
-    properties: { email: { type: 'string', format: 'email', description: 'Where the link went' } },
-    required: ['email'],
-    additionalProperties: false,
-  },
-  ClaimableMemberList: {
-    type: 'object',
-    properties: {
-      data: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            groupId: id('grp', 'Group'),
-            groupName: { type: 'string' },
-            memberId: { ...id('usr', 'User'), description: 'The pending member to claim' },
-            name: { type: 'string' },
-          },
-          required: ['groupId', 'groupName', 'memberId', 'name'],
-          additionalProperties: false,
+    'An invite just made: the only answer that carries its code',
+  ),
+  EmailLinkSent: closed(
+    { email: { type: 'string', format: 'email', description: 'Where the link went' } },
+    'A verification link was mailed (after the answer) to `email`',
+  ),
+  ClaimableMemberList: closed({
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          groupId: id('grp', 'Group'),
+          groupName: { type: 'string' },
+          memberId: { ...id('usr', 'User'), description: 'The pending member to claim' },
+          name: { type: 'string' },
         },
+        required: ['groupId', 'groupName', 'memberId', 'name'],
+        additionalProperties: false,
       },
     },
-    required: ['data'],
-    additionalProperties: false,
-  },
-  InviteList: {
-    type: 'object',
-    properties: { data: { type: 'array', items: ref('Invite') } },
-    required: ['data'],
-    additionalProperties: false,
-  },
-  InvitePreview: {
-    type: 'object',
-    properties: {
-      groupId: id('grp', 'Group'),
-      groupName: { type: 'string' },
-      memberCount: { type: 'integer', minimum: 0 },
-      pendingMembers: {
-        type: 'array',
-        description:
-          'Pending members the caller may become by accepting with `asMember` (API.md §3.3): those added with ' +
-          'the caller’s verified email and, for a caller who is not a member yet, those added by name only',
-        items: {
-          type: 'object',
-          properties: { userId: id('usr', 'User'), name: { type: 'string' } },
-          required: ['userId', 'name'],
-          additionalProperties: false,
-        },
+  }),
+  InviteList: closed({ data: { type: 'array', items: ref('Invite') } }),
+  InvitePreview: closed({
+    groupId: id('grp', 'Group'),
+    groupName: { type: 'string' },
+    memberCount: { type: 'integer', minimum: 0 },
+    pendingMembers: {
+      type: 'array',
+      description:
+        'Pending members the caller may become by accepting with `asMember` (API.md §3.3): those added with ' +
+        'the caller’s verified email and, for a caller who is not a member yet, those added by name only',
+      items: {
+        type: 'object',
+        properties: { userId: id('usr', 'User'), name: { type: 'string' } },
+        required: ['userId', 'name'],
+        additionalProperties: false,
       },
-      expiresAt: timestamp,
-      isMember: { type: 'boolean', description: 'Whether the caller is a member already' },
     },
-    required: ['groupId', 'groupName', 'memberCount', 'pendingMembers', 'expiresAt', 'isMember'],
-    additionalProperties: false,
-  },
+    expiresAt: timestamp,
+    isMember: { type: 'boolean', description: 'Whether the caller is a member already' },
+  }),
   Group: {
     type: 'object',
     properties: {

@@ -1,10 +1,8 @@
 import type { JsonSchema } from '../joi-to-json-schema';
-import { id, ref, timestamp } from './common';
+import { closed, id, ref, timestamp } from './common';
 
-const DeviceSession: JsonSchema = {
-  type: 'object',
-  description: "A signed-in device: one refresh-token family (the access token's `sid`).",
-  properties: {
+const DeviceSession: JsonSchema = closed(
+  {
     id: id('rtk', 'Session'),
     userAgent: {
       type: ['string', 'null'],
@@ -20,15 +18,9 @@ const DeviceSession: JsonSchema = {
     lastUsedAt: { ...timestamp, description: 'The sign-in or the latest refresh' },
     current: { type: 'boolean', description: 'The session of the access token that asked' },
   },
-  required: ['id', 'userAgent', 'ip', 'createdAt', 'lastUsedAt', 'current'],
-  additionalProperties: false,
-};
-const DeviceSessionList: JsonSchema = {
-  type: 'object',
-  properties: { data: { type: 'array', items: ref('DeviceSession') } },
-  required: ['data'],
-  additionalProperties: false,
-};
+  "A signed-in device: one refresh-token family (the access token's `sid`).",
+);
+const DeviceSessionList: JsonSchema = closed({ data: { type: 'array', items: ref('DeviceSession') } });
 
 /** Signed-in devices (API.md §2). */
 export const sessionSchemas: Record<string, JsonSchema> = { DeviceSession, DeviceSessionList };
