@@ -258,7 +258,6 @@ export const authOperations: Operation[] = [
       "close with 4401. A session already ended: `204` again. Another user's session, or none: " +
       '`404 not_found`. Not keyed: an `Idempotency-Key` is ignored (it is idempotent by itself).',
     success: noContent('The session is ended'),
-    errors: ['not_found'],
   },
   {
     method: 'post',

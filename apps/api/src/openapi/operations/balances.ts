@@ -19,7 +19,7 @@ export const balancesOperations: Operation[] = [
       '`422 rate_unavailable` naming it; the provider needed but without rates yet: `503 unavailable`.',
     query: balancesQuery,
     success: [{ status: 200, description: 'The balances', schema: 'Balances' }],
-    errors: ['not_found', 'rate_unavailable'],
+    errors: ['rate_unavailable'],
   },
   {
     method: 'put',
@@ -35,7 +35,6 @@ export const balancesOperations: Operation[] = [
     body: putRatesBody,
     idempotency: 'optional',
     success: [{ status: 200, description: 'The group’s rates after the change', schema: 'GroupRates' }],
-    errors: ['not_found'],
   },
   {
     method: 'get',
@@ -46,6 +45,5 @@ export const balancesOperations: Operation[] = [
     description:
       'Non-members get `404`. A group that never set rates answers with `base: null` and no rates.',
     success: [{ status: 200, description: 'The group’s rates', schema: 'GroupRates' }],
-    errors: ['not_found'],
   },
 ];

@@ -24,7 +24,7 @@ export const commentsOperations: Operation[] = [
         body: commentBody,
         idempotency: 'required',
         success: [{ status: 201, description: 'The comment', schema: 'Comment', headers: ['Location'] }],
-        errors: ['not_found', 'limit_exceeded'],
+        errors: ['limit_exceeded'],
       },
       {
         method: 'get',
@@ -37,7 +37,6 @@ export const commentsOperations: Operation[] = [
           `(its comments come back when it is restored), as is one in a group the caller is not in. ${LIST_NOTE}`,
         query: listQuery,
         success: [page('CommentPage', 'comments')],
-        errors: ['not_found'],
       },
     ];
   }),
@@ -52,6 +51,6 @@ export const commentsOperations: Operation[] = [
       '`comment.deleted`; deleting a deleted comment is `204` again (no second event).',
     idempotency: 'required',
     success: noContent('Deleted'),
-    errors: ['not_found', 'forbidden'],
+    errors: ['forbidden'],
   },
 ];

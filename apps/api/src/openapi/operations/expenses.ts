@@ -28,7 +28,6 @@ export const expensesOperations: Operation[] = [
     summary: 'An expense',
     description: 'A deleted expense is `404` (it can still be restored).',
     success: [{ status: 200, description: 'The expense', schema: 'Expense', headers: ['ETag'] }],
-    errors: ['not_found'],
   },
   {
     method: 'put',
@@ -50,7 +49,7 @@ export const expensesOperations: Operation[] = [
       { status: 200, description: 'Replaced', schema: 'Expense', headers: ['ETag'] },
       { status: 201, description: 'Created at this id', schema: 'Expense', headers: ['ETag', 'Location'] },
     ],
-    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
+    errors: ['precondition_failed', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
   },
   {
     method: 'patch',
@@ -70,7 +69,7 @@ export const expensesOperations: Operation[] = [
     success: [
       { status: 200, description: 'The expense after the change', schema: 'Expense', headers: ['ETag'] },
     ],
-    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
+    errors: ['precondition_failed', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
   },
   {
     method: 'delete',
@@ -84,7 +83,7 @@ export const expensesOperations: Operation[] = [
     idempotency: 'required',
     ifMatch: true,
     success: noContent('Deleted'),
-    errors: ['not_found', 'precondition_failed', 'not_a_member'],
+    errors: ['precondition_failed', 'not_a_member'],
   },
   {
     method: 'post',
@@ -98,6 +97,6 @@ export const expensesOperations: Operation[] = [
     jsonBody: true,
     idempotency: 'required',
     success: [{ status: 200, description: 'The live expense', schema: 'Expense', headers: ['ETag'] }],
-    errors: ['not_found', 'not_a_member', 'limit_exceeded'],
+    errors: ['not_a_member', 'limit_exceeded'],
   },
 ];

@@ -21,7 +21,6 @@ export const groupListsOperations: Operation[] = [
       `\`422\`). ${LIST_NOTE}`,
     query: expensesQuery,
     success: [page('ExpensePage', 'expenses')],
-    errors: ['not_found'],
   },
   {
     method: 'get',
@@ -32,7 +31,6 @@ export const groupListsOperations: Operation[] = [
     description: `Newest first by \`createdAt\`, then by id (descending). Deleted settlements are not listed. ${LIST_NOTE}`,
     query: listQuery,
     success: [page('SettlementPage', 'settlements')],
-    errors: ['not_found'],
   },
   {
     method: 'get',
@@ -50,6 +48,6 @@ export const groupListsOperations: Operation[] = [
       LIST_NOTE,
     query: eventsQuery,
     success: [page('EventPage', 'events')],
-    errors: ['not_found', 'resync_required'],
+    errors: ['resync_required'],
   },
 ];

@@ -35,7 +35,6 @@ export const groupsOperations: Operation[] = [
     summary: 'A group with its members',
     description: 'Non-members get `404`, never `403`.',
     success: [{ status: 200, description: 'The group', schema: 'Group', headers: ['ETag'] }],
-    errors: ['not_found'],
   },
   {
     method: 'patch',
@@ -49,7 +48,7 @@ export const groupsOperations: Operation[] = [
     idempotency: 'optional',
     ifMatch: true,
     success: [{ status: 200, description: 'The group after the change', schema: 'Group', headers: ['ETag'] }],
-    errors: ['not_found', 'precondition_failed'],
+    errors: ['precondition_failed'],
   },
   {
     method: 'post',
@@ -70,7 +69,7 @@ export const groupsOperations: Operation[] = [
       { status: 201, description: 'Added', schema: 'Member' },
       { status: 200, description: 'Already a member: nothing changed', schema: 'Member' },
     ],
-    errors: ['not_found', 'limit_exceeded'],
+    errors: ['limit_exceeded'],
   },
   {
     method: 'delete',
@@ -84,7 +83,7 @@ export const groupsOperations: Operation[] = [
       'with the removal (listed in `member.removed`’s `revokedInvites`).',
     idempotency: 'optional',
     success: noContent('Removed'),
-    errors: ['not_found', 'member_has_balance'],
+    errors: ['member_has_balance'],
   },
   {
     method: 'post',
@@ -117,7 +116,7 @@ export const groupsOperations: Operation[] = [
         headers: ['ETag'],
       },
     ],
-    errors: ['not_found', 'forbidden', 'member_claimed', 'limit_exceeded'],
+    errors: ['forbidden', 'member_claimed', 'limit_exceeded'],
   },
   {
     method: 'get',
@@ -140,7 +139,6 @@ export const groupsOperations: Operation[] = [
         schema: { type: 'string' },
       },
     ],
-    errors: ['not_found'],
   },
   {
     method: 'get',

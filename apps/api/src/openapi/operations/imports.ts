@@ -31,7 +31,7 @@ export const importsOperations: Operation[] = [
     success: [
       { status: 201, description: 'The import’s report', schema: 'ImportReport', headers: ['Location'] },
     ],
-    errors: ['not_found', 'not_a_member', 'limit_exceeded'],
+    errors: ['not_a_member', 'limit_exceeded'],
   },
   {
     method: 'get',
@@ -43,7 +43,6 @@ export const importsOperations: Operation[] = [
       'Created, existing and refused rows (their number, and the first 20 with line and reason; ' +
       '`…/refusals` pages them all); `404` for a non-member.',
     success: [{ status: 200, description: 'The import’s report', schema: 'ImportReport' }],
-    errors: ['not_found'],
   },
   {
     method: 'get',
@@ -54,6 +53,5 @@ export const importsOperations: Operation[] = [
     description: `Every refused row of the import once, by line (the last run's, for a file uploaded again). ${LIST_NOTE}`,
     query: listQuery,
     success: [page('ImportRefusalPage', 'refused rows')],
-    errors: ['not_found'],
   },
 ];

@@ -1,3 +1,4 @@
+import type { DocumentedErrorCode } from '../responses';
 import { activityOperations } from './activity';
 import { authOperations } from './auth';
 import { balancesOperations } from './balances';
@@ -20,8 +21,14 @@ export type { HeaderName, HttpMethod, Operation, Success } from './types';
 /**
  * What every entry would otherwise repeat, filled in from the rest of it: `/v1` operations (but the
  * WebSocket, refused before the HTTP layers) are rate limited, a declared `body` is parsed as JSON,
- * and authenticated reads answer `Cache-Control: private, no-cache`.
+ * authenticated reads answer `Cache-Control: private, no-cache`, and an operation with an id in its
+ * path answers `404 not_found` (an unknown id, or one of a group the caller is not in).
  */
+function withNotFound(op: Operation): DocumentedErrorCode[] {
+  const errors = op.errors ?? [];
+  return op.path.includes('{') && !errors.includes('not_found') ? ['not_found', ...errors] : errors;
+}
+
 function withDefaults(op: Operation): Operation {
   const v1 = op.path.startsWith('/v1/') && !op.websocket;
   const cached = op.method === 'get' && v1 && !op.public;
@@ -34,6 +41,7 @@ function withDefaults(op: Operation): Operation {
     rateLimited: op.rateLimited ?? v1,
     jsonBody: op.jsonBody ?? op.body !== undefined,
     success: cached ? op.success.map(withCacheControl) : op.success,
+    ...(op.path.includes('{') || op.errors ? { errors: withNotFound(op) } : {}),
   };
 }
 

@@ -21,7 +21,7 @@ export const invitesOperations: Operation[] = [
     body: createInviteBody,
     idempotency: 'optional',
     success: [{ status: 201, description: 'The invite, with its code', schema: 'CreatedInvite' }],
-    errors: ['not_found', 'limit_exceeded'],
+    errors: ['limit_exceeded'],
   },
   {
     method: 'get',
@@ -31,7 +31,6 @@ export const invitesOperations: Operation[] = [
     summary: "The group's live invites",
     description: `Not revoked and not expired, newest first, without their codes: all of them (at most ${BOUNDS.invitesPerGroup}).`,
     success: [{ status: 200, description: 'The invites', schema: 'InviteList' }],
-    errors: ['not_found'],
   },
   {
     method: 'delete',
@@ -44,7 +43,6 @@ export const invitesOperations: Operation[] = [
       'invite of another group is `404`. Appends `invite.revoked`.',
     idempotency: 'optional',
     success: noContent('Revoked'),
-    errors: ['not_found'],
   },
   {
     method: 'get',
@@ -57,7 +55,6 @@ export const invitesOperations: Operation[] = [
       'may become by accepting with `asMember` (those added with the caller’s verified email, and, for a caller ' +
       'who is not a member, those added by name only). An expired, revoked or unknown code is `404`.',
     success: [{ status: 200, description: 'The preview', schema: 'InvitePreview' }],
-    errors: ['not_found'],
   },
   {
     method: 'post',
@@ -87,6 +84,6 @@ export const invitesOperations: Operation[] = [
         headers: ['ETag'],
       },
     ],
-    errors: ['not_found', 'forbidden', 'member_claimed', 'limit_exceeded'],
+    errors: ['forbidden', 'member_claimed', 'limit_exceeded'],
   },
 ];

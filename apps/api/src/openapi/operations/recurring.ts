@@ -29,7 +29,7 @@ export const recurringOperations: Operation[] = [
         headers: ['ETag', 'Location'],
       },
     ],
-    errors: ['not_found', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
+    errors: ['not_a_member', 'split_mismatch', 'limit_exceeded'],
   },
   {
     method: 'get',
@@ -40,7 +40,6 @@ export const recurringOperations: Operation[] = [
     description: `Newest first; deleted ones are not listed. ${LIST_NOTE}`,
     query: listQuery,
     success: [page('RecurringExpensePage', 'recurring expenses')],
-    errors: ['not_found'],
   },
   {
     method: 'get',
@@ -57,7 +56,6 @@ export const recurringOperations: Operation[] = [
         headers: ['ETag'],
       },
     ],
-    errors: ['not_found'],
   },
   {
     method: 'patch',
@@ -82,7 +80,7 @@ export const recurringOperations: Operation[] = [
         headers: ['ETag'],
       },
     ],
-    errors: ['not_found', 'precondition_failed', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
+    errors: ['precondition_failed', 'not_a_member', 'split_mismatch', 'limit_exceeded'],
   },
   {
     method: 'delete',
@@ -96,6 +94,6 @@ export const recurringOperations: Operation[] = [
     idempotency: 'required',
     ifMatch: true,
     success: noContent('Stopped'),
-    errors: ['not_found', 'precondition_failed'],
+    errors: ['precondition_failed'],
   },
 ];

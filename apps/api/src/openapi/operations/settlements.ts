@@ -27,7 +27,6 @@ export const settlementsOperations: Operation[] = [
     summary: 'A settlement',
     description: 'An addition to the contract (API.md §5 lists no single-settlement read). Deleted: `404`.',
     success: [{ status: 200, description: 'The settlement', schema: 'Settlement' }],
-    errors: ['not_found'],
   },
   {
     method: 'delete',
@@ -38,6 +37,6 @@ export const settlementsOperations: Operation[] = [
     description: `Deleting an already deleted settlement is \`204\` again. ${NOT_MEMBER_NOTE}`,
     idempotency: 'required',
     success: noContent('Deleted'),
-    errors: ['not_found', 'not_a_member'],
+    errors: ['not_a_member'],
   },
 ];

@@ -46,6 +46,7 @@ export type Operation = {
   idempotency?: 'required' | 'optional';
   ifMatch?: boolean;
   success: Success[];
+  /** `not_found` is added to every operation with an id in its path (see `index.ts`). */
   errors?: DocumentedErrorCode[];
   /**
    * The WebSocket upgrade, handled by the gateway below express; a plain `GET` (no upgrade) is
