@@ -13,6 +13,7 @@ import {
   SWAGGER_UI_VERSION,
 } from '../../apps/api/src/openapi/docs-page';
 import { openApiDocument } from '../../apps/api/src/openapi/openapi';
+import { OPERATIONS, operationById } from '../../apps/api/src/openapi/operations';
 import { type Message, TestSocket } from '../gateway/ws-client';
 import {
   ajv,
@@ -69,6 +70,14 @@ describe('OpenAPI document', () => {
       isReady: async () => true,
     });
     expect([...registeredRoutes(gateway)].filter((r) => r.startsWith('GET /v1/'))).toEqual(['GET /v1/ws']);
+  });
+
+  it('finds each operation by its operationId (what the routes declare themselves from), and throws on an unknown one', () => {
+    for (const { method, path, op } of documented) {
+      expect(operationById(op['operationId'] as string)).toMatchObject({ method, path });
+    }
+    expect(operationById('createExpense')).toBe(OPERATIONS.find((o) => o.operationId === 'createExpense'));
+    expect(() => operationById('noSuchOperation')).toThrow(/noSuchOperation/);
   });
 
   it('has unique operation ids, resolvable refs and path parameters for every template variable', () => {

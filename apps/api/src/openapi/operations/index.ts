@@ -18,17 +18,18 @@ export { PATH_PARAMETER_DESCRIPTIONS } from './notes';
 export { WEBSOCKET_DESCRIPTION } from './realtime';
 export type { HeaderName, HttpMethod, Operation, Success } from './types';
 
+/** Its own problems, and `not_found` where an id in the path may name nothing the caller can see. */
+function withNotFound(op: Operation): DocumentedErrorCode[] {
+  const errors = op.errors ?? [];
+  return op.path.includes('{') && !errors.includes('not_found') ? ['not_found', ...errors] : errors;
+}
+
 /**
  * What every entry would otherwise repeat, filled in from the rest of it: `/v1` operations (but the
  * WebSocket, refused before the HTTP layers) are rate limited, a declared `body` is parsed as JSON,
  * authenticated reads answer `Cache-Control: private, no-cache`, and an operation with an id in its
  * path answers `404 not_found` (an unknown id, or one of a group the caller is not in).
  */
-function withNotFound(op: Operation): DocumentedErrorCode[] {
-  const errors = op.errors ?? [];
-  return op.path.includes('{') && !errors.includes('not_found') ? ['not_found', ...errors] : errors;
-}
-
 function withDefaults(op: Operation): Operation {
   const v1 = op.path.startsWith('/v1/') && !op.websocket;
   const cached = op.method === 'get' && v1 && !op.public;
@@ -41,7 +42,7 @@ function withDefaults(op: Operation): Operation {
     rateLimited: op.rateLimited ?? v1,
     jsonBody: op.jsonBody ?? op.body !== undefined,
     success: cached ? op.success.map(withCacheControl) : op.success,
-    ...(op.path.includes('{') || op.errors ? { errors: withNotFound(op) } : {}),
+    errors: withNotFound(op),
   };
 }
 
