@@ -38,7 +38,7 @@ import {
  *    `minProperties` on its result (outside alternatives, where the branches cannot be told apart).
  * 7. A `custom` validator is a function, which JSON Schema cannot read. The ones whose accepted set
  *    can be stated are listed in `KNOWN_CUSTOM` (the currency check: exactly the ISO 4217 codes of
- *    `Intl.supportedValuesOf('currency')`, which `schemas.ts` accepts, becomes their `enum`); any
+ *    `Intl.supportedValuesOf('currency')`, which `schemas/fields.ts` accepts, becomes their `enum`); any
  *    other custom validator throws.
  * 8. `trim()` checks `min`/`max` on the trimmed string, so `"   "` is refused and a longer string
  *    with spaces around is accepted. → on a string whose only other rules are `min`/`max`/`length`,
@@ -46,7 +46,7 @@ import {
  *    between the first and the last one within the bounds).
  * 9. Not joi, but the same validation step (`http/validate.ts`): a string holding U+0000 is refused
  *    (`422`). → a string without a pattern or a format gets the pattern `NO_NUL_PATTERN`.
- * 10. The fields of user text (`nameText`, `freeText` in `schemas.ts`, listed in `TEXT_RULES`): their
+ * 10. The fields of user text (`nameText`, `freeText` in `schemas/fields.ts`, listed in `TEXT_RULES`): their
  *    length in code points is what `minLength`/`maxLength` count; the characters they refuse become a
  *    pattern (for a trimmed field, one pattern for the trimmed length and the characters, as in 8).
  *    That a lone surrogate is refused cannot be a pattern: the description says it.
@@ -113,7 +113,7 @@ const SUPPORTED = {
 const IGNORED_RULES = new Set(['trim', 'case', 'normalize']);
 
 /**
- * The ISO 4217 codes the API accepts as a `currency` (`schemas.ts`: `Intl.supportedValuesOf('currency')`,
+ * The ISO 4217 codes the API accepts as a `currency` (`schemas/fields.ts`: `Intl.supportedValuesOf('currency')`,
  * the list of the running Node's ICU), sorted.
  */
 export const CURRENCY_CODES: readonly string[] = Object.freeze(
