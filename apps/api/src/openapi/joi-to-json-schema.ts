@@ -38,7 +38,7 @@ import {
  *    `minProperties` on its result (outside alternatives, where the branches cannot be told apart).
  * 7. A `custom` validator is a function, which JSON Schema cannot read. The ones whose accepted set
  *    can be stated are listed in `KNOWN_CUSTOM` (the currency check: exactly the ISO 4217 codes of
- *    `Intl.supportedValuesOf('currency')`, which `schemas.ts` accepts, becomes their `enum`); any
+ *    `Intl.supportedValuesOf('currency')`, which `schemas/fields.ts` accepts, becomes their `enum`); any
  *    other custom validator throws.
  * 8. `trim()` checks `min`/`max` on the trimmed string, so `"   "` is refused and a longer string
  *    with spaces around is accepted. → on a string whose only other rules are `min`/`max`/`length`,
@@ -46,7 +46,7 @@ import {
  *    between the first and the last one within the bounds).
  * 9. Not joi, but the same validation step (`http/validate.ts`): a string holding U+0000 is refused
  *    (`422`). → a string without a pattern or a format gets the pattern `NO_NUL_PATTERN`.
- * 10. The fields of user text (`nameText`, `freeText` in `schemas.ts`, listed in `TEXT_RULES`): their
+ * 10. The fields of user text (`nameText`, `freeText` in `schemas/fields.ts`, listed in `TEXT_RULES`): their
  *    length in code points is what `minLength`/`maxLength` count; the characters they refuse become a
  *    pattern (for a trimmed field, one pattern for the trimmed length and the characters, as in 8).
  *    That a lone surrogate is refused cannot be a pattern: the description says it.
@@ -113,7 +113,7 @@ const SUPPORTED = {
 const IGNORED_RULES = new Set(['trim', 'case', 'normalize']);
 
 /**
- * The ISO 4217 codes the API accepts as a `currency` (`schemas.ts`: `Intl.supportedValuesOf('currency')`,
+ * The ISO 4217 codes the API accepts as a `currency` (`schemas/fields.ts`: `Intl.supportedValuesOf('currency')`,
  * the list of the running Node's ICU), sorted.
  */
 export const CURRENCY_CODES: readonly string[] = Object.freeze(
@@ -123,6 +123,12 @@ export const CURRENCY_CODES: readonly string[] = Object.freeze(
 const customMethodOf = (schema: Joi.Schema): unknown =>
   (schema.describe() as unknown as Described).rules?.find((rule) => rule.name === 'custom')?.args?.['method'];
 
+/** The description without its custom rule: what remains is what the document states. */
+const withoutCustom = (d: Described): Described => ({
+  ...d,
+  rules: d.rules?.filter((rule) => rule.name !== 'custom'),
+});
+
 /** (7) Custom validators the document can state, by their function: the description to convert instead. */
 const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
   [
@@ -131,10 +137,10 @@ const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
   ],
   // A recurring schedule's dates (API.md §6a): the pattern stays; that it is a real calendar date
   // from 2000 on is the server's check (422), said in the description.
-  [customMethodOf(localDate), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  [customMethodOf(localDate), withoutCustom],
   // An IANA time zone: any name the server's Intl knows (aliases too), which no list here could
   // state exactly; a string, checked by the server (422).
-  [customMethodOf(timeZone), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  [customMethodOf(timeZone), withoutCustom],
   // The search and comments (API.md §5.1, §5.2): a real date-time, the number of words in `q`, a
   // comment's length in code points (not UTF-16 units) and its non-blankness: the server's checks
   // (422), said in the descriptions.
@@ -150,7 +156,7 @@ const KNOWN_CUSTOM = new Map<unknown, (d: Described) => Described>([
       ],
     }),
   ],
-  [customMethodOf(searchQuery), (d) => ({ ...d, rules: d.rules?.filter((rule) => rule.name !== 'custom') })],
+  [customMethodOf(searchQuery), withoutCustom],
   // A new password (API.md §2): its length in code points is what minLength/maxLength count; that it
   // is not a common password is the server's check (422), said in the description.
   [

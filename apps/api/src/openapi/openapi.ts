@@ -12,9 +12,9 @@ import { type DocumentedErrorCode, ERROR_STATUS, responseSchemas } from './respo
 export { docsPage, docsRoutes } from './docs-page';
 
 /**
- * The OpenAPI 3.1 document of the whole API, built from the operation table (`operations.ts`), the joi
+ * The OpenAPI 3.1 document of the whole API, built from the operation table (`operations/`), the joi
  * request schemas (converted, so they cannot drift from validation) and the response schemas
- * (`responses.ts`). test/component/openapi.test.ts checks it against the routes really registered.
+ * (`responses/`). test/component/openapi-*.test.ts check it against the routes really registered.
  */
 
 const PROBLEM_JSON = 'application/problem+json';

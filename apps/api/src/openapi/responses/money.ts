@@ -1,0 +1,125 @@
+import type { JsonSchema } from '../joi-to-json-schema';
+import { amount, closed, currency, id, ref, signedAmount, timestamp, version } from './common';
+
+const payer: JsonSchema = closed({ userId: id('usr', 'User'), amount });
+
+/** Expenses, settlements and balances. */
+export const moneySchemas: Record<string, JsonSchema> = {
+  Payer: payer,
+  Share: closed({ userId: id('usr', 'User'), owed: { type: 'integer', minimum: 0 } }),
+  Expense: {
+    type: 'object',
+    properties: {
+      id: {
+        ...id('exp', 'Expense'),
+        description:
+          'Expense id: `exp_` + ULID, or the id a client chose with PUT, or (an occurrence of a recurring expense) derived from its schedule and date',
+      },
+      groupId: id('grp', 'Group'),
+      description: { type: 'string' },
+      category: { type: ['string', 'null'], maxLength: 64 },
+      amount,
+      currency,
+      paidBy: {
+        type: 'array',
+        items: ref('Payer'),
+        minItems: 1,
+        description: 'Always the list form; the amounts add up to `amount`',
+      },
+      occurredAt: timestamp,
+      split: { ...ref('Split'), description: 'As it was sent (generated from the request schema)' },
+      shares: {
+        type: 'array',
+        items: ref('Share'),
+        description:
+          'What each participant owes, by largest remainder (ties to the one listed earlier); adds up to `amount` exactly',
+      },
+      createdBy: id('usr', 'User'),
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      version,
+      recurringId: {
+        type: ['string', 'null'],
+        description:
+          'The recurring expense (`rec_…`) this expense is an occurrence of (API.md §6a); null for any other',
+      },
+      deletedAt: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description:
+          'Only in a list asked with `includeDeleted=true` (API.md §5.1): when the expense was deleted, null when it is live',
+      },
+    },
+    required: [
+      'id',
+      'groupId',
+      'description',
+      'category',
+      'amount',
+      'currency',
+      'paidBy',
+      'occurredAt',
+      'split',
+      'shares',
+      'createdBy',
+      'createdAt',
+      'updatedAt',
+      'version',
+      'recurringId',
+    ],
+    additionalProperties: false,
+  },
+  Settlement: closed({
+    id: id('stl', 'Settlement'),
+    groupId: id('grp', 'Group'),
+    fromUserId: { ...id('usr', 'User'), description: 'The member who paid' },
+    toUserId: { ...id('usr', 'User'), description: 'The member who was paid back' },
+    amount,
+    currency,
+    note: { type: 'string', description: 'Empty string when not set' },
+    createdBy: id('usr', 'User'),
+    createdAt: timestamp,
+  }),
+  MemberNet: closed({ userId: id('usr', 'User'), net: signedAmount }),
+  Transfer: closed(
+    { from: id('usr', 'User'), to: id('usr', 'User'), amount },
+    'One payment that settles debts: `from` pays `to` the `amount`',
+  ),
+  CurrencyBalances: closed({
+    currency,
+    members: {
+      type: 'array',
+      description:
+        'Every current member (and any former member whose net is not zero); the nets add up to exactly 0',
+      items: ref('MemberNet'),
+    },
+    simplified: {
+      type: 'array',
+      description:
+        'Transfers that settle every net exactly, each from a negative-net to a positive-net member, ' +
+        'at most (number of non-zero nets − 1) of them',
+      items: ref('Transfer'),
+    },
+  }),
+  Balances: {
+    type: 'object',
+    properties: {
+      groupId: id('grp', 'Group'),
+      asOfSeq: {
+        type: 'integer',
+        minimum: 0,
+        description: 'The event sequence number these balances reflect',
+      },
+      currencies: {
+        type: 'array',
+        items: ref('CurrencyBalances'),
+        description:
+          'One entry per currency that has at least one live (not deleted) expense or settlement, ' +
+          'ordered by currency code. Currencies are never converted into each other.',
+      },
+      converted: ref('ConvertedBalances'),
+    },
+    required: ['groupId', 'asOfSeq', 'currencies'],
+    additionalProperties: false,
+  },
+};
