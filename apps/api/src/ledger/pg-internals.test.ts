@@ -10,10 +10,10 @@ import { createTestDatabase, type TestDatabase } from '../../../../test/support/
 import { acquireTimeoutMs, isPg, KNEX_VERSION_RELIED_ON, withPooledClient } from './knex-internals';
 import {
   PG_VERSION_RELIED_ON,
-  type PgClient,
   type PipelineError,
   prepareValue,
   sendPipeline,
+  type WireConnection,
 } from './pg-internals';
 import { batchFailureOf } from './write-batch';
 
@@ -44,7 +44,7 @@ describe('pg internals', () => {
   });
 
   it('a Client’s connection has the messages, stream, event and statement cache a pipeline uses', () => {
-    const client = new pg.Client() as unknown as PgClient & { connection: Record<string, unknown> };
+    const client = new pg.Client() as unknown as { connection: Record<string, unknown> };
     for (const message of ['parse', 'bind', 'describe', 'execute', 'sync', 'on', 'removeListener'])
       expect([message, typeof client.connection[message]]).toEqual([message, 'function']);
     expect(client.connection.parsedStatements).toEqual({});
@@ -84,12 +84,12 @@ describe('a pipeline on a pooled connection (PostgreSQL)', () => {
       ]);
       expect(rows).toEqual([[{ n: 1 }], [{ n: 2 }], [{ j: { a: [1] }, t: new Date(0) }]]);
       // The connection's statement cache, shared with pg's own Query, knows both names now.
-      expect(client.connection.parsedStatements).toMatchObject({
+      expect((client.connection as unknown as WireConnection).parsedStatements).toMatchObject({
         pipeline_one: 'select $1::int as n',
         pipeline_json: 'select $1::jsonb as j, $2::timestamptz as t',
       });
       // pg's public named query reuses the statement the pipeline prepared, and the other way round.
-      const viaQuery = (await (client as unknown as pg.Client).query({ ...one(3), values: [3] })).rows;
+      const viaQuery = (await client.query({ ...one(3), values: [3] })).rows;
       expect(viaQuery).toEqual([{ n: 3 }]);
       expect(await sendPipeline(client, [one(4)])).toEqual([[{ n: 4 }]]);
     });
@@ -97,7 +97,7 @@ describe('a pipeline on a pooled connection (PostgreSQL)', () => {
 
   it('commits all or nothing, and names the statement that failed', async () => {
     await withPooledClient(knex, async (client) => {
-      await (client as unknown as pg.Client).query('create temp table t (n int check (n < 10))');
+      await client.query('create temp table t (n int check (n < 10))');
       const insert = (n: number) => ({
         name: 'pipeline_insert',
         text: 'insert into t values ($1)',
@@ -108,13 +108,9 @@ describe('a pipeline on a pooled connection (PostgreSQL)', () => {
       )) as PipelineError & { code: string };
       expect([error.code, error.failedAt]).toEqual(['23514', 2]);
       expect(batchFailureOf(error)).toBe('statement_error');
-      expect((await (client as unknown as pg.Client).query('select count(*)::int as n from t')).rows).toEqual(
-        [{ n: 0 }],
-      );
+      expect((await client.query('select count(*)::int as n from t')).rows).toEqual([{ n: 0 }]);
       await sendPipeline(client, [insert(1), insert(2)]);
-      expect((await (client as unknown as pg.Client).query('select count(*)::int as n from t')).rows).toEqual(
-        [{ n: 2 }],
-      );
+      expect((await client.query('select count(*)::int as n from t')).rows).toEqual([{ n: 2 }]);
     });
   });
 
@@ -133,8 +129,7 @@ describe('a pipeline on a pooled connection (PostgreSQL)', () => {
     await other.connect();
     try {
       const error = await withPooledClient(knex, async (client) => {
-        const pid = (await (client as unknown as pg.Client).query('select pg_backend_pid() as pid')).rows[0]
-          .pid;
+        const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
         const sent = sendPipeline(client, [
           { name: 'pipeline_sleep', text: 'select pg_sleep(30)', values: [] },
         ]);

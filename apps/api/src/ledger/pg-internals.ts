@@ -41,8 +41,8 @@ export type WireConnection = {
   removeListener(event: 'parseComplete', listener: () => void): void;
 };
 
-/** A pooled `pg.Client`, as far as a pipeline needs it. */
-export type PgClient = { query(submittable: unknown): unknown; connection: WireConnection };
+/** A pooled `pg.Client`. */
+export type PgClient = pg.Client;
 
 /** A pipeline's error: which statement raised it (`failedAt`; undefined when none was running). */
 export type PipelineError = Error & { failedAt?: number };
@@ -162,6 +162,16 @@ class Pipeline {
   }
 }
 
+/** Sends one named statement on `client` with pg's public API: its rows, or its error. */
+export async function sendOne(client: PgClient, statement: NamedStatement): Promise<Row[]> {
+  const result = await client.query<Row>({
+    name: statement.name,
+    text: statement.text,
+    values: [...statement.values],
+  });
+  return result.rows;
+}
+
 /**
  * Sends `statements` on `client` as one pipeline (one round trip, one commit): each statement's
  * rows, or the first error (with `failedAt`), in which case none of them took effect.
@@ -169,6 +179,6 @@ class Pipeline {
 export function sendPipeline(client: PgClient, statements: readonly NamedStatement[]): Promise<Row[][]> {
   return new Promise<Row[][]>((resolve, reject) => {
     const pipeline = new Pipeline(statements, (error) => (error ? reject(error) : resolve(pipeline.results)));
-    client.query(pipeline);
+    (client as unknown as { query(submittable: Pipeline): void }).query(pipeline);
   });
 }

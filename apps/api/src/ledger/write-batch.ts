@@ -6,6 +6,7 @@ import {
   type PgClient,
   type PipelineError,
   type Row,
+  sendOne,
   sendPipeline,
 } from './pg-internals';
 
@@ -224,8 +225,7 @@ export function createStatementBatcher(deps: {
       }
       resent.inc();
       try {
-        const [rows] = await sendPipeline(client, [pending.statement]);
-        pending.resolve(rows as Row[]);
+        pending.resolve(await sendOne(client, pending.statement));
       } catch (again) {
         if (batchFailureOf(again) === 'connection_lost') lost = again;
         pending.reject(again);
@@ -251,7 +251,7 @@ export function createStatementBatcher(deps: {
   }
 
   /**
-   * Sends `batch` on one pooled connection: alone, it gets its own outcome; together, in one round
+   * Sends `batch` on one pooled connection: alone (pg's own named query), it gets its own outcome; together, in one round
    * trip and one commit, each its own rows, or, when PostgreSQL undid them all, `afterFailure`.
    * Never rejects: every statement of the batch is settled.
    */
@@ -265,10 +265,14 @@ export function createStatementBatcher(deps: {
         acquired = true;
         let results: Row[][];
         try {
-          results = await sendPipeline(
-            client,
-            batch.map((p) => p.statement),
-          );
+          // Alone, with pg's own named query; together, as one pipeline.
+          results =
+            batch.length === 1
+              ? [await sendOne(client, (batch[0] as Pending).statement)]
+              : await sendPipeline(
+                  client,
+                  batch.map((p) => p.statement),
+                );
         } catch (error) {
           if (batch.length === 1) (batch[0] as Pending).reject(error);
           else await afterFailure(client, batch, error as PipelineError);
