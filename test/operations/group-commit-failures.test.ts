@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type request from 'supertest';
 import { ensureRedis, type RunningService } from '../support/services';
-import { newKey, startTestServer } from '../support/test-server';
+import { newKey, startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
 import { inOneBatch, metricOf } from './group-commit-helpers';
 import { countRows, lockWaiters, shapeOf, unavailableShape } from './operations-helpers';
@@ -26,6 +26,63 @@ async function setUp(env: Record<string, string>, n: number) {
     groups.push(groupId);
   }
   return { t, ada, post, groups };
+}
+
+type Suite = Awaited<ReturnType<typeof setUp>> & { poolMax: number };
+
+/** A server of the describe block's own (`setUp`), started before its tests and stopped after. */
+function suiteServer(env: Record<string, string> | (() => Record<string, string>), n: number): { s: Suite } {
+  const box = {} as { s: Suite };
+  beforeAll(async () => {
+    const resolved = typeof env === 'function' ? env() : env;
+    box.s = { ...(await setUp(resolved, n)), poolMax: Number(resolved.DB_POOL_MAX) };
+  });
+  afterAll(async () => {
+    await box.s?.t.stop();
+  });
+  return box;
+}
+
+/** One write to each of `groupIds` (keyed `keys`) in ONE batch, behind blockers on `blockerGroups`. */
+const batchOf = (s: Suite, blockerGroups: [string, string], groupIds: string[], keys: string[]) =>
+  inOneBatch(s.t, {
+    poolMax: s.poolMax,
+    blockers: [() => s.post(blockerGroups[0], newKey()), () => s.post(blockerGroups[1], newKey())],
+    writes: groupIds.map((groupId, i) => () => s.post(groupId, keys[i] as string)),
+  });
+
+/** How much each of `metrics` grew since `before` (its `samples`). */
+const growth = async (t: TestServer, metrics: string[], before: number[]) =>
+  (await samples(t, metrics)).map((value, i) => value - (before[i] as number));
+
+/** The samples of `metrics` (a name, or `name{labels}`). */
+async function samples(t: TestServer, metrics: string[]): Promise<number[]> {
+  const values: number[] = [];
+  for (const m of metrics) {
+    const brace = m.indexOf('{');
+    values.push(await (brace < 0 ? metricOf(t, m) : metricOf(t, m.slice(0, brace), m.slice(brace + 1, -1))));
+  }
+  return values;
+}
+
+/**
+ * Nothing of the batch was written (`countsBefore` still), then each client's retry with its
+ * key runs fresh, once: every group one expense more, its events gapless.
+ */
+async function expectNothingWrittenThenRetried(
+  s: Suite,
+  groupIds: string[],
+  keys: string[],
+  countsBefore: number[],
+) {
+  const knex = s.t.db!.knex;
+  expect(await expenseCounts(knex, groupIds)).toEqual(countsBefore);
+  await expectRetriesRunFresh(
+    s.post,
+    groupIds.map((groupId, i) => [groupId, keys[i] as string]),
+  );
+  expect(await expenseCounts(knex, groupIds)).toEqual(countsBefore.map((n) => n + 1));
+  await expectGapless(knex, groupIds);
 }
 
 /** The expenses of each group. */
@@ -66,87 +123,55 @@ async function lockGroup(knex: Knex, groupId: string) {
 const FAILED = 'write_batches_failed_total';
 
 describe('a batch whose connection the exhausted pool never gives', () => {
-  const POOL_MAX = 2;
-  let s: Awaited<ReturnType<typeof setUp>>;
-  beforeAll(async () => {
-    s = await setUp({ DB_POOL_MAX: String(POOL_MAX), DB_POOL_ACQUIRE_TIMEOUT_MS: '1000' }, 5);
-  });
-  afterAll(async () => {
-    await s?.t.stop();
-  });
+  const box = suiteServer({ DB_POOL_MAX: '2', DB_POOL_ACQUIRE_TIMEOUT_MS: '1000' }, 5);
 
   it('answers each of its writes 503 with Retry-After, sends none of them again, writes nothing', async () => {
-    const { t, post, groups } = s;
-    const [a, b, ...batched] = groups as [string, string, ...string[]];
-    const knex = t.db!.knex;
-    const before = {
-      counts: await expenseCounts(knex, batched),
-      failed: await metricOf(t, FAILED, 'reason="pool_exhausted"'),
-      resent: await metricOf(t, 'write_statements_resent_total'),
-      expired: await metricOf(t, 'write_statements_expired_total'),
-    };
+    const { s } = box;
+    const [a, b, ...batched] = s.groups as [string, string, ...string[]];
+    const metrics = [
+      `${FAILED}{reason="pool_exhausted"}`,
+      'write_statements_resent_total',
+      'write_statements_expired_total',
+    ];
+    const [counts, before] = [await expenseCounts(s.t.db!.knex, batched), await samples(s.t, metrics)];
     const keys = batched.map(() => newKey());
-    const answers = await inOneBatch(t, {
-      poolMax: POOL_MAX,
-      blockers: [() => post(a, newKey()), () => post(b, newKey())],
-      writes: batched.map((groupId, i) => () => post(groupId, keys[i] as string)),
+    const answers = await inOneBatch(s.t, {
+      poolMax: s.poolMax,
+      blockers: [() => s.post(a, newKey()), () => s.post(b, newKey())],
+      writes: batched.map((groupId, i) => () => s.post(groupId, keys[i] as string)),
       holdPoolUntilAnswered: true,
     });
     for (const res of [...answers.blockers, ...answers.writes])
       expect(shapeOf(res)).toEqual(unavailableShape('1'));
     // The batch went (none expired in the queue), found no connection, and was not sent again.
-    expect(await metricOf(t, FAILED, 'reason="pool_exhausted"')).toBe(before.failed + 1);
-    expect(await metricOf(t, 'write_statements_resent_total')).toBe(before.resent);
-    expect(await metricOf(t, 'write_statements_expired_total')).toBe(before.expired);
-    expect(await expenseCounts(knex, batched)).toEqual(before.counts);
-
-    await expectRetriesRunFresh(
-      post,
-      batched.map((groupId, i) => [groupId, keys[i] as string]),
-    );
-    expect(await expenseCounts(knex, batched)).toEqual(before.counts.map((n) => n + 1));
-    await expectGapless(knex, batched);
+    expect(await growth(s.t, metrics, before)).toEqual([1, 0, 0]);
+    await expectNothingWrittenThenRetried(s, batched, keys, counts);
   });
 });
 
 describe('a batch whose connection is lost while it waits for a row lock', () => {
-  const POOL_MAX = 3;
-  let s: Awaited<ReturnType<typeof setUp>>;
-  beforeAll(async () => {
-    s = await setUp(
-      { DB_POOL_MAX: String(POOL_MAX), DB_POOL_ACQUIRE_TIMEOUT_MS: '30000', DB_LOCK_TIMEOUT_MS: '30000' },
-      5,
-    );
-  });
-  afterAll(async () => {
-    await s?.t.stop();
-  });
+  const box = suiteServer(
+    { DB_POOL_MAX: '3', DB_POOL_ACQUIRE_TIMEOUT_MS: '30000', DB_LOCK_TIMEOUT_MS: '30000' },
+    5,
+  );
 
   it('answers each of its writes 503 with Retry-After, sends none of them again, writes nothing', async () => {
-    const { t, post, groups } = s;
-    const [a, b, locked, ...free] = groups as [string, string, string, ...string[]];
-    const batched = [locked, ...free];
-    const knex = t.db!.knex;
-    const before = {
-      counts: await expenseCounts(knex, batched),
-      failed: await metricOf(t, FAILED, 'reason="connection_lost"'),
-      resent: await metricOf(t, 'write_statements_resent_total'),
-    };
-    const holder = await lockGroup(knex, locked);
+    const { s } = box;
+    const [a, b, ...batched] = s.groups as [string, string, string, ...string[]];
+    const knex = s.t.db!.knex;
+    const metrics = [`${FAILED}{reason="connection_lost"}`, 'write_statements_resent_total'];
+    const [counts, before] = [await expenseCounts(knex, batched), await samples(s.t, metrics)];
+    const holder = await lockGroup(knex, batched[0] as string);
     const keys = batched.map(() => newKey());
     let answers: Awaited<ReturnType<typeof inOneBatch>>;
     try {
-      const answered = inOneBatch(t, {
-        poolMax: POOL_MAX,
-        blockers: [() => post(a, newKey()), () => post(b, newKey())],
-        writes: batched.map((groupId, i) => () => post(groupId, keys[i] as string)),
-      });
+      const answered = batchOf(s, [a, b], batched, keys);
       // The batch waits at the held row lock: its backend is ended under it.
-      await until(async () => (await lockWaiters(knex, t.db!.name)) === 1, 'the batch at the lock');
+      await until(async () => (await lockWaiters(knex, s.t.db!.name)) === 1, 'the batch at the lock');
       const { rows } = await knex.raw(
         `select pg_terminate_backend(pid) as ended from pg_stat_activity
           where datname = ? and ? = any(pg_blocking_pids(pid))`,
-        [t.db!.name, holder.pid],
+        [s.t.db!.name, holder.pid],
       );
       expect(rows).toEqual([{ ended: true }]);
       answers = await answered;
@@ -155,53 +180,33 @@ describe('a batch whose connection is lost while it waits for a row lock', () =>
     }
     expect(answers.blockers.map((r) => r.status)).toEqual([201, 201]);
     for (const res of answers.writes) expect(shapeOf(res)).toEqual(unavailableShape('2'));
-    expect(await metricOf(t, FAILED, 'reason="connection_lost"')).toBe(before.failed + 1);
     // Not sent again: the batch might have committed just before its connection went.
-    expect(await metricOf(t, 'write_statements_resent_total')).toBe(before.resent);
-    expect(await expenseCounts(knex, batched)).toEqual(before.counts);
-
-    await expectRetriesRunFresh(
-      post,
-      batched.map((groupId, i) => [groupId, keys[i] as string]),
-    );
-    expect(await expenseCounts(knex, batched)).toEqual(before.counts.map((n) => n + 1));
-    await expectGapless(knex, batched);
+    expect(await growth(s.t, metrics, before)).toEqual([1, 0]);
+    await expectNothingWrittenThenRetried(s, batched, keys, counts);
   });
 });
 
 describe('a batch with a statement that waits for another process’s row lock', () => {
-  const POOL_MAX = 3;
-  let s: Awaited<ReturnType<typeof setUp>>;
-  beforeAll(async () => {
-    s = await setUp(
-      { DB_POOL_MAX: String(POOL_MAX), DB_POOL_ACQUIRE_TIMEOUT_MS: '30000', DB_LOCK_TIMEOUT_MS: '1000' },
-      5,
-    );
-  });
-  afterAll(async () => {
-    await s?.t.stop();
-  });
+  const box = suiteServer(
+    { DB_POOL_MAX: '3', DB_POOL_ACQUIRE_TIMEOUT_MS: '30000', DB_LOCK_TIMEOUT_MS: '1000' },
+    5,
+  );
 
   it('answers that write 503 with Retry-After at the lock timeout, and commits the others, sent again alone', async () => {
-    const { t, post, groups } = s;
-    const [a, b, locked, ...free] = groups as [string, string, string, ...string[]];
-    const batched = [locked, ...free];
-    const knex = t.db!.knex;
-    const before = {
-      counts: await expenseCounts(knex, batched),
-      failed: await metricOf(t, FAILED, 'reason="lock_timeout"'),
-      retried: await metricOf(t, 'write_batches_retried_total'),
-      resent: await metricOf(t, 'write_statements_resent_total'),
-    };
+    const { s } = box;
+    const [a, b, locked, ...free] = s.groups as [string, string, string, ...string[]];
+    const knex = s.t.db!.knex;
+    const metrics = [
+      `${FAILED}{reason="lock_timeout"}`,
+      'write_batches_retried_total',
+      'write_statements_resent_total',
+    ];
+    const [counts, before] = [await expenseCounts(knex, [locked, ...free]), await samples(s.t, metrics)];
     const holder = await lockGroup(knex, locked);
-    const keys = batched.map(() => newKey());
+    const keys = [newKey(), ...free.map(() => newKey())];
     let answers: Awaited<ReturnType<typeof inOneBatch>>;
     try {
-      answers = await inOneBatch(t, {
-        poolMax: POOL_MAX,
-        blockers: [() => post(a, newKey()), () => post(b, newKey())],
-        writes: batched.map((groupId, i) => () => post(groupId, keys[i] as string)),
-      });
+      answers = await batchOf(s, [a, b], [locked, ...free], keys);
     } finally {
       await holder.trx.commit();
     }
@@ -209,49 +214,39 @@ describe('a batch with a statement that waits for another process’s row lock',
     const [atLock, ...others] = answers.writes;
     expect(shapeOf(atLock as request.Response)).toEqual(unavailableShape('1'));
     expect(others.map((r) => r.status)).toEqual(free.map(() => 201));
-    expect(await metricOf(t, FAILED, 'reason="lock_timeout"')).toBe(before.failed + 1);
-    expect(await metricOf(t, 'write_batches_retried_total')).toBe(before.retried + 1);
-    // The others, not the one at the lock: it would only wait as long again.
-    expect(await metricOf(t, 'write_statements_resent_total')).toBe(before.resent + free.length);
-    expect(await expenseCounts(knex, batched)).toEqual([
-      before.counts[0],
-      ...before.counts.slice(1).map((n) => n + 1),
-    ]);
-
-    await expectRetriesRunFresh(post, [[locked, keys[0] as string]]);
-    expect(await expenseCounts(knex, batched)).toEqual(before.counts.map((n) => n + 1));
-    await expectGapless(knex, batched);
+    // The others were sent again, not the one at the lock: it would only wait as long again.
+    expect(await growth(s.t, metrics, before)).toEqual([1, 1, free.length]);
+    expect(await expenseCounts(knex, free)).toEqual(counts.slice(1).map((n) => n + 1));
+    await expectNothingWrittenThenRetried(s, [locked], [keys[0] as string], [counts[0] as number]);
   });
 });
 
 describe('the writes of a batch undone by one statement, sent again while others hold their groups', () => {
-  const POOL_MAX = 3;
-  let s: Awaited<ReturnType<typeof setUp>>;
   let redis: Redis;
   // A throwaway Redis of this suite's own: FLUSHDB here must not touch anybody else's keys.
   let ownRedis: RunningService;
   beforeAll(async () => {
     ownRedis = await ensureRedis({ ephemeral: true });
     redis = new Redis(ownRedis.url);
-    s = await setUp(
-      {
-        REDIS_URL: ownRedis.url,
-        DB_POOL_MAX: String(POOL_MAX),
-        DB_POOL_ACQUIRE_TIMEOUT_MS: '30000',
-        DB_LOCK_TIMEOUT_MS: '30000',
-      },
-      6,
-    );
   });
+  const box = suiteServer(
+    () => ({
+      REDIS_URL: ownRedis.url,
+      DB_POOL_MAX: '3',
+      DB_POOL_ACQUIRE_TIMEOUT_MS: '30000',
+      DB_LOCK_TIMEOUT_MS: '30000',
+    }),
+    6,
+  );
   afterAll(async () => {
-    await s?.t.stop();
     await redis?.quit();
     await ownRedis?.stop();
   });
 
   it('go one at a time on the batch’s own connection: one backend, one lock wait, however many wait', async () => {
-    const { t, post, groups } = s;
-    const [a, b, ...rest] = groups as [string, string, ...string[]];
+    const { s } = box;
+    const { t, post } = s;
+    const [a, b, ...rest] = s.groups as [string, string, ...string[]];
     // The batch goes in group order: the duplicate's group first, so it raises before any lock wait.
     const [dupGroup, ...lockedGroups] = [...rest].sort() as [string, ...string[]];
     const knex = t.db!.knex;
@@ -260,12 +255,12 @@ describe('the writes of a batch undone by one statement, sent again while others
     const first = await post(dupGroup, dupKey);
     expect(first.status).toBe(201);
     await redis.flushdb();
-    const before = {
-      counts: await expenseCounts(knex, lockedGroups),
-      failed: await metricOf(t, FAILED, 'reason="statement_error"'),
-      retried: await metricOf(t, 'write_batches_retried_total'),
-      resent: await metricOf(t, 'write_statements_resent_total'),
-    };
+    const metrics = [
+      `${FAILED}{reason="statement_error"}`,
+      'write_batches_retried_total',
+      'write_statements_resent_total',
+    ];
+    const [counts, before] = [await expenseCounts(knex, lockedGroups), await samples(t, metrics)];
     const holders = [];
     for (const groupId of lockedGroups) holders.push(await lockGroup(knex, groupId));
     /** Per step of the retry: the backend waiting at the held group, and how many wait for a lock. */
@@ -280,7 +275,7 @@ describe('the writes of a batch undone by one statement, sent again while others
     let answers: Awaited<ReturnType<typeof inOneBatch>>;
     try {
       const answered = inOneBatch(t, {
-        poolMax: POOL_MAX,
+        poolMax: s.poolMax,
         blockers: [() => post(a, newKey()), () => post(b, newKey())],
         writes: [
           () => post(dupGroup, dupKey),
@@ -311,10 +306,9 @@ describe('the writes of a batch undone by one statement, sent again while others
     expect(dup?.headers['idempotent-replayed']).toBe('true');
     expect(dup?.body).toEqual(first.body);
     expect(waited.map((r) => r.status)).toEqual(lockedGroups.map(() => 201));
-    expect(await metricOf(t, FAILED, 'reason="statement_error"')).toBe(before.failed + 1);
-    expect(await metricOf(t, 'write_batches_retried_total')).toBe(before.retried + 1);
-    expect(await metricOf(t, 'write_statements_resent_total')).toBe(before.resent + 1 + lockedGroups.length);
-    expect(await expenseCounts(knex, lockedGroups)).toEqual(before.counts.map((n) => n + 1));
+    // Every write of the batch was sent again: the duplicate and each at its lock.
+    expect(await growth(t, metrics, before)).toEqual([1, 1, 1 + lockedGroups.length]);
+    expect(await expenseCounts(knex, lockedGroups)).toEqual(counts.map((n) => n + 1));
     await expectGapless(knex, [dupGroup, ...lockedGroups]);
   });
 });
