@@ -251,8 +251,9 @@ export function createStatementBatcher(deps: {
   }
 
   /**
-   * Sends `batch` on one pooled connection: alone (pg's own named query), it gets its own outcome; together, in one round
-   * trip and one commit, each its own rows, or, when PostgreSQL undid them all, `afterFailure`.
+   * Sends `batch` on one pooled connection: alone (pg's own named query), it gets its own outcome;
+   * together (one pipeline: one round trip, one commit), each its own rows, or, when PostgreSQL
+   * undid them all, `afterFailure`.
    * Never rejects: every statement of the batch is settled.
    */
   async function sendBatch(batch: Pending[]): Promise<void> {
@@ -265,7 +266,6 @@ export function createStatementBatcher(deps: {
         acquired = true;
         let results: Row[][];
         try {
-          // Alone, with pg's own named query; together, as one pipeline.
           results =
             batch.length === 1
               ? [await sendOne(client, (batch[0] as Pending).statement)]

@@ -104,7 +104,7 @@ export function createWriteRunner(deps: {
    * pool need different ones. @default 'tally_write'
    */
   statementPrefix?: string;
-  /** Where the group-commit batch metrics go (`write_batch_size`). */
+  /** Where the group-commit metrics go (`write_batch_size`, `write_batches_failed_total{reason}`…: write-batch.ts). */
   registry?: Registry;
 }) {
   const runRead = createRunRead(deps.knex);
