@@ -1,23 +1,28 @@
 /**
  * Group commit (write-batch.ts): concurrent writes of one process go to PostgreSQL as ONE batch,
  * one round trip and one commit, and each keeps its own guard, durable record and outcome. Here a
- * batch is filled deterministically: `holdBatchesForTest` keeps it from leaving until the five
- * writes of the test are queued in it. "Another process" writes two of the groups first, as its
+ * batch is filled deterministically, with no test hook (`inOneBatch`): the pool is taken, two
+ * writes hold both batch slots, and the writes of the test queue behind them until the pool is back. "Another process" writes two of the groups first, as its
  * statements would (the next seq and its event), so that the writes built on this process's
  * cached state are out of date when their batch runs.
  */
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import type request from 'supertest';
-import { holdBatchesForTest } from '../../apps/api/src/ledger/write-batch';
 import { ensureRedis, type RunningService } from '../support/services';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
+import { inOneBatch as fillOneBatch, metricOf } from './group-commit-helpers';
+
+/** The server's pool: `inOneBatch` takes all of it for a moment. */
+const POOL_MAX = 4;
 
 describe('group commit: one batch with a stale write, an invalid write and a duplicate key', () => {
   let t: TestServer;
   let ada: TestUser;
   let bob: TestUser;
   let other: Client;
+  /** The groups of `inOneBatch`'s two blockers (written once: in the server's cache). */
+  let blockerGroups: string[];
   let redis: Redis;
   // A throwaway Redis of this file's own: FLUSHDB here must not touch anybody else's keys.
   let ownRedis: RunningService;
@@ -25,9 +30,18 @@ describe('group commit: one batch with a stale write, an invalid write and a dup
   beforeAll(async () => {
     ownRedis = await ensureRedis({ ephemeral: true });
     redis = new Redis(ownRedis.url);
-    t = await startTestServer({ env: { REDIS_URL: ownRedis.url } });
+    t = await startTestServer({
+      env: {
+        REDIS_URL: ownRedis.url,
+        DB_POOL_MAX: String(POOL_MAX),
+        // While `inOneBatch` holds the pool, nothing may give up waiting for it.
+        DB_POOL_ACQUIRE_TIMEOUT_MS: '30000',
+      },
+    });
     ada = await t.register('Ada');
     bob = await t.register('Bob');
+    blockerGroups = [await t.createGroup(ada), await t.createGroup(ada)];
+    for (const groupId of blockerGroups) expect((await expense(groupId, newKey())).status).toBe(201);
     other = new Client({ connectionString: t.db?.url });
     await other.connect();
   });
@@ -82,25 +96,24 @@ describe('group commit: one batch with a stale write, an invalid write and a dup
     ).rows.map((r) => Number(r.seq));
   const lastSeq = async (groupId: string) =>
     Number((await other.query('select last_seq from groups where id = $1', [groupId])).rows[0].last_seq);
-  const metric = async (name: string) => {
-    const text = (await t.request.get('/metrics')).text;
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-    return Number(line?.split(' ')[1] ?? 0);
-  };
+  const metric = (name: string) => metricOf(t, name);
 
-  /** Starts `writes` with batches held, waits until all of them are queued, then lets them go as one. */
-  async function inOneBatch(writes: Array<() => request.Test>): Promise<request.Response[]> {
-    const hold = holdBatchesForTest();
-    let responses: Promise<request.Response[]>;
-    try {
-      responses = Promise.all(writes.map((w) => w().then((r) => r)));
-      for (let i = 0; i < 500 && hold.queued() < writes.length; i++)
-        await new Promise((r) => setTimeout(r, 10));
-      expect(hold.queued()).toBe(writes.length);
-    } finally {
-      hold.release();
-    }
-    return responses;
+  /** Sends `writes` as ONE batch (see `group-commit-helpers.ts`); `whileQueued` runs once all are queued. */
+  async function inOneBatch(
+    writes: Array<() => request.Test>,
+    whileQueued?: () => Promise<void>,
+  ): Promise<request.Response[]> {
+    const answers = await fillOneBatch(t, {
+      poolMax: POOL_MAX,
+      blockers: [
+        () => expense(blockerGroups[0] as string, newKey()),
+        () => expense(blockerGroups[1] as string, newKey()),
+      ],
+      writes,
+      whileQueued,
+    });
+    expect(answers.blockers.map((r) => r.status)).toEqual([201, 201]);
+    return answers.writes;
   }
 
   /** Five groups, each written once by this process (so it holds their state in its cache). */
@@ -215,9 +228,9 @@ describe('group commit: one batch with a stale write, an invalid write and a dup
     expect(await lastSeq(groupId)).toBe(before.seq + 5);
     await expectGapless([groupId]);
     expect(await adaNets(groupId)).toEqual([1200, 2400, 3600, 4800, 6000, 7200]);
-    // One batch of five (above the le="4" bucket), nothing undone.
-    expect(await metric('write_batch_size_count')).toBe(before.batches + 1);
-    expect(await metric('write_batch_size_bucket{le="4"}')).toBe(before.small);
+    // One batch of five (above the le="4" bucket) after the blockers' two lone ones, nothing undone.
+    expect(await metric('write_batch_size_count')).toBe(before.batches + 3);
+    expect(await metric('write_batch_size_bucket{le="4"}')).toBe(before.small + 2);
     expect(await metric('write_batches_retried_total')).toBe(before.retried);
   });
 
@@ -230,24 +243,17 @@ describe('group commit: one batch with a stale write, an invalid write and a dup
     expect(first.status).toBe(201);
     await redis.flushdb();
     const count = await expenseCount(groupId);
-    const hold = holdBatchesForTest();
-    let responses: Promise<request.Response[]>;
-    try {
-      responses = Promise.all([
-        expense(groupId, newKey(), [ada, bob]).then((r) => r),
-        expense(groupId, newKey(), [ada, bob]).then((r) => r),
-        expense(groupId, dupKey, [ada, bob]).then((r) => r),
-        expense(groupId, newKey(), [ada, bob]).then((r) => r),
-      ]);
-      for (let i = 0; i < 500 && hold.queued() < 4; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(hold.queued()).toBe(4);
+    const [w1, w2, dup, w4] = await inOneBatch(
+      [
+        () => expense(groupId, newKey(), [ada, bob]),
+        () => expense(groupId, newKey(), [ada, bob]),
+        () => expense(groupId, dupKey, [ada, bob]),
+        () => expense(groupId, newKey(), [ada, bob]),
+      ],
       // Another process takes the seq the first queued write was built for: that write is stale,
       // and the second, built on it, must not apply on the other process's change in its place.
-      await writeElsewhere(groupId);
-    } finally {
-      hold.release();
-    }
-    const [w1, w2, dup, w4] = await responses;
+      () => writeElsewhere(groupId),
+    );
     expect([w1?.status, w2?.status, dup?.status, w4?.status]).toEqual([201, 201, 201, 201]);
     expect(dup?.headers['idempotent-replayed']).toBe('true');
     expect(dup?.body).toEqual(first.body);

@@ -1,21 +1,20 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
-import { Counter, Histogram, type Registry } from 'prom-client';
-import type { RunRead } from '../read-queries';
-
-// pg's own value preparation (Dates, Buffers, arrays, JSON): what a `Query` binds with.
-const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => unknown };
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { acquireTimeoutMs, withPooledClient } from './knex-internals';
+import {
+  type NamedStatement,
+  type PgClient,
+  type PipelineError,
+  type Row,
+  sendOne,
+  sendPipeline,
+} from './pg-internals';
 
 /** One write's statement, as the write runner sends it: a named (prepared) statement and its values. */
-export type BatchStatement = {
-  name: string;
-  text: string;
-  values: unknown[];
+export type BatchStatement = NamedStatement & {
   /** The group it writes: a batch sends its statements in group order (see `createStatementBatcher`). */
   groupId: string;
 };
-
-type Row = Record<string, unknown>;
 
 type Pending = {
   statement: BatchStatement;
@@ -47,137 +46,6 @@ class QueueTimeoutError extends Error {
   override name = 'KnexTimeoutError';
 }
 
-/** The low-level `pg` connection a submittable query is handed (the parts used here). */
-type WireConnection = {
-  parsedStatements: Record<string, string>;
-  stream: { cork?: () => void; uncork?: () => void };
-  parse(message: { text: string; name: string; types: number[] }): void;
-  bind(message: {
-    portal: string;
-    statement: string;
-    values: unknown[];
-    valueMapper: (value: unknown) => unknown;
-  }): void;
-  describe(message: { type: 'P'; name: string }): void;
-  execute(message: { portal: string }): void;
-  sync(): void;
-  on(event: 'parseComplete', listener: () => void): void;
-  removeListener(event: 'parseComplete', listener: () => void): void;
-};
-
-type Field = { name: string; dataTypeID: number; format: string | number };
-
-/**
- * Several statements sent in ONE round trip and ONE transaction: for each, Parse (unless this
- * connection has it already), Bind, Describe, Execute; then a single Sync. PostgreSQL runs them in
- * order in one implicit transaction that commits at the Sync: one commit (one WAL flush) for all.
- * An error in any of them undoes all of them (PostgreSQL skips to the Sync); the callback gets it.
- * A `pg` "submittable" (as pg-cursor is): the client hands it the connection and the messages.
- */
-class Pipeline {
-  readonly results: Row[][];
-  private current = 0;
-  private parsers: Array<(value: string) => unknown> = [];
-  private fields: Field[] = [];
-  /** Statements this pipeline parses, in the order their ParseComplete comes back. */
-  private readonly parsing: BatchStatement[] = [];
-  private connection: WireConnection | undefined;
-  private done = false;
-
-  constructor(
-    private readonly statements: readonly BatchStatement[],
-    readonly callback: (error: Error | null) => void,
-  ) {
-    this.results = statements.map(() => []);
-  }
-
-  private readonly onParseComplete = () => {
-    const parsed = this.parsing.shift();
-    if (parsed && this.connection) this.connection.parsedStatements[parsed.name] = parsed.text;
-  };
-
-  submit(connection: WireConnection): Error | null {
-    for (const statement of this.statements) {
-      const known = connection.parsedStatements[statement.name];
-      if (known !== undefined && known !== statement.text)
-        return new Error(`statement ${statement.name} was prepared with another text`);
-    }
-    this.connection = connection;
-    const parsedHere = new Set<string>();
-    connection.on('parseComplete', this.onParseComplete);
-    connection.stream.cork?.();
-    try {
-      for (const statement of this.statements) {
-        if (connection.parsedStatements[statement.name] === undefined && !parsedHere.has(statement.name)) {
-          connection.parse({ text: statement.text, name: statement.name, types: [] });
-          this.parsing.push(statement);
-          parsedHere.add(statement.name);
-        }
-        connection.bind({
-          portal: '',
-          statement: statement.name,
-          values: statement.values,
-          valueMapper: prepareValue,
-        });
-        connection.describe({ type: 'P', name: '' });
-        connection.execute({ portal: '' });
-      }
-    } finally {
-      connection.sync();
-      connection.stream.uncork?.();
-    }
-    return null;
-  }
-
-  handleRowDescription(message: { fields: Field[] }): void {
-    this.fields = message.fields;
-    this.parsers = message.fields.map((field) =>
-      pg.types.getTypeParser(
-        field.dataTypeID,
-        field.format === 'binary' || field.format === 1 ? 'binary' : 'text',
-      ),
-    );
-  }
-
-  handleDataRow(message: { fields: Array<string | null> }): void {
-    const row: Row = {};
-    message.fields.forEach((value, i) => {
-      const field = this.fields[i] as Field;
-      row[field.name] = value === null ? null : (this.parsers[i] as (value: string) => unknown)(value);
-    });
-    this.results[this.current]?.push(row);
-  }
-
-  handleCommandComplete(): void {
-    this.current++;
-  }
-
-  handleEmptyQuery(): void {
-    this.current++;
-  }
-
-  handlePortalSuspended(): void {}
-
-  handleCopyInResponse(): void {}
-
-  handleCopyData(): void {}
-
-  handleError(error: Error): void {
-    this.finish(error);
-  }
-
-  handleReadyForQuery(): void {
-    this.finish(null);
-  }
-
-  private finish(error: Error | null): void {
-    if (this.done) return;
-    this.done = true;
-    this.connection?.removeListener('parseComplete', this.onParseComplete);
-    this.callback(error);
-  }
-}
-
 /** The most writes one batch carries; more wait for the next. */
 export const MAX_BATCH = 64;
 /**
@@ -187,40 +55,37 @@ export const MAX_BATCH = 64;
  */
 export const BATCHES_IN_FLIGHT = 2;
 
-/** Tests only: while set, no batch leaves (see `holdBatchesForTest`). */
-let testHold: Promise<void> | undefined;
-/** Tests only: statements queued while the hold is on. */
-let heldStatements = 0;
+/** Why a batch of two or more statements committed nothing, as `write_batches_failed_total` counts it. */
+export type BatchFailure =
+  | 'pool_exhausted'
+  | 'connection_lost'
+  | 'lock_timeout'
+  | 'statement_timeout'
+  | 'statement_error';
 
-/**
- * For tests, in the test's own process (no configuration or request can reach it): until
- * `release()`, statements queue in their batchers instead of going out, so a test puts chosen writes
- * into ONE batch deterministically; `queued()` counts the statements queued meanwhile.
- */
-export function holdBatchesForTest(): { release(): void; queued(): number } {
-  let release = () => {};
-  heldStatements = 0;
-  testHold = new Promise<void>((resolve) => {
-    release = () => {
-      testHold = undefined;
-      resolve();
-    };
-  });
-  return { release, queued: () => heldStatements };
+/** What `error`, from taking a connection or from a pipeline, says about the batch that met it. */
+export function batchFailureOf(error: unknown): BatchFailure {
+  const e = error as { name?: string; code?: string; message?: string } | null;
+  if (e?.name === 'KnexTimeoutError') return 'pool_exhausted';
+  if (e?.code === '55P03') return 'lock_timeout';
+  if (e?.code === '57014') return 'statement_timeout';
+  // admin_shutdown and friends (57P01–57P03, e.g. `pg_terminate_backend`), connection_exception
+  // (08…), or pg's own errors of a connection that ended or broke (they carry no SQLSTATE).
+  if (/^(57P0|08)/.test(e?.code ?? '')) return 'connection_lost';
+  if (e?.code === undefined && /connection|terminat|queryable|socket|ECONN|EPIPE/i.test(e?.message ?? ''))
+    return 'connection_lost';
+  return 'statement_error';
 }
 
 /**
  * Group commit. Writes' statements go to PostgreSQL together: while `BATCHES_IN_FLIGHT` batches
  * are in flight, the statements that arrive queue; when one returns, the whole queue goes as the
- * next batch, in one round trip and one commit (`Pipeline`). No timer: a statement that finds a
+ * next batch, in one round trip and one commit (`sendPipeline`). No timer: a statement that finds a
  * free slot goes at once, alone, exactly as it would without batching, so a quiet server is never
- * taxed.
+ * taxed. Each slot holds at most one pooled connection: group commit never holds more than
+ * `BATCHES_IN_FLIGHT` of the pool, retries included (see `sendBatch`).
  *
  * Each statement keeps its own guard, rows, event and durable record, and gets its own rows back.
- * When any statement of a batch raises (a live durable record, `TY001`; a constraint; a deadlock),
- * PostgreSQL undoes the whole batch: then every statement of it is sent again alone, at once,
- * each getting its own outcome, so one failing write costs the others one retry and no more.
- *
  * A batch sends its statements in group-id order (a group's own in the order they queued), so that
  * two processes' batches take the groups' row locks in the same order and cannot deadlock on them.
  * Several statements of one group may share a batch: each names the one it was decided `after`
@@ -229,8 +94,6 @@ export function holdBatchesForTest(): { release(): void; queued(): number } {
  */
 export function createStatementBatcher(deps: {
   knex: Knex;
-  /** Sends one statement alone (a lone statement, and the retry after a batch failed). */
-  runRead: RunRead;
   registry?: Registry;
   maxBatch?: number;
   inFlight?: number;
@@ -243,15 +106,29 @@ export function createStatementBatcher(deps: {
   const maxBatch = deps.maxBatch ?? MAX_BATCH;
   const maxInFlight = deps.inFlight ?? BATCHES_IN_FLIGHT;
   const registers = deps.registry ? [deps.registry] : [];
+  const queue: Pending[] = [];
+  /** Batches in flight (each sends the queue, then the queue that built up meanwhile, and so on). */
+  let inFlight = 0;
   const sizes = new Histogram({
     name: 'write_batch_size',
     help: 'Writes per group-commit batch (one round trip, one commit); 1 is a write that went alone',
     buckets: [1, 2, 4, 8, 16, 32, 64],
     registers,
   });
+  const failed = new Counter({
+    name: 'write_batches_failed_total',
+    help: 'Group-commit batches of two or more writes that committed nothing, by reason (pool_exhausted, connection_lost: every write answered 503; lock_timeout, statement_timeout: the write that met it answered 503, the others sent again; statement_error: every write sent again)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
   const retried = new Counter({
     name: 'write_batches_retried_total',
-    help: 'Group-commit batches undone by one statement’s error, whose writes were then sent again one by one',
+    help: 'Group-commit batches undone by one statement’s error, whose writes were then sent again one by one on the batch’s own connection',
+    registers,
+  });
+  const resent = new Counter({
+    name: 'write_statements_resent_total',
+    help: 'Write statements sent again alone after their batch was undone',
     registers,
   });
   const expiredTotal = new Counter({
@@ -259,13 +136,23 @@ export function createStatementBatcher(deps: {
     help: 'Write statements that waited in the group-commit queue longer than the pool acquire timeout (answered 503 unavailable): every batch slot busy, or the group’s previous write still on its way',
     registers,
   });
-  const queue: Pending[] = [];
-  /** Batches in flight (each sends the queue, then the queue that built up meanwhile, and so on). */
-  let inFlight = 0;
-  const queueTimeoutMs =
-    deps.queueTimeoutMs ??
-    (deps.knex.client.config as { acquireConnectionTimeout?: number }).acquireConnectionTimeout ??
-    60_000;
+  new Gauge({
+    name: 'write_statements_queued',
+    help: 'Write statements waiting in the group-commit queue for a batch to take them',
+    registers,
+    collect() {
+      this.set(queue.length);
+    },
+  });
+  new Gauge({
+    name: 'write_batches_in_flight',
+    help: `Group-commit batch slots busy (at most ${maxInFlight}), each holding or waiting for one pooled connection`,
+    registers,
+    collect() {
+      this.set(inFlight);
+    },
+  });
+  const queueTimeoutMs = deps.queueTimeoutMs ?? acquireTimeoutMs(deps.knex);
   /**
    * One timer for the whole queue, armed for its oldest statement: a statement that waited
    * `queueTimeoutMs` while every slot stayed busy fails like a pool acquire timeout (a write stuck
@@ -301,28 +188,6 @@ export function createStatementBatcher(deps: {
     armExpiry();
   }
 
-  const alone = (pending: Pending): Promise<void> => {
-    pending.ticket.stage = 'sent';
-    return deps
-      .runRead<Row>({ name: pending.statement.name, text: pending.statement.text }, pending.statement.values)
-      .then(pending.resolve, pending.reject);
-  };
-
-  /** After a batch was undone: each statement alone, a group's one after another (in queue order). */
-  async function eachAlone(batch: Pending[]): Promise<void> {
-    const byGroup = new Map<string, Pending[]>();
-    for (const pending of batch) {
-      const lane = byGroup.get(pending.statement.groupId);
-      if (lane) lane.push(pending);
-      else byGroup.set(pending.statement.groupId, [pending]);
-    }
-    await Promise.all(
-      [...byGroup.values()].map(async (lane) => {
-        for (const pending of lane) await alone(pending);
-      }),
-    );
-  }
-
   /**
    * The next batch: queued statements in order, up to `maxBatch`, but not one whose `after` is
    * still queued or on its way in another batch (it stays queued until that one is back).
@@ -344,48 +209,94 @@ export function createStatementBatcher(deps: {
     return batch;
   }
 
-  async function together(batch: Pending[]): Promise<void> {
+  /**
+   * After the batch was undone: each statement again, alone, in batch order (a group's one after
+   * another), on the batch's own connection, so the retry holds no more of the pool than the batch
+   * did; `skip` (the statement that met a lock or statement timeout) gets `error` instead: sent
+   * again it would only wait as long once more. A connection lost on the way fails the rest with it.
+   */
+  async function eachAlone(client: PgClient, batch: Pending[], error: unknown, skip?: number): Promise<void> {
+    retried.inc();
+    let lost: unknown;
+    for (const [i, pending] of batch.entries()) {
+      if (i === skip || lost !== undefined) {
+        pending.reject(lost ?? error);
+        continue;
+      }
+      resent.inc();
+      try {
+        pending.resolve(await sendOne(client, pending.statement));
+      } catch (again) {
+        if (batchFailureOf(again) === 'connection_lost') lost = again;
+        pending.reject(again);
+      }
+    }
+  }
+
+  /** What a batch that committed nothing does with its writes, by why (see `write_batches_failed_total`). */
+  async function afterFailure(client: PgClient, batch: Pending[], error: PipelineError): Promise<void> {
+    const reason = batchFailureOf(error);
+    failed.inc({ reason });
+    switch (reason) {
+      case 'lock_timeout':
+      case 'statement_timeout':
+        return eachAlone(client, batch, error, error.failedAt);
+      case 'statement_error':
+        return eachAlone(client, batch, error);
+      default:
+        // The connection is gone (and the batch may have committed before it went: only a
+        // client's retry with its Idempotency-Key can tell); or none was free (nothing was sent).
+        for (const pending of batch) pending.reject(error);
+    }
+  }
+
+  /**
+   * Sends `batch` on one pooled connection: alone (pg's own named query), it gets its own outcome;
+   * together (one pipeline: one round trip, one commit), each its own rows, or, when PostgreSQL
+   * undid them all, `afterFailure`.
+   * Never rejects: every statement of the batch is settled.
+   */
+  async function sendBatch(batch: Pending[]): Promise<void> {
     batch.sort((a, b) =>
       a.statement.groupId < b.statement.groupId ? -1 : a.statement.groupId > b.statement.groupId ? 1 : 0,
     );
-    const connection = (await deps.knex.client.acquireConnection()) as {
-      query(submittable: Pipeline): unknown;
-    };
-    let results: Row[][];
+    let acquired = false;
     try {
-      results = await new Promise<Row[][]>((resolve, reject) => {
-        const pipeline = new Pipeline(
-          batch.map((p) => p.statement),
-          (error) => (error ? reject(error) : resolve(pipeline.results)),
-        );
-        connection.query(pipeline);
+      await withPooledClient(deps.knex, async (client) => {
+        acquired = true;
+        let results: Row[][];
+        try {
+          results =
+            batch.length === 1
+              ? [await sendOne(client, (batch[0] as Pending).statement)]
+              : await sendPipeline(
+                  client,
+                  batch.map((p) => p.statement),
+                );
+        } catch (error) {
+          if (batch.length === 1) (batch[0] as Pending).reject(error);
+          else await afterFailure(client, batch, error as PipelineError);
+          return;
+        }
+        for (const [i, pending] of batch.entries()) pending.resolve(results[i] as Row[]);
       });
-    } finally {
-      await deps.knex.client.releaseConnection(connection);
+    } catch (error) {
+      // No pooled connection became free in time: nothing was sent.
+      if (acquired) return;
+      if (batch.length > 1) failed.inc({ reason: batchFailureOf(error) });
+      for (const pending of batch) pending.reject(error);
     }
-    for (const [i, pending] of batch.entries()) pending.resolve(results[i] as Row[]);
   }
 
   async function flush(): Promise<void> {
     inFlight++;
     try {
-      while (testHold !== undefined) await testHold;
       while (queue.length > 0) {
         const batch = nextBatch();
         // Everything queued waits for a batch on its way: that batch's return sends it.
         if (batch.length === 0) break;
         sizes.observe(batch.length);
-        if (batch.length === 1) {
-          await alone(batch[0] as Pending);
-          continue;
-        }
-        try {
-          await together(batch);
-        } catch {
-          // Nothing of the batch committed: each statement again, alone, for its own outcome.
-          retried.inc();
-          void eachAlone(batch);
-        }
+        await sendBatch(batch);
       }
     } finally {
       inFlight--;
@@ -393,7 +304,7 @@ export function createStatementBatcher(deps: {
   }
 
   /** A statement is back: the statements queued after it may go, if a slot is free. */
-  const settled = (ticket: Ticket) => {
+  const settle = (ticket: Ticket) => {
     ticket.stage = 'settled';
     if (queue.length > 0 && inFlight < maxInFlight) void flush();
   };
@@ -404,18 +315,17 @@ export function createStatementBatcher(deps: {
       queue.push({
         statement,
         resolve: (result) => {
-          settled(ticket);
+          settle(ticket);
           resolve(result);
         },
         reject: (error) => {
-          settled(ticket);
+          settle(ticket);
           reject(error);
         },
         queuedAt: performance.now(),
         after: after?.stage === 'settled' ? undefined : after,
         ticket,
       });
-      if (testHold !== undefined) heldStatements++;
       if (inFlight < maxInFlight) void flush();
       // What stays queued (every slot busy, or its group's previous statement on its way) may wait so long.
       armExpiry();
