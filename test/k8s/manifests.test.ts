@@ -79,7 +79,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 const KNOWN_ENV = new Set(
   [
     ...readFileSync(path.join(ROOT, 'apps/server/src/config.ts'), 'utf8').matchAll(
-      /^ {2}([A-Z][A-Z0-9_]*): Joi\./gm,
+      /^ {2}([A-Z][A-Z0-9_]*): (?:Joi\.|integer\()/gm,
     ),
   ].map((m) => m[1] as string),
 );
