@@ -3,6 +3,7 @@
  * `ensurePostgres` finds or starts, dropped afterwards), waiting for a started server, and where
  * results go (`bench-results/`, git-ignored, one timestamped name per run).
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -72,4 +73,24 @@ export function writeResults(prefix: string, data: unknown): void {
   const file = resultPath(prefix, '.json');
   writeFileSync(file, JSON.stringify(data, null, 2));
   process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
+}
+
+/** Stops what a bench started: its child processes (a second for their SIGTERM), its Redis and database. */
+export async function stopBench(
+  children: ChildProcess[],
+  redis: { stop(): Promise<void> },
+  db: BenchDatabase,
+): Promise<void> {
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await redis.stop();
+  await db.drop();
+}
+
+/** Runs a bench's `main`: a failure is printed with its stack and exits 1. */
+export function runBench(name: string, main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${name} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
 }

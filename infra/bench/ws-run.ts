@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureRedis } from '../../test/support/services';
-import { createBenchDatabase, waitFor, writeResults } from './bench-setup';
+import { createBenchDatabase, runBench, stopBench, waitFor, writeResults } from './bench-setup';
 import { freePort, runWsBench, tallyBundle } from './ws-bench';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -54,14 +54,8 @@ async function main() {
     });
     writeResults('bench-ws', { websockets });
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
-    await redis.stop();
-    await db.drop();
+    await stopBench(children, redis, db);
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`ws bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runBench('ws bench', main);
