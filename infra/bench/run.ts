@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
+import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { freePort } from '../../test/support/server-process';
 import { ensureRedis } from '../../test/support/services';

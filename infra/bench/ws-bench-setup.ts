@@ -13,10 +13,14 @@ import type { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { ensureBuilt } from '../fleet/ensure-built';
 import { NODE_FLAGS_BY_ROLE } from '../fleet/node-flags';
+import type { WsBenchOptions } from './ws-bench';
 import type { ClientKind, Command } from './ws-clients';
 import { channelOf, ioBroadcast } from './ws-socketio-server';
 
 const ROOT = path.resolve(__dirname, '../..');
+
+/** The time in ms, finer than Date.now(): sends and receipts of every process compare on it. */
+export const now = () => performance.timeOrigin + performance.now();
 
 const env = process.env;
 export const GROUPS = Number(env.BENCH_WS_GROUPS ?? 50);

@@ -31,6 +31,7 @@ import {
   INTERVAL_MS,
   NAMES,
   nodeFlagsOf,
+  now,
   SYSTEMS,
   startClients,
   startServer,
@@ -88,7 +89,6 @@ export type WsBenchOptions = {
   waitFor(url: string): Promise<void>;
 };
 
-const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const rssKiB = (pid: number) => {
