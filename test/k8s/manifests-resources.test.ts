@@ -21,6 +21,7 @@ import {
   annotationSeconds,
   BUNDLES,
   containerConfig,
+  dockerWorkdir,
   K8S,
   matchesSelector,
   named,

@@ -266,3 +266,46 @@ export function renderedOverlay(overlay: Overlay) {
     gatewayConfig: containerConfig(objects, gateway.spec?.template.spec?.containers[0] as IContainer),
   };
 }
+
+// The Dockerfile, read as text (it cannot be built on the development machine: no Docker engine)
+
+export type Instruction = { op: string; args: string };
+export type Stage = { name: string | undefined; image: string; instructions: Instruction[] };
+
+export function dockerInstructions(): Instruction[] {
+  const lines = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line));
+  const joined = lines.join('\n').replace(/\\\n/g, ' ');
+  return joined
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const match = /^(\S+)\s*(.*)$/.exec(line) as RegExpExecArray;
+      return { op: (match[1] as string).toUpperCase(), args: (match[2] as string).trim() };
+    });
+}
+
+export function dockerStages(): Stage[] {
+  const args: Record<string, string> = {};
+  const stages: Stage[] = [];
+  for (const ins of dockerInstructions()) {
+    if (ins.op === 'ARG' && stages.length === 0) {
+      const [name, value = ''] = ins.args.split('=');
+      args[name as string] = value;
+    } else if (ins.op === 'FROM') {
+      const match = /^(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?$/i.exec(ins.args) as RegExpExecArray;
+      const image = (match[1] as string).replace(/\$\{?(\w+)\}?/g, (_m, name: string) => args[name] ?? '');
+      stages.push({ name: match[2], image, instructions: [] });
+    } else {
+      stages.at(-1)?.instructions.push(ins);
+    }
+  }
+  return stages;
+}
+
+export function dockerWorkdir(): string {
+  const last = dockerStages().at(-1);
+  return last?.instructions.filter((i) => i.op === 'WORKDIR').at(-1)?.args ?? '/';
+}
