@@ -6,7 +6,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../apps/server/src/config';
 import { PRODUCTION_RUN } from '../../infra/image/podman';
-import { BUNDLES, dockerStages, ROOT, type Stage, scriptArgv } from './manifests-support';
+import {
+  BUNDLES,
+  dockerInstructions,
+  dockerStages,
+  dockerWorkdir,
+  ROOT,
+  type Stage,
+  scriptArgv,
+} from './manifests-support';
 
 describe('Dockerfile', () => {
   const stages = dockerStages();
