@@ -14,7 +14,7 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import { type Config, loadConfig } from '../../apps/server/src/config';
+import { loadConfig } from '../../apps/server/src/config';
 import { NODE_FLAGS_BY_ROLE } from '../../infra/fleet/node-flags';
 import { PRODUCTION_RUN } from '../../infra/image/podman';
 import {
@@ -54,15 +54,8 @@ describe('the server settings the manifests rely on', () => {
 });
 
 describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
-  let objects: K8sObject[];
-  let api: IDeployment;
-  let gateway: IDeployment;
-  let apiConfig: Config;
-  let gatewayConfig: Config;
-
-  beforeAll(() => {
-    ({ objects, api, gateway, apiConfig, gatewayConfig } = renderedOverlay(overlay));
-  });
+  // Rendered while the file's tests are collected: rendering is synchronous and reads local files only.
+  const { objects, api, gateway, apiConfig, gatewayConfig } = renderedOverlay(overlay);
 
   it('validates every object against the Kubernetes schemas', () => {
     const problems: string[] = [];

@@ -16,7 +16,6 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
-import type { Config } from '../../apps/server/src/config';
 import {
   annotationSeconds,
   BUNDLES,
@@ -41,18 +40,11 @@ import {
   type Workload,
   workloads,
 } from './manifests-support';
-import { type K8sObject, parseImage } from './render-kustomize';
+import { parseImage } from './render-kustomize';
 
 describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
-  let objects: K8sObject[];
-  let api: IDeployment;
-  let gateway: IDeployment;
-  let apiConfig: Config;
-  let gatewayConfig: Config;
-
-  beforeAll(() => {
-    ({ objects, api, gateway, apiConfig, gatewayConfig } = renderedOverlay(overlay));
-  });
+  // Rendered while the file's tests are collected: rendering is synchronous and reads local files only.
+  const { objects, api, gateway, apiConfig, gatewayConfig } = renderedOverlay(overlay);
 
   it('runs every pod as non-root with a read-only root filesystem and writable emptyDirs for /tmp and DATA_DIR', () => {
     for (const w of workloads(objects)) {
