@@ -74,6 +74,9 @@ export function targetsOf(r: Record<string, Result | undefined>): Target[] {
     target: `<= ${max}`,
     met: Number.isFinite(measured) ? measured <= max : undefined,
   });
+  /** The PostgreSQL backends' CPU per 2xx of one result over another's. */
+  const backendCpu = (a: string, b: string) =>
+    ratio(r[a]?.postgresBackendCpuMicrosPerRequest, r[b]?.postgresBackendCpuMicrosPerRequest);
   const shape = `${CONNECTIONS} conn / ${GROUPS} groups`;
   const wide = `${WIDE_CONNECTIONS} conn / ${WIDE_GROUPS} groups`;
   return [
@@ -86,28 +89,15 @@ export function targetsOf(r: Record<string, Result | undefined>): Target[] {
       target: '',
       met: undefined,
     },
-    atMost(
-      `PostgreSQL backends' CPU per keyed write / bare, ${shape}`,
-      ratio(
-        r['keyed']?.postgresBackendCpuMicrosPerRequest,
-        r['baseline']?.postgresBackendCpuMicrosPerRequest,
-      ),
-      2.5,
-    ),
+    atMost(`PostgreSQL backends' CPU per keyed write / bare, ${shape}`, backendCpu('keyed', 'baseline'), 2.5),
     atMost(
       `PostgreSQL backends' CPU per keyed write / bare, ${wide}`,
-      ratio(
-        r['keyedWide']?.postgresBackendCpuMicrosPerRequest,
-        r['baselineWide']?.postgresBackendCpuMicrosPerRequest,
-      ),
+      backendCpu('keyedWide', 'baselineWide'),
       2.5,
     ),
     {
       name: `PostgreSQL backends' CPU per keyed write / peer, ${shape}`,
-      measured: ratio(
-        r['keyed']?.postgresBackendCpuMicrosPerRequest,
-        r['peerKeyed']?.postgresBackendCpuMicrosPerRequest,
-      ),
+      measured: backendCpu('keyed', 'peerKeyed'),
       target: '',
       met: undefined,
     },

@@ -5,7 +5,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createSecretKey } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
@@ -14,7 +13,15 @@ import { SignJWT } from 'jose';
 import { freePort } from '../../test/support/server-process';
 import { ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
-import { createBenchDatabase, runBench, stopBench, waitFor, writeResults } from './bench-setup';
+import {
+  BENCH_JWT_SECRET,
+  benchServerEnv,
+  createBenchDatabase,
+  runBench,
+  stopBench,
+  waitFor,
+  writeResults,
+} from './bench-setup';
 import { postmasterPid } from './cpu';
 import { expenseBodyOf, keyedPostOptions } from './keyed-load';
 import {
@@ -97,12 +104,7 @@ async function main() {
       PORT: String(apiPort),
       DATABASE_URL: db.url,
       REDIS_URL: redis.url,
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
-      LOGIN_THROTTLE_IP_FREE_FAILURES: '100000000',
+      ...benchServerEnv('bench'),
     });
     children.push(tally);
     const tallyPid = tally.pid as number;
@@ -126,7 +128,7 @@ async function main() {
       api,
       databaseUrl: db.url,
       redisUrl: redis.url,
-      jwtSecret: 'bench-secret-bench-secret-bench-secret-0000',
+      jwtSecret: BENCH_JWT_SECRET,
       children,
       waitFor,
     };

@@ -17,7 +17,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import { cpuMicros } from './cpu';
 import {
@@ -45,8 +44,6 @@ import {
 import type { ClientKind, Command, Opened, Received, Target } from './ws-clients';
 
 export { freePort, tallyBundle, type WsShape, wsShape, wsShapes } from './ws-bench-setup';
-
-const _ROOT = path.resolve(__dirname, '../..');
 
 export type WsResult = {
   name: string;
