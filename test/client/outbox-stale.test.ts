@@ -3,7 +3,6 @@
  * resolved by reading the current state, not resent blindly, also after the server really forgot
  * the key.
  */
-
 import {
   MemoryOutboxStorage,
   MemoryTokenStore,

@@ -6,7 +6,6 @@
  * outbox, and the storage adapters (file, AsyncStorage-shaped, memory). Stale entries:
  * outbox-stale.test.ts.
  */
-
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -3,7 +3,6 @@
  * `useExpensesServer()`), four users, and the requests and checks the tests are made of. The
  * bindings are ES module live bindings: set in `beforeAll`, read by the tests after it.
  */
-
 import type { Response } from 'supertest';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 

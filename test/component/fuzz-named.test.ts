@@ -3,7 +3,6 @@
  * (API.md §1): money fields beyond what is exact, and the framing of a body (malformed JSON, not
  * JSON, over 64 KiB, unknown fields, odd headers). The generated ones: fuzz.test.ts.
  */
-
 import net from 'node:net';
 import { newKey } from '../support/test-server';
 import { UNTIL_TIMEOUT_MS } from '../support/until';

@@ -5,7 +5,6 @@
  * answer gets: never a 5xx, problem+json with a consistent `code`, and a failure that changed nothing.
  * The bindings are ES module live bindings: set in `beforeAll`, read by the tests after it.
  */
-
 import fc from 'fast-check';
 import type { Response, Test } from 'supertest';
 import { testSeed } from '../support/random';

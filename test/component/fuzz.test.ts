@@ -7,7 +7,6 @@
  * users, groups, group_members, expenses, settlements and events, and the versions of groups and
  * expenses, are as before it). The named cases with their exact answers: fuzz-named.test.ts.
  */
-
 import fc from 'fast-check';
 import { withSeed } from '../support/random';
 import {

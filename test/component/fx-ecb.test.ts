@@ -3,7 +3,6 @@
  * by a local HTTP server, fetched once and combined with a group's own rates; and the answers while
  * the ECB is unreachable or sends far too much.
  */
-
 import { type EcbServer, startEcbServer } from '../support/ecb-server';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { type Converted, netsOf, spend } from './fx-fixture';

@@ -2,7 +2,6 @@
  * What the currency-conversion tests share: the shape of converted balances, an expense split
  * equally in one currency, and the nets of a conversion by member.
  */
-
 import { newKey, type TestServer, type TestUser } from '../support/test-server';
 
 export type Converted = {

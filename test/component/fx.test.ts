@@ -3,7 +3,6 @@
  * them, the 422s that name a currency, minor units of JPY and KWD, the SDK end to end and the
  * embedded database. With the ECB's reference rates: fx-ecb.test.ts.
  */
-
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

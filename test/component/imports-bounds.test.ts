@@ -3,7 +3,6 @@
  * the slices it works in, and on the embedded database that other requests are answered while an
  * import runs.
  */
-
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

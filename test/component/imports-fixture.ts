@@ -4,7 +4,6 @@
  * what it left in the database. The bindings are ES module live bindings: set in `beforeAll`, read
  * by the tests after it.
  */
-
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { redisUrl } from '../support/test-database';

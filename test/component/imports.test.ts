@@ -4,7 +4,6 @@
  * import works in and the embedded database: imports-bounds.test.ts; the SIGKILL test is in
  * test/cross-process/imports.test.ts.
  */
-
 import { fileHashOf, importIdOf } from '../../apps/api/src/imports/imports.service';
 import { newKey } from '../support/test-server';
 import { balancesOf, expectProblem, netsIn } from './component-helpers';

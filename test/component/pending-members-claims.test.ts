@@ -2,7 +2,6 @@
  * API.md §3.3: claims, an account taking over a pending member's place (through an invite, or by its
  * verified email), against real PostgreSQL and Redis; two claims at once through two API servers.
  */
-
 import { loadConfig, type RunningServer, start } from '@tally/server';
 import request from 'supertest';
 import { redisUrl } from '../support/test-database';

@@ -4,7 +4,6 @@
  * member, an expense, a settlement, an invite and its acceptance, events). The bindings are ES
  * module live bindings: set in `beforeAll`, read by the tests after it.
  */
-
 import { redisUrl } from '../support/test-database';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 

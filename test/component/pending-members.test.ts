@@ -2,7 +2,6 @@
  * API.md §3.1–§3.2: pending members (people not on Tally yet, added by name) and invite links,
  * against real PostgreSQL and Redis. Claims of a pending member: pending-members-claims.test.ts.
  */
-
 import { balancesOf, expectProblem, idPattern, netsIn, RFC3339_UTC } from './component-helpers';
 import {
   accept,

@@ -4,7 +4,6 @@
  * tests are made of. The bindings are ES module live bindings: set in `beforeAll`, read after it;
  * `setClock` moves the scheduler's clock (an importer cannot assign a binding).
  */
-
 import {
   createAnnouncer,
   createRecurringScheduler,

@@ -2,7 +2,6 @@
  * The recurring-expense scheduler (API.md §6a): occurrences created once and in order, DST, `until`,
  * removed members, its slices and rounds, and on embedded PGlite as `npm start` runs it.
  */
-
 import { registerUser } from '../cross-process/http';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';

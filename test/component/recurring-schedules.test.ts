@@ -3,7 +3,6 @@
  * changing and stopping it. The server's own scheduler stays off; the scheduler's rounds are in
  * recurring-scheduler.test.ts.
  */
-
 import { newKey } from '../support/test-server';
 import { expectProblem, expectValidationFailed, RFC3339_UTC } from './component-helpers';
 import {

@@ -14,7 +14,7 @@ import {
   ROOT,
   type Stage,
   scriptArgv,
-} from './manifests-support';
+} from './repository-files';
 
 describe('Dockerfile', () => {
   const stages = dockerStages();

@@ -27,12 +27,12 @@ import {
   ofKind,
   overlayDir,
   quantity,
-  ROOT,
   renderedOverlay,
   resolvePort,
   workloads,
 } from './manifests-support';
 import { type K8sObject, objectId, renderKustomization } from './render-kustomize';
+import { ROOT } from './repository-files';
 
 // ---------------------------------------------------------------------------------------------------
 

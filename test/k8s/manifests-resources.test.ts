@@ -18,9 +18,7 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import {
   annotationSeconds,
-  BUNDLES,
   containerConfig,
-  dockerWorkdir,
   K8S,
   matchesSelector,
   named,
@@ -35,12 +33,12 @@ import {
   routeMatches,
   routes,
   SECRET_STAND_INS,
-  scriptArgv,
   secretValue,
   type Workload,
   workloads,
 } from './manifests-support';
 import { parseImage } from './render-kustomize';
+import { BUNDLES, dockerWorkdir, scriptArgv } from './repository-files';
 
 describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
   // Rendered while the file's tests are collected: rendering is synchronous and reads local files only.

@@ -3,7 +3,6 @@
  * after the file), the Kubernetes schemas, the variables config.ts reads, and the lookups the tests
  * make in the rendered objects.
  */
-
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -22,8 +21,8 @@ import { type ISecret, Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { type Config, loadConfig } from '../../apps/server/src/config';
 import { type K8sObject, renderKustomization } from './render-kustomize';
+import { ROOT } from './repository-files';
 
-export const ROOT = path.resolve(__dirname, '../..');
 export const K8S = path.join(ROOT, 'k8s');
 export const OVERLAYS = ['dev', 'prod'] as const;
 export type Overlay = (typeof OVERLAYS)[number];
@@ -73,21 +72,6 @@ export const SECRET_STAND_INS: Record<string, string> = {
   REDIS_URL: 'rediss://:secret@redis.example.internal:6379/0',
   JWT_SECRET: 'a-stand-in-secret-of-at-least-32-characters',
 };
-
-export const ROOT_SCRIPTS = (
-  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  }
-).scripts;
-export const scriptArgv = (name: string) => (ROOT_SCRIPTS[name] ?? '').split(/\s+/).filter(Boolean);
-
-/** What `npm run build` writes: `dist/<name>.js` for each `<name>=<entry point>` of its esbuild command. */
-export const BUNDLES = Object.fromEntries(
-  scriptArgv('build')
-    .filter((arg) => /^\w+=[^-]/.test(arg))
-    .map((arg) => arg.split('=') as [string, string])
-    .map(([name, entry]) => [`dist/${name}.js`, entry]),
-);
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers over rendered objects
@@ -265,47 +249,4 @@ export function renderedOverlay(overlay: Overlay) {
     apiConfig: containerConfig(objects, api.spec?.template.spec?.containers[0] as IContainer),
     gatewayConfig: containerConfig(objects, gateway.spec?.template.spec?.containers[0] as IContainer),
   };
-}
-
-// The Dockerfile, read as text (it cannot be built on the development machine: no Docker engine)
-
-export type Instruction = { op: string; args: string };
-export type Stage = { name: string | undefined; image: string; instructions: Instruction[] };
-
-export function dockerInstructions(): Instruction[] {
-  const lines = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')
-    .split('\n')
-    .filter((line) => !/^\s*#/.test(line));
-  const joined = lines.join('\n').replace(/\\\n/g, ' ');
-  return joined
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const match = /^(\S+)\s*(.*)$/.exec(line) as RegExpExecArray;
-      return { op: (match[1] as string).toUpperCase(), args: (match[2] as string).trim() };
-    });
-}
-
-export function dockerStages(): Stage[] {
-  const args: Record<string, string> = {};
-  const stages: Stage[] = [];
-  for (const ins of dockerInstructions()) {
-    if (ins.op === 'ARG' && stages.length === 0) {
-      const [name, value = ''] = ins.args.split('=');
-      args[name as string] = value;
-    } else if (ins.op === 'FROM') {
-      const match = /^(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?$/i.exec(ins.args) as RegExpExecArray;
-      const image = (match[1] as string).replace(/\$\{?(\w+)\}?/g, (_m, name: string) => args[name] ?? '');
-      stages.push({ name: match[2], image, instructions: [] });
-    } else {
-      stages.at(-1)?.instructions.push(ins);
-    }
-  }
-  return stages;
-}
-
-export function dockerWorkdir(): string {
-  const last = dockerStages().at(-1);
-  return last?.instructions.filter((i) => i.op === 'WORKDIR').at(-1)?.args ?? '/';
 }

@@ -3,7 +3,6 @@
  * dashboard's panels and PromQL, the metric names in an expression, runbook pointers checked against
  * the headings of the documents they name, and the metric names a /metrics page exports.
  */
-
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -5,7 +5,6 @@
  * here instead of leaving an empty panel or a silent alert. The other way round too: every Tally
  * metric (not the Node/process defaults) has a panel.
  */
-
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, redisUrl, type TestDatabase } from '../support/test-database';
 import {

@@ -10,7 +10,6 @@
  *
  * Against the metrics of real processes: monitoring-metrics.test.ts.
  */
-
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,4 @@
 /** The parsers of the configuration's structured values (CORS_ORIGINS, REDIS_CLUSTER_NODES). */
-
 /** `scheme://host[:port]`, optionally with a trailing `/`: an origin as written by people. */
 const ORIGIN_PATTERN = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)\/?$/i;
 
