@@ -12,16 +12,11 @@
  * Environment: BENCH_GROUPS (200), BENCH_EVENTS (100000), BENCH_REQUESTS (200), BENCH_LIMIT (20),
  * BENCH_DEEP (1000).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../../test/support/server-process';
-import { createBenchDatabase, writeResults } from './bench-setup';
+import { createBenchDatabase, spawnBenchServer, writeResults } from './bench-setup';
 import { signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
-const ROOT = path.resolve(__dirname, '../..');
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 200);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -47,21 +42,10 @@ async function timed(url: string, auth: Record<string, string>) {
 async function main() {
   const db = await createBenchDatabase('tally_activity');
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      ROLE: 'all',
-      PORT: String(port),
-      DATABASE_URL: db.url,
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-activity-')),
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
-      LOGIN_THROTTLE_IP_FREE_FAILURES: '100000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawnBenchServer(['--import', 'tsx', 'apps/server/src/main.ts'], 'activity', {
+    ROLE: 'all',
+    PORT: String(port),
+    DATABASE_URL: db.url,
   });
   const api = `http://127.0.0.1:${port}`;
   const pg = new Client({ connectionString: db.url });

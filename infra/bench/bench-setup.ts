@@ -3,7 +3,9 @@
  * `ensurePostgres` finds or starts, dropped afterwards), waiting for a started server, and where
  * results go (`bench-results/`, git-ignored, one timestamped name per run).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { ensurePostgres } from '../../test/support/services';
@@ -72,4 +74,54 @@ export function writeResults(prefix: string, data: unknown): void {
   const file = resultPath(prefix, '.json');
   writeFileSync(file, JSON.stringify(data, null, 2));
   process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
+}
+
+/** Stops what a bench started: its child processes (a second for their SIGTERM), its Redis and database. */
+export async function stopBench(
+  children: ChildProcess[],
+  redis: { stop(): Promise<void> },
+  db: BenchDatabase,
+): Promise<void> {
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await redis.stop();
+  await db.drop();
+}
+
+/** Runs a bench's `main`: a failure is printed with its stack and exits 1. */
+export function runBench(name: string, main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${name} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+/** The JWT secret of the Tally servers the benches start. */
+export const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0000';
+
+/**
+ * What every bench gives the Tally server it starts besides its role, port and stores: its secret,
+ * quiet logs, a data directory of its own (`tally-<name>-…`), and limits far above any load it makes.
+ */
+export function benchServerEnv(name: string): Record<string, string> {
+  return {
+    JWT_SECRET: BENCH_JWT_SECRET,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `tally-${name}-`)),
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
+    LOGIN_THROTTLE_IP_FREE_FAILURES: '100000000',
+  };
+}
+
+/**
+ * Starts a Tally server for a bench: `node <argv>` at the repository root with PATH, `env` (role,
+ * port, stores) and {@link benchServerEnv}; its stdout is dropped, its stderr shown.
+ */
+export function spawnBenchServer(argv: string[], name: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, argv, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env, ...benchServerEnv(name) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }

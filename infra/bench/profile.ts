@@ -8,15 +8,13 @@
  * Tally runs with `--perf-basic-prof` for `perf record -g -p <pid>`, and only the CPU figures print),
  * PROFILE_DB_SETTINGS (`name=value,…` set on the run's database, e.g. plan_cache_mode=force_generic_plan).
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../../test/support/server-process';
 import { ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
-import { createBenchDatabase, resultPath } from './bench-setup';
+import { createBenchDatabase, resultPath, spawnBenchServer } from './bench-setup';
 import { cpuByPidOfTree, cpuOfTreeSince, cpuTimes, postmasterPid } from './cpu';
 import { type BenchUser, keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
@@ -100,30 +98,19 @@ async function main() {
   const outDir = resultPath('profile');
   mkdirSync(outDir, { recursive: true });
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
+  const child = spawnBenchServer(
     [
       ...(process.env.PROFILE_PERF ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${outDir}`]),
       ...(process.env.PROFILE_NODE_FLAGS ?? '').split(' ').filter(Boolean),
       '--enable-source-maps',
       ensureBuilt(),
     ],
+    'profile',
     {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        ROLE: 'all',
-        PORT: String(port),
-        DATABASE_URL: db.url,
-        REDIS_URL: redis.url,
-        JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-profile-')),
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
-        LOGIN_THROTTLE_IP_FREE_FAILURES: '100000000',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      ROLE: 'all',
+      PORT: String(port),
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.url,
     },
   );
   const api = `http://127.0.0.1:${port}`;

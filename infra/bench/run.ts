@@ -5,73 +5,44 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createSecretKey } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { freePort } from '../../test/support/server-process';
 import { ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
-import { createBenchDatabase, waitFor, writeResults } from './bench-setup';
-import { cpuByPidOfTree, cpuMicros, cpuOfTreeSince, postmasterPid } from './cpu';
+import {
+  BENCH_JWT_SECRET,
+  benchServerEnv,
+  createBenchDatabase,
+  runBench,
+  stopBench,
+  waitFor,
+  writeResults,
+} from './bench-setup';
+import { postmasterPid } from './cpu';
 import { expenseBodyOf, keyedPostOptions } from './keyed-load';
+import {
+  batchSizes,
+  CONNECTIONS,
+  compare,
+  DURATION,
+  GROUPS,
+  PEER_SECRET,
+  QUICK,
+  type Result,
+  ROUNDS,
+  redisServerPid,
+  servers,
+  WIDE_CONNECTIONS,
+  WIDE_GROUPS,
+} from './run-measure';
+import { printBatches, printTable, printTargets, targetsOf } from './run-report';
 import { runWsBench, type WsBenchOptions, type WsResult } from './ws-bench';
 
 const ROOT = path.resolve(__dirname, '../..');
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-/** Keyed writes are spread over this many groups (one group serialises its writes by design). */
-const GROUPS = Number(process.env.BENCH_GROUPS ?? 8);
-/** The second shape of the keyed writes (issue 23): more connections over more groups. */
-const WIDE_CONNECTIONS = Number(process.env.BENCH_WIDE_CONNECTIONS ?? 128);
-const WIDE_GROUPS = Number(process.env.BENCH_WIDE_GROUPS ?? 64);
-/** BENCH_QUICK=1: leaves out the hot group and the 10,000-expense balances (no long seeding): for A/B runs. */
-const QUICK = process.env.BENCH_QUICK === '1';
-/** Alternating rounds per comparison (BENCH_SECONDS split between them): 1 runs each target once. */
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
-const PEER_SECRET = 'peer-secret-peer-secret-peer-secret-0000';
-
-/** The processes whose CPU is PostgreSQL's and Redis's share: the bench's own servers only (set in main). */
-const servers = {
-  postmaster: 0,
-  redis: 0,
-  /** The backends (and autovacuum workers) of each database of the server, from pg_stat_activity. */
-  backends: async (): Promise<{ ours: number[]; others: number[] }> => ({ ours: [], others: [] }),
-};
-
-type Result = {
-  name: string;
-  /** All responses per second (autocannon's average). */
-  rps: number;
-  /** 2xx responses per second: what the side-by-side ratios compare (a busy group sheds with 503). */
-  okRps: number;
-  ok: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  /** CPU time (user + system) of the server process per 2xx response, from /proc/<pid>/stat. */
-  cpuMicrosPerRequest: number;
-  /**
-   * CPU time per 2xx response of the PostgreSQL server the bench uses: its postmaster and every
-   * process under it (backends included), not other clusters on the machine, and not the backends of
-   * the server's other databases (other tests and benches sharing the server).
-   */
-  postgresCpuMicrosPerRequest: number;
-  /**
-   * The part of `postgresCpuMicrosPerRequest` spent by the bench database's own backends: the
-   * statements and their commits, without the server's shared processes (WAL writer, checkpointer,
-   * background writer), whose work on a shared server is mostly its neighbours'. Per request, a fixed
-   * background rate weighs more on a slower target: this is the figure the targets compare.
-   */
-  postgresBackendCpuMicrosPerRequest: number;
-  /** CPU time of the bench's redis-server process per 2xx response (shared with whoever else uses it). */
-  redisCpuMicrosPerRequest: number;
-  /** Autocannon connections of the scenario. */
-  connections: number;
-};
 
 /** Tally runs as in production, from dist/ (built first when missing or stale); baselines through tsx. */
 function startProcess(script: string, env: Record<string, string>): ChildProcess {
@@ -84,331 +55,9 @@ function startProcess(script: string, env: Record<string, string>): ChildProcess
   return child;
 }
 
-/** One autocannon run of a target and the CPU its processes spent meanwhile. */
-type Round = {
-  total: number;
-  ok: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  cpu: number;
-  pgCpu: number;
-  pgBackendCpu: number;
-  redisCpu: number;
-};
-
-type Load = Pick<Round, 'total' | 'ok' | 'seconds' | 'p50' | 'p99' | 'errors' | 'non2xx'>;
-
-async function autocannonLoad(options: autocannon.Options, duration: number): Promise<Load> {
-  const result = await autocannon({ connections: CONNECTIONS, ...options, duration });
-  return {
-    total: result.requests.total,
-    ok: result['2xx'],
-    seconds: result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
-}
-
-/**
- * One sequential client (latency at rest): the request of `options` (its `setupRequest` applied) sent
- * with fetch over a kept-alive connection, the next when the last has answered, each timed with
- * `performance.now()`; autocannon reports whole milliseconds, too coarse for a quiet server.
- */
-async function sequentialLoad(options: autocannon.Options, duration: number): Promise<Load> {
-  const template = options.requests?.[0];
-  const latencies: number[] = [];
-  let ok = 0;
-  let non2xx = 0;
-  let errors = 0;
-  const started = performance.now();
-  const end = started + duration * 1000;
-  while (performance.now() < end) {
-    let request = {
-      method: template?.method ?? options.method ?? 'GET',
-      headers: (template?.headers ?? options.headers ?? {}) as Record<string, string>,
-      body: (template?.body ?? options.body) as string | undefined,
-    };
-    const setup = template?.setupRequest as
-      | ((req: typeof request, context: object) => typeof request)
-      | undefined;
-    if (setup) request = { ...request, ...setup(request, {}) };
-    const t0 = performance.now();
-    try {
-      const res = await fetch(options.url, request);
-      await res.arrayBuffer();
-      latencies.push(performance.now() - t0);
-      if (res.status >= 200 && res.status < 300) ok++;
-      else non2xx++;
-    } catch {
-      errors++;
-    }
-  }
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.floor(q * (latencies.length - 1))] ?? Number.NaN;
-  return {
-    total: latencies.length,
-    ok,
-    seconds: (performance.now() - started) / 1000,
-    p50: at(0.5),
-    p99: at(0.99),
-    errors,
-    non2xx,
-  };
-}
-
-async function measure(pid: number, options: autocannon.Options, duration: number): Promise<Round> {
-  const cpuBefore = cpuMicros(pid);
-  const backendsBefore = await servers.backends();
-  const pgBefore = cpuByPidOfTree(servers.postmaster);
-  const redisBefore = cpuByPidOfTree(servers.redis);
-  const result =
-    options.connections === 1
-      ? await sequentialLoad(options, duration)
-      : await autocannonLoad(options, duration);
-  const cpu = cpuMicros(pid) - cpuBefore;
-  const backendsAfter = await servers.backends();
-  const pgAfter = cpuByPidOfTree(servers.postmaster);
-  const others = new Set([...backendsBefore.others, ...backendsAfter.others]);
-  const ours = new Set([...backendsBefore.ours, ...backendsAfter.ours]);
-  let pgCpu = 0;
-  let pgBackendCpu = 0;
-  for (const [pid, micros] of pgAfter) {
-    const spent = micros - (pgBefore.get(pid) ?? 0);
-    if (!others.has(pid)) pgCpu += spent;
-    if (ours.has(pid)) pgBackendCpu += spent;
-  }
-  return {
-    ...result,
-    cpu,
-    pgCpu,
-    pgBackendCpu,
-    redisCpu: cpuOfTreeSince(servers.redis, redisBefore),
-  };
-}
-
-/** A target of a comparison: where its figures go in `results`, its label, its process, its load. */
-type Entry = { key: string; name: string; pid: number; options: autocannon.Options };
-
-/**
- * Runs the targets compared with one another in BENCH_ROUNDS alternating rounds of BENCH_SECONDS /
- * BENCH_ROUNDS each (round 1 in the given order, round 2 reversed, …), so a burst of the shared
- * machine's load lands on all of them rather than on one. Throughput and CPU are summed over the
- * rounds; p50 and p99 are the mean of the rounds'.
- */
-async function compare(results: Record<string, Result>, entries: Entry[]): Promise<void> {
-  const rounds = new Map<string, Round[]>(entries.map((e) => [e.key, []]));
-  const seconds = Math.max(1, Math.round(DURATION / ROUNDS));
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? entries : [...entries].reverse();
-    for (const entry of order) rounds.get(entry.key)?.push(await measure(entry.pid, entry.options, seconds));
-  }
-  for (const entry of entries) {
-    const runs = rounds.get(entry.key) as Round[];
-    const sum = (f: (r: Round) => number) => runs.reduce((total, r) => total + f(r), 0);
-    const ok = sum((r) => r.ok);
-    const per = (micros: number) => (ok > 0 ? micros / ok : Number.NaN);
-    const r: Result = {
-      name: entry.name,
-      rps: sum((r) => r.total) / sum((r) => r.seconds),
-      okRps: ok / sum((r) => r.seconds),
-      ok,
-      p50: sum((r) => r.p50) / runs.length,
-      p99: sum((r) => r.p99) / runs.length,
-      errors: sum((r) => r.errors),
-      non2xx: sum((r) => r.non2xx),
-      cpuMicrosPerRequest: per(sum((r) => r.cpu)),
-      postgresCpuMicrosPerRequest: per(sum((r) => r.pgCpu)),
-      postgresBackendCpuMicrosPerRequest: per(sum((r) => r.pgBackendCpu)),
-      redisCpuMicrosPerRequest: per(sum((r) => r.redisCpu)),
-      connections: entry.options.connections ?? CONNECTIONS,
-    };
-    results[entry.key] = r;
-    process.stdout.write(
-      `  ${entry.name.padEnd(58)} ${r.rps.toFixed(0).padStart(7)} req/s (2xx ${r.okRps.toFixed(0).padStart(5)})  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  CPU ${r.cpuMicrosPerRequest.toFixed(0).padStart(5)} µs/2xx (PostgreSQL ${r.postgresCpuMicrosPerRequest.toFixed(0)}, its backends ${r.postgresBackendCpuMicrosPerRequest.toFixed(0)}, Redis ${r.redisCpuMicrosPerRequest.toFixed(0)})  errors ${r.errors}  non-2xx ${r.non2xx}\n`,
-    );
-  }
-}
-
-/** The pid of the redis-server at `url` (`INFO server`'s process_id): its CPU is Redis's share. */
-async function redisServerPid(url: string): Promise<number> {
-  const client = new Redis(url);
-  try {
-    const info = await client.info('server');
-    return Number(/process_id:(\d+)/.exec(info)?.[1]);
-  } finally {
-    client.disconnect();
-  }
-}
-
-/** The group-commit histogram's totals (`write_batch_size` on `/metrics`): writes and batches so far. */
-async function batchSizes(api: string): Promise<{ writes: number; batches: number }> {
-  const text = await (await fetch(`${api}/metrics`)).text();
-  const sample = (name: string) =>
-    Number(
-      text
-        .split('\n')
-        .find((line) => line.startsWith(`${name} `))
-        ?.split(' ')[1] ?? Number.NaN,
-    );
-  return { writes: sample('write_batch_size_sum'), batches: sample('write_batch_size_count') };
-}
-
-function printBatches(
-  before: { writes: number; batches: number },
-  after: { writes: number; batches: number },
-) {
-  const batches = after.batches - before.batches;
-  const writes = after.writes - before.writes;
-  if (!(batches > 0)) return;
-  process.stdout.write(
-    `  ${'  group commit: writes per batch (mean)'.padEnd(50)} ${(writes / batches).toFixed(2).padStart(7)} (${writes} writes in ${batches} batches)\n`,
-  );
-}
-
 async function json<T>(res: Response): Promise<T> {
   if (res.status >= 300) throw new Error(`${res.url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
-}
-
-/**
- * The side-by-side table: each Tally scenario against its bare baseline and, for the keyed write and
- * the replay, the same-guarantees peer (infra/bench/peer-server.ts) of the same run.
- */
-function printTable(r: Record<string, Result | undefined>) {
-  const rows: [string, string, string, string | undefined][] = [
-    [`keyed POST, ${CONNECTIONS} conn / ${GROUPS} groups`, 'keyed', 'baseline', 'peerKeyed'],
-    [
-      `keyed POST, ${WIDE_CONNECTIONS} conn / ${WIDE_GROUPS} groups`,
-      'keyedWide',
-      'baselineWide',
-      'peerKeyedWide',
-    ],
-    ['keyed POST, 1 sequential client', 'keyedSeq', 'baselineSeq', 'peerKeyedSeq'],
-    ['keyed POST, one hot group (base: spread)', 'hotGroup', 'keyed', undefined],
-    ['replay of a recorded key', 'replay', 'bareReplay', 'peerReplay'],
-    ['GET /v1/expenses/{id}', 'getExpense', 'bareGet', undefined],
-    ['GET …/balances (100 expenses)', 'balances100', 'bareGet', undefined],
-    ['GET …/balances (10,000 expenses)', 'balances10k', 'bareGet', undefined],
-  ];
-  const cell = (v: number | undefined, w: number, digits = 0) =>
-    (v !== undefined && Number.isFinite(v) ? v.toFixed(digits) : '-').padStart(w);
-  const x = (a: number | undefined, b: number | undefined) =>
-    `${a === undefined || b === undefined || b === 0 ? '-' : (a / b).toFixed(2)}x`.padStart(7);
-  process.stdout.write(
-    "\nSide by side (same run): 2xx responses/s; p50/p99 ms; CPU µs per 2xx of the server process and of the bench's PostgreSQL server: its bench database's backends ('PG backends'), and all its processes without other databases' backends ('PG all': the shared WAL writer, checkpointer etc. included, which also work for neighbours). base = bare express + pg/ioredis; peer = same-guarantees peer (Brandur Leach's design).\n",
-  );
-  process.stdout.write(
-    `  ${'scenario'.padEnd(42)} ${'Tally/s'.padStart(7)} ${'base/s'.padStart(7)} ${'peer/s'.padStart(7)} ${'T/base'.padStart(7)} ${'T/peer'.padStart(7)}  ${'p50 T/b/p'.padStart(17)}  ${'p99 T/b/p'.padStart(17)}  ${'CPU T/b/p'.padStart(17)}  ${'PG backends T/b/p'.padStart(17)}  ${'PG all T/b/p'.padStart(17)}\n`,
-  );
-  for (const [label, tallyKey, baseKey, peerKey] of rows) {
-    const t = r[tallyKey];
-    const b = r[baseKey];
-    const p = peerKey ? r[peerKey] : undefined;
-    if (!t || !b) continue;
-    const three = (f: (v: Result) => number, digits = 0) =>
-      `${cell(f(t), 5, digits)}/${cell(f(b), 5, digits)}/${cell(p && f(p), 5, digits)}`;
-    process.stdout.write(
-      `  ${label.padEnd(42)} ${cell(t.okRps, 7)} ${cell(b.okRps, 7)} ${cell(p?.okRps, 7)} ${x(t.okRps, b.okRps)} ${x(t.okRps, p?.okRps)}  ${three((v) => v.p50, 1)}  ${three((v) => v.p99, 1)}  ${three((v) => v.cpuMicrosPerRequest)}  ${three((v) => v.postgresBackendCpuMicrosPerRequest)}  ${three((v) => v.postgresCpuMicrosPerRequest)}\n`,
-    );
-  }
-}
-
-type Target = { name: string; measured: number; target: string; met: boolean | undefined };
-
-/** The ratios issue 23's targets name, each with its target and whether this run met it. */
-function targetsOf(r: Record<string, Result | undefined>): Target[] {
-  const ratio = (a: number | undefined, b: number | undefined) =>
-    a === undefined || b === undefined || b === 0 ? Number.NaN : a / b;
-  const atLeast = (name: string, measured: number, min: number): Target => ({
-    name,
-    measured,
-    target: `>= ${min}`,
-    met: Number.isFinite(measured) ? measured >= min : undefined,
-  });
-  const atMost = (name: string, measured: number, max: number): Target => ({
-    name,
-    measured,
-    target: `<= ${max}`,
-    met: Number.isFinite(measured) ? measured <= max : undefined,
-  });
-  const shape = `${CONNECTIONS} conn / ${GROUPS} groups`;
-  const wide = `${WIDE_CONNECTIONS} conn / ${WIDE_GROUPS} groups`;
-  return [
-    atLeast(`keyed POST / peer, ${shape}`, ratio(r['keyed']?.okRps, r['peerKeyed']?.okRps), 1.5),
-    atLeast(`keyed POST / bare, ${shape}`, ratio(r['keyed']?.okRps, r['baseline']?.okRps), 0.6),
-    atLeast(`keyed POST / bare, ${wide}`, ratio(r['keyedWide']?.okRps, r['baselineWide']?.okRps), 0.8),
-    {
-      name: `keyed POST / peer, ${wide}`,
-      measured: ratio(r['keyedWide']?.okRps, r['peerKeyedWide']?.okRps),
-      target: '',
-      met: undefined,
-    },
-    atMost(
-      `PostgreSQL backends' CPU per keyed write / bare, ${shape}`,
-      ratio(
-        r['keyed']?.postgresBackendCpuMicrosPerRequest,
-        r['baseline']?.postgresBackendCpuMicrosPerRequest,
-      ),
-      2.5,
-    ),
-    atMost(
-      `PostgreSQL backends' CPU per keyed write / bare, ${wide}`,
-      ratio(
-        r['keyedWide']?.postgresBackendCpuMicrosPerRequest,
-        r['baselineWide']?.postgresBackendCpuMicrosPerRequest,
-      ),
-      2.5,
-    ),
-    {
-      name: `PostgreSQL backends' CPU per keyed write / peer, ${shape}`,
-      measured: ratio(
-        r['keyed']?.postgresBackendCpuMicrosPerRequest,
-        r['peerKeyed']?.postgresBackendCpuMicrosPerRequest,
-      ),
-      target: '',
-      met: undefined,
-    },
-    atMost(`keyed POST p99 / bare, ${shape}`, ratio(r['keyed']?.p99, r['baseline']?.p99), 2),
-    atMost(`keyed POST p99 / bare, ${wide}`, ratio(r['keyedWide']?.p99, r['baselineWide']?.p99), 2),
-    {
-      name: 'sequential keyed POST p50 / bare (target: no worse than before, compare between runs)',
-      measured: ratio(r['keyedSeq']?.p50, r['baselineSeq']?.p50),
-      target: '',
-      met: undefined,
-    },
-    {
-      name: 'sequential keyed POST p50 / peer',
-      measured: ratio(r['keyedSeq']?.p50, r['peerKeyedSeq']?.p50),
-      target: '',
-      met: undefined,
-    },
-    atLeast('replay / bare (one Redis GET)', ratio(r['replay']?.okRps, r['bareReplay']?.okRps), 0.75),
-    {
-      name: 'replay / peer',
-      measured: ratio(r['replay']?.okRps, r['peerReplay']?.okRps),
-      target: '',
-      met: undefined,
-    },
-    atLeast(
-      'GET balances (100 expenses) / bare SELECT',
-      ratio(r['balances100']?.okRps, r['bareGet']?.okRps),
-      0.75,
-    ),
-    atLeast('GET expense / bare SELECT', ratio(r['getExpense']?.okRps, r['bareGet']?.okRps), 0.85),
-  ];
-}
-
-function printTargets(targets: Target[]) {
-  process.stdout.write('\nIssue 23 targets (ratios of the same run):\n');
-  for (const t of targets)
-    process.stdout.write(
-      `  ${t.name.padEnd(86)} ${(Number.isFinite(t.measured) ? `${t.measured.toFixed(2)}x` : '-').padStart(7)} ${t.target.padStart(7)} ${t.met === undefined ? '' : t.met ? 'met' : 'NOT met'}\n`,
-    );
 }
 
 async function main() {
@@ -455,12 +104,7 @@ async function main() {
       PORT: String(apiPort),
       DATABASE_URL: db.url,
       REDIS_URL: redis.url,
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
-      LOGIN_THROTTLE_IP_FREE_FAILURES: '100000000',
+      ...benchServerEnv('bench'),
     });
     children.push(tally);
     const tallyPid = tally.pid as number;
@@ -484,7 +128,7 @@ async function main() {
       api,
       databaseUrl: db.url,
       redisUrl: redis.url,
-      jwtSecret: 'bench-secret-bench-secret-bench-secret-0000',
+      jwtSecret: BENCH_JWT_SECRET,
       children,
       waitFor,
     };
@@ -823,14 +467,8 @@ async function main() {
       websockets: wsResults,
     });
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
-    await redis.stop();
-    await db.drop();
+    await stopBench(children, redis, db);
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runBench('bench', main);

@@ -13,19 +13,14 @@
  * machine's cores, so the rate is the machine's, not a process's ceiling; the CPU per write is the
  * figure to scale from.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import { startRedisCluster } from '../../test/support/redis-cluster';
 import { freePort } from '../../test/support/server-process';
 import { ensureRedis } from '../../test/support/services';
-import { createBenchDatabase } from './bench-setup';
+import { createBenchDatabase, spawnBenchServer } from './bench-setup';
 import { cpuMicros } from './cpu';
 import { keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
-const ROOT = path.resolve(__dirname, '../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 8);
@@ -38,22 +33,11 @@ async function main() {
   const single = SINGLE ? await ensureRedis({ ephemeral: true }) : undefined;
   const singleClient = single ? new Redis(single.url) : undefined;
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      ROLE: 'api',
-      PORT: String(port),
-      DATABASE_URL: db.url,
-      ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes } : { REDIS_URL: single?.url ?? '' }),
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-capacity-')),
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
-      LOGIN_THROTTLE_IP_FREE_FAILURES: '100000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawnBenchServer(['--import', 'tsx', 'apps/server/src/main.ts'], 'capacity', {
+    ROLE: 'api',
+    PORT: String(port),
+    DATABASE_URL: db.url,
+    ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes } : { REDIS_URL: single?.url ?? '' }),
   });
   const api = `http://127.0.0.1:${port}`;
   /** CPU µs so far of every PostgreSQL backend connected to the bench's database. */

@@ -5,16 +5,22 @@
  * bench. BENCH_TALLY_BUNDLE runs the API and the gateway from another build of the server (for
  * instance a snapshot of another commit) instead of this tree's dist/.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureRedis } from '../../test/support/services';
-import { createBenchDatabase, waitFor, writeResults } from './bench-setup';
+import {
+  BENCH_JWT_SECRET,
+  createBenchDatabase,
+  runBench,
+  spawnBenchServer,
+  stopBench,
+  waitFor,
+  writeResults,
+} from './bench-setup';
 import { freePort, runWsBench, tallyBundle } from './ws-bench';
 
 const ROOT = path.resolve(__dirname, '../..');
-const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0000';
 
 async function main() {
   const db = await createBenchDatabase('tally_wsbench');
@@ -23,22 +29,11 @@ async function main() {
   try {
     const apiPort = await freePort();
     const bundle = tallyBundle();
-    const api = spawn(process.execPath, ['--enable-source-maps', bundle], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        ROLE: 'api',
-        PORT: String(apiPort),
-        DATABASE_URL: db.url,
-        REDIS_URL: redis.url,
-        JWT_SECRET,
-        LOG_LEVEL: 'warn',
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tally-bench-')),
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        AUTH_RATE_LIMIT_PER_MINUTE: '100000000',
-        LOGIN_THROTTLE_IP_FREE_FAILURES: '100000000',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const api = spawnBenchServer(['--enable-source-maps', bundle], 'bench', {
+      ROLE: 'api',
+      PORT: String(apiPort),
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.url,
     });
     children.push(api);
     // /readyz: /healthz answers while the API still waits for its database (then every request is 503).
@@ -48,20 +43,14 @@ async function main() {
       api: `http://127.0.0.1:${apiPort}`,
       databaseUrl: db.url,
       redisUrl: redis.url,
-      jwtSecret: JWT_SECRET,
+      jwtSecret: BENCH_JWT_SECRET,
       children,
       waitFor,
     });
     writeResults('bench-ws', { websockets });
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
-    await redis.stop();
-    await db.drop();
+    await stopBench(children, redis, db);
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`ws bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runBench('ws bench', main);

@@ -2,7 +2,7 @@
  * Running Tally's image with podman, as production runs it (k8s/base): the container fleet
  * (infra/fleet/fleet.ts with `containers`), the roll (infra/image/roll.ts) and the image test
  * (test/image/image.test.ts) start containers only through {@link productionRunArgs}, and
- * test/k8s/manifests.test.ts checks that the Deployments ask for what {@link PRODUCTION_RUN} describes.
+ * test/k8s/manifests-config.test.ts checks that the Deployments ask for what {@link PRODUCTION_RUN} describes.
  *
  * podman as it works on these machines (infra/image/podman.sh): runc (crun fails where cgroups are in
  * hybrid mode), file and process limits below the machine's hard limits, the host network.

@@ -3,7 +3,7 @@
  * production runs it (infra/image/podman.ts: uid 1000, read-only root filesystem with tmpfs /tmp and
  * DATA_DIR, no capabilities, the role's NODE_OPTIONS) against the test PostgreSQL and Redis on the host:
  * the migration Job's command, then every ROLE with the image's one command, /readyz, the gateway's V8
- * flag, and SIGTERM drains within the Deployments' grace period. test/k8s/manifests.test.ts checks that
+ * flag, and SIGTERM drains within the Deployments' grace period. test/k8s/manifests-*.test.ts check that
  * k8s/ asks for the same.
  *
  * Skipped, saying so, when podman or the image is missing, or when .ci/run found that podman cannot

@@ -14,7 +14,7 @@
  *   `generatorOptions.disableNameSuffixHash: true` (the hash suffix kustomize would compute is not
  *   implemented: a generator without that option is refused)
  *
- * When kubectl is installed, test/k8s/manifests.test.ts also compares this output with
+ * When kubectl is installed, test/k8s/render-kustomize.test.ts compares this output with
  * `kubectl kustomize`.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';

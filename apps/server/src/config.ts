@@ -1,118 +1,20 @@
 import { DEFAULT_TRUST_PROXY, parseTrustProxy, type TrustProxy } from '@tally/api';
 import Joi from 'joi';
+import { parseCorsOrigins, parseRedisClusterNodes, type RedisClusterConfig } from './config/values';
+
+export type { RedisClusterConfig };
 
 const ROLES = ['all', 'api', 'gateway'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** `scheme://host[:port]`, optionally with a trailing `/`: an origin as written by people. */
-const ORIGIN_PATTERN = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)\/?$/i;
-
-/**
- * Parses CORS_ORIGINS: a comma-separated list of exact origins, or `*` alone. Each origin is
- * normalised to what a browser sends in `Origin` (lower-case scheme and host, no default port, no
- * trailing slash), so `https://App.example.com:443/` allows `https://app.example.com`. Schemes other
- * than http(s) (`capacitor://localhost` of a Capacitor app) are kept as written, lower-cased.
- * @throws Error naming the entry that is not an origin
- */
-export function parseCorsOrigins(text: string): '*' | string[] {
-  const entries = text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  if (entries.includes('*')) {
-    if (entries.length > 1) throw new Error('"*" allows every origin and cannot be combined with others');
-    return '*';
-  }
-  const origins = entries.map((entry) => {
-    const match = ORIGIN_PATTERN.exec(entry);
-    const scheme = match?.[1]?.toLowerCase();
-    if (!match || scheme === undefined) {
-      throw new Error(`"${entry}" is not an origin (scheme://host[:port], without a path)`);
-    }
-    if (scheme !== 'http' && scheme !== 'https') return `${scheme}://${(match[2] ?? '').toLowerCase()}`;
-    try {
-      return new URL(entry).origin;
-    } catch {
-      throw new Error(`"${entry}" is not an origin (scheme://host[:port], without a path)`);
-    }
-  });
-  return [...new Set(origins)];
-}
-
-/** A Redis Cluster to use instead of a single Redis (REDIS_CLUSTER_NODES). */
-export type RedisClusterConfig = Readonly<{
-  /** Startup nodes: any of the cluster's nodes; the client learns the rest from them. */
-  nodes: readonly Readonly<{ host: string; port: number }>[];
-  /** Credentials and TLS, from `redis://` / `rediss://` entries; they apply to every node. */
-  username: string | undefined;
-  password: string | undefined;
-  tls: boolean;
-}>;
-
-/**
- * Parses REDIS_CLUSTER_NODES: comma-separated `host:port` (`[v6addr]:port`) entries, or
- * `redis://` / `rediss://` URLs where credentials or TLS are needed (`rediss://:secret@host:6379`);
- * the URL entries must agree on scheme and credentials, which then apply to every node.
- * @throws Error naming the entry that is not a node
- */
-export function parseRedisClusterNodes(text: string): RedisClusterConfig {
-  const entries = text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  if (entries.length === 0) throw new Error('lists no node (host:port,host:port,…)');
-  let auth: { tls: boolean; username: string | undefined; password: string | undefined } | undefined;
-  const nodes = new Map<string, { host: string; port: number }>();
-  const portOf = (entry: string, text: string) => {
-    const port = Number(text);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`"${entry}" has no valid port`);
-    return port;
-  };
-  for (const entry of entries) {
-    let host: string;
-    let port: number;
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) {
-      let url: URL;
-      try {
-        url = new URL(entry);
-      } catch {
-        throw new Error(`"${entry}" is not a URL`);
-      }
-      if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
-        throw new Error(`"${entry}": only redis:// and rediss:// URLs, or host:port`);
-      const these = {
-        tls: url.protocol === 'rediss:',
-        username: decodeURIComponent(url.username) || undefined,
-        password: decodeURIComponent(url.password) || undefined,
-      };
-      if (auth && JSON.stringify(auth) !== JSON.stringify(these))
-        throw new Error('its URL entries differ in scheme or credentials; every node takes the same');
-      auth = these;
-      host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      port = url.port === '' ? 6379 : portOf(entry, url.port);
-    } else {
-      const match = /^(?:\[([^\]\s]+)\]|([^:/@\s[\]]+)):(\d+)$/.exec(entry);
-      if (!match) throw new Error(`"${entry}" is not host:port`);
-      host = (match[1] ?? match[2]) as string;
-      port = portOf(entry, match[3] as string);
-    }
-    nodes.set(`${host}|${port}`, Object.freeze({ host, port }));
-  }
-  return Object.freeze({
-    nodes: Object.freeze([...nodes.values()]),
-    username: auth?.username,
-    password: auth?.password,
-    tls: auth?.tls ?? false,
-  });
-}
-
 // ---------------------------------------------------------------------------------------------------
 // The environment variables, each declared once
 //
-// A variable is one entry `NAME: Joi.<type><T>()…`: its validation and default are the Joi schema's,
-// its meaning is the schema's `.description()`, its group is the object it sits in. From these come
-// the parsed `Config` (field: the variable in camelCase, but for FIELD_NAMES; type: the `T` of the
-// schema, `| undefined` where the variable has no default) and docs/API.md §10
+// A variable is one entry `NAME: Joi.<type><T>()…` (or `integer(…)`, a Joi number): its validation
+// and default are the Joi schema's, its meaning is the schema's `.description()`, its group is the
+// object it sits in. From these come the parsed `Config` (field: the variable in camelCase, but for
+// FIELD_NAMES; type: the `T` of the schema, `| undefined` where the variable has no default) and
+// docs/API.md §10
 // (`node --import tsx apps/server/src/config/gen-docs.ts`; config/docs.test.ts fails when they differ).
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -129,13 +31,16 @@ const parsedBy =
     }
   };
 
+/** A whole number from `min` (to `max`) with a default: the shape most variables share. */
+function integer(range: { min?: number; max?: number; default: number }, meaning: string) {
+  let schema = Joi.number().integer();
+  if (range.min !== undefined) schema = schema.min(range.min);
+  if (range.max !== undefined) schema = schema.max(range.max);
+  return schema.default(range.default).description(meaning);
+}
+
 const processVariables = {
-  PORT: Joi.number()
-    .integer()
-    .min(0)
-    .max(65535)
-    .default(3000)
-    .description('Listen port (`0`: any free port).'),
+  PORT: integer({ min: 0, max: 65535, default: 3000 }, 'Listen port (`0`: any free port).'),
   ROLE: Joi.string<Role>()
     .valid(...ROLES)
     .default('all')
@@ -153,20 +58,14 @@ const processVariables = {
     .description(
       'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Logs are JSON lines on stdout.',
     ),
-  BOOT_DB_TIMEOUT_SECONDS: Joi.number()
-    .integer()
-    .min(0)
-    .default(300)
-    .description(
-      'At start-up, how long the process keeps retrying (exponential backoff, 250 ms doubling to 5 s) to reach PostgreSQL and run the migrations while it is unreachable, starting up or restarting; then it exits 1. It listens meanwhile: `/healthz` 200, `/readyz` and everything else 503. `0`: one attempt.',
-    ),
-  SHUTDOWN_TIMEOUT_SECONDS: Joi.number()
-    .integer()
-    .min(1)
-    .default(25)
-    .description(
-      'On SIGTERM/SIGINT, the longest wait for in-flight requests to finish before connections are closed.',
-    ),
+  BOOT_DB_TIMEOUT_SECONDS: integer(
+    { min: 0, default: 300 },
+    'At start-up, how long the process keeps retrying (exponential backoff, 250 ms doubling to 5 s) to reach PostgreSQL and run the migrations while it is unreachable, starting up or restarting; then it exits 1. It listens meanwhile: `/healthz` 200, `/readyz` and everything else 503. `0`: one attempt.',
+  ),
+  SHUTDOWN_TIMEOUT_SECONDS: integer(
+    { min: 1, default: 25 },
+    'On SIGTERM/SIGINT, the longest wait for in-flight requests to finish before connections are closed.',
+  ),
 };
 
 const databaseVariables = {
@@ -181,42 +80,26 @@ const databaseVariables = {
     .description(
       'Where the embedded database (`DATA_DIR/pg`) and the generated JWT secret (`DATA_DIR/jwt-secret`) live.',
     ),
-  DB_POOL_MAX: Joi.number()
-    .integer()
-    .min(1)
-    .max(1000)
-    .default(10)
-    .description(
-      "PostgreSQL connections per process (1–1000); size PostgreSQL's `max_connections` for (processes × this).",
-    ),
-  DB_POOL_ACQUIRE_TIMEOUT_MS: Joi.number()
-    .integer()
-    .min(1)
-    .default(3000)
-    .description(
-      "Longest wait for a pooled PostgreSQL connection, and for a write's turn on a busy group; then `503 unavailable` instead of a hang.",
-    ),
-  DB_STATEMENT_TIMEOUT_MS: Joi.number()
-    .integer()
-    .min(0)
-    .default(5000)
-    .description(
-      "PostgreSQL cancels a statement of this process running longer (`statement_timeout` on every connection; `0`: PostgreSQL's own setting); the request gets `503 unavailable`. Not applied to the embedded database.",
-    ),
-  DB_LOCK_TIMEOUT_MS: Joi.number()
-    .integer()
-    .min(0)
-    .default(2000)
-    .description(
-      "PostgreSQL gives up a lock wait (a write queued behind another change to the same group) after this long (`lock_timeout`; `0`: PostgreSQL's own setting); the request gets `503 unavailable`. Keep it below `DB_STATEMENT_TIMEOUT_MS`.",
-    ),
-  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Joi.number()
-    .integer()
-    .min(0)
-    .default(10000)
-    .description(
-      "PostgreSQL ends a session left idle inside a transaction this long (`idle_in_transaction_session_timeout`; `0`: PostgreSQL's own setting), so a stalled process cannot keep a group's row lock.",
-    ),
+  DB_POOL_MAX: integer(
+    { min: 1, max: 1000, default: 10 },
+    "PostgreSQL connections per process (1–1000); size PostgreSQL's `max_connections` for (processes × this).",
+  ),
+  DB_POOL_ACQUIRE_TIMEOUT_MS: integer(
+    { min: 1, default: 3000 },
+    "Longest wait for a pooled PostgreSQL connection, and for a write's turn on a busy group; then `503 unavailable` instead of a hang.",
+  ),
+  DB_STATEMENT_TIMEOUT_MS: integer(
+    { min: 0, default: 5000 },
+    "PostgreSQL cancels a statement of this process running longer (`statement_timeout` on every connection; `0`: PostgreSQL's own setting); the request gets `503 unavailable`. Not applied to the embedded database.",
+  ),
+  DB_LOCK_TIMEOUT_MS: integer(
+    { min: 0, default: 2000 },
+    "PostgreSQL gives up a lock wait (a write queued behind another change to the same group) after this long (`lock_timeout`; `0`: PostgreSQL's own setting); the request gets `503 unavailable`. Keep it below `DB_STATEMENT_TIMEOUT_MS`.",
+  ),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: integer(
+    { min: 0, default: 10000 },
+    "PostgreSQL ends a session left idle inside a transaction this long (`idle_in_transaction_session_timeout`; `0`: PostgreSQL's own setting), so a stalled process cannot keep a group's row lock.",
+  ),
   EVENT_RETENTION_DAYS: Joi.number<number | undefined>()
     .integer()
     .min(0)
@@ -266,41 +149,26 @@ const authVariables = {
     .description(
       "The `aud` claim written into access tokens and required of every token presented: deployments that share `JWT_SECRET` but not `JWT_AUDIENCE` refuse each other's tokens.",
     ),
-  ACCESS_TOKEN_TTL_SECONDS: Joi.number().integer().min(1).default(900).description('Access token lifetime.'),
-  REFRESH_REUSE_GRACE_SECONDS: Joi.number()
-    .integer()
-    .min(0)
-    .max(300)
-    .default(10)
-    .description(
-      '0–300: a refresh token presented again this soon after its rotation (a retried refresh) answers the same successor token as the first time instead of revoking its family. `0`: strict rotation.',
-    ),
+  ACCESS_TOKEN_TTL_SECONDS: integer({ min: 1, default: 900 }, 'Access token lifetime.'),
+  REFRESH_REUSE_GRACE_SECONDS: integer(
+    { min: 0, max: 300, default: 10 },
+    '0–300: a refresh token presented again this soon after its rotation (a retried refresh) answers the same successor token as the first time instead of revoking its family. `0`: strict rotation.',
+  ),
 };
 
 const idempotencyVariables = {
-  IDEMPOTENCY_TTL_SECONDS: Joi.number()
-    .integer()
-    .min(1)
-    .default(86400)
-    .description(
-      'How long a recorded response is kept for replay, in the store and in PostgreSQL; after it the key counts as unseen.',
-    ),
-  IDEMPOTENCY_LEASE_SECONDS: Joi.number()
-    .integer()
-    .min(1)
-    .max(300)
-    .default(10)
-    .description(
-      '1–300: the in-flight lease on a key, renewed once a write outlives a third of it; a retry takes over at once the lease of a process that has died.',
-    ),
-  IDEMPOTENCY_IN_PROGRESS_WAIT_MS: Joi.number()
-    .integer()
-    .min(0)
-    .max(10000)
-    .default(2000)
-    .description(
-      '0–10000: how long a request whose key a live process holds waits for that outcome, replaying it if it comes, before answering `409 idempotency_key_in_progress`. `0`: answer at once.',
-    ),
+  IDEMPOTENCY_TTL_SECONDS: integer(
+    { min: 1, default: 86400 },
+    'How long a recorded response is kept for replay, in the store and in PostgreSQL; after it the key counts as unseen.',
+  ),
+  IDEMPOTENCY_LEASE_SECONDS: integer(
+    { min: 1, max: 300, default: 10 },
+    '1–300: the in-flight lease on a key, renewed once a write outlives a third of it; a retry takes over at once the lease of a process that has died.',
+  ),
+  IDEMPOTENCY_IN_PROGRESS_WAIT_MS: integer(
+    { min: 0, max: 10000, default: 2000 },
+    '0–10000: how long a request whose key a live process holds waits for that outcome, replaying it if it comes, before answering `409 idempotency_key_in_progress`. `0`: answer at once.',
+  ),
 };
 
 const httpVariables = {
@@ -318,150 +186,90 @@ const httpVariables = {
     .description(
       'Origins whose pages may call `/v1` from a browser: exact origins, comma-separated, or `*` alone for any. Unset: no CORS headers.',
     ),
-  ACCOUNT_STATUS_TTL_MS: Joi.number()
-    .integer()
-    .min(0)
-    .max(900000)
-    .default(10000)
-    .description(
-      'How long an API process believes an account it found active (and a session live) before reading its status again (API.md §11.3, §2): a deleted account’s or a signed-out session’s access token is refused by the other processes at most this long after the deletion or sign-out; the read costs one round trip per user and session per period.',
-    ),
-  IMPORT_MAX_BYTES: Joi.number()
-    .integer()
-    .min(65536)
-    .max(104857600)
-    .default(5242880)
-    .description(
-      '64 KiB–100 MiB: the largest request body of `POST /v1/groups/{groupId}/imports` (a Splitwise export in JSON; 10,000 rows of 30 people with 200-character descriptions take under 4 MiB); every other body stays at 64 KiB. Over it: `413 payload_too_large`.',
-    ),
-  IMPORT_MAX_ROWS: Joi.number()
-    .integer()
-    .min(1)
-    .max(100000)
-    .default(10000)
-    .description(
-      '1–100000: the most expense and payment rows one Splitwise import may have (API.md §6b); a file with more is refused whole, `422 limit_exceeded` (`importRows`), nothing written.',
-    ),
-  RATE_LIMIT_PER_MINUTE: Joi.number()
-    .integer()
-    .min(1)
-    .default(600)
-    .description(
-      'Requests per fixed one-minute window, per user on authenticated `/v1` routes (`/v1/auth/*` has its own: `AUTH_RATE_LIMIT_PER_MINUTE`).',
-    ),
-  AUTH_RATE_LIMIT_PER_MINUTE: Joi.number()
-    .integer()
-    .min(1)
-    .default(60)
-    .description(
-      'Requests per fixed one-minute window per client IP on `/v1/auth/*` (register, login, refresh), distinct from `RATE_LIMIT_PER_MINUTE`; over it: `429 rate_limited`. Raise it where many users share one IP (NAT, an office proxy).',
-    ),
-  LOGIN_THROTTLE_ACCOUNT_FREE_FAILURES: Joi.number()
-    .integer()
-    .min(1)
-    .default(5)
-    .description(
-      'Login attempts per account (the email, registered or not) before each further one locks it for a doubling delay (`LOGIN_THROTTLE_FIRST_DELAY_SECONDS`, twice that, four times … up to `LOGIN_THROTTLE_MAX_DELAY_SECONDS`); a successful login resets it (API.md §2).',
-    ),
-  LOGIN_THROTTLE_IP_FREE_FAILURES: Joi.number()
-    .integer()
-    .min(1)
-    .default(20)
-    .description(
-      'Failed login attempts per client IP (an IPv6 address by its /64) before each further one locks the IP for a doubling delay; a successful login takes its attempt back (API.md §2).',
-    ),
-  LOGIN_THROTTLE_FIRST_DELAY_SECONDS: Joi.number()
-    .integer()
-    .min(1)
-    .max(86400)
-    .default(1)
-    .description(
-      'The first lock of the login throttle (API.md §2), in seconds; each further one doubles, up to `LOGIN_THROTTLE_MAX_DELAY_SECONDS`.',
-    ),
-  LOGIN_THROTTLE_MAX_DELAY_SECONDS: Joi.number()
-    .integer()
-    .min(1)
-    .max(86400)
-    .default(900)
-    .description('The longest lock of the login throttle (API.md §2), in seconds.'),
-  LOGIN_THROTTLE_DECAY_SECONDS: Joi.number()
-    .integer()
-    .min(1)
-    .max(86400)
-    .default(900)
-    .description(
-      'How long the login throttle remembers an account’s or an IP’s attempts after the last one (or after its lock ends), in seconds.',
-    ),
-  MAX_IN_FLIGHT: Joi.number()
-    .integer()
-    .min(1)
-    .default(512)
-    .description(
-      'Most requests in flight in one process; with that many, a new one gets `503 unavailable` (load shedding).',
-    ),
-  MAX_EVENT_LOOP_DELAY_MS: Joi.number()
-    .integer()
-    .min(10)
-    .default(1000)
-    .description(
-      'Event-loop delay (p99 over the last second, at least 10) above which new requests get `503 unavailable`.',
-    ),
-  MAX_WRITES_WAITING_PER_GROUP: Joi.number()
-    .integer()
-    .min(1)
-    .default(64)
-    .description(
-      'Writes to one group one process lets run or wait at once (one at a time goes on to the database); one more gets `503 unavailable` at once.',
-    ),
-  RECURRING_POLL_MS: Joi.number()
-    .integer()
-    .min(0)
-    .max(3600000)
-    .default(30000)
-    .description(
-      'How often each API process looks for due occurrences of recurring expenses and creates them (API.md §6a), in ms; every process does, without a leader. `0`: this process creates none.',
-    ),
+  ACCOUNT_STATUS_TTL_MS: integer(
+    { min: 0, max: 900000, default: 10000 },
+    'How long an API process believes an account it found active (and a session live) before reading its status again (API.md §11.3, §2): a deleted account’s or a signed-out session’s access token is refused by the other processes at most this long after the deletion or sign-out; the read costs one round trip per user and session per period.',
+  ),
+  IMPORT_MAX_BYTES: integer(
+    { min: 65536, max: 104857600, default: 5242880 },
+    '64 KiB–100 MiB: the largest request body of `POST /v1/groups/{groupId}/imports` (a Splitwise export in JSON; 10,000 rows of 30 people with 200-character descriptions take under 4 MiB); every other body stays at 64 KiB. Over it: `413 payload_too_large`.',
+  ),
+  IMPORT_MAX_ROWS: integer(
+    { min: 1, max: 100000, default: 10000 },
+    '1–100000: the most expense and payment rows one Splitwise import may have (API.md §6b); a file with more is refused whole, `422 limit_exceeded` (`importRows`), nothing written.',
+  ),
+  RATE_LIMIT_PER_MINUTE: integer(
+    { min: 1, default: 600 },
+    'Requests per fixed one-minute window, per user on authenticated `/v1` routes (`/v1/auth/*` has its own: `AUTH_RATE_LIMIT_PER_MINUTE`).',
+  ),
+  AUTH_RATE_LIMIT_PER_MINUTE: integer(
+    { min: 1, default: 60 },
+    'Requests per fixed one-minute window per client IP on `/v1/auth/*` (register, login, refresh), distinct from `RATE_LIMIT_PER_MINUTE`; over it: `429 rate_limited`. Raise it where many users share one IP (NAT, an office proxy).',
+  ),
+  LOGIN_THROTTLE_ACCOUNT_FREE_FAILURES: integer(
+    { min: 1, default: 5 },
+    'Login attempts per account (the email, registered or not) before each further one locks it for a doubling delay (`LOGIN_THROTTLE_FIRST_DELAY_SECONDS`, twice that, four times … up to `LOGIN_THROTTLE_MAX_DELAY_SECONDS`); a successful login resets it (API.md §2).',
+  ),
+  LOGIN_THROTTLE_IP_FREE_FAILURES: integer(
+    { min: 1, default: 20 },
+    'Failed login attempts per client IP (an IPv6 address by its /64) before each further one locks the IP for a doubling delay; a successful login takes its attempt back (API.md §2).',
+  ),
+  LOGIN_THROTTLE_FIRST_DELAY_SECONDS: integer(
+    { min: 1, max: 86400, default: 1 },
+    'The first lock of the login throttle (API.md §2), in seconds; each further one doubles, up to `LOGIN_THROTTLE_MAX_DELAY_SECONDS`.',
+  ),
+  LOGIN_THROTTLE_MAX_DELAY_SECONDS: integer(
+    { min: 1, max: 86400, default: 900 },
+    'The longest lock of the login throttle (API.md §2), in seconds.',
+  ),
+  LOGIN_THROTTLE_DECAY_SECONDS: integer(
+    { min: 1, max: 86400, default: 900 },
+    'How long the login throttle remembers an account’s or an IP’s attempts after the last one (or after its lock ends), in seconds.',
+  ),
+  MAX_IN_FLIGHT: integer(
+    { min: 1, default: 512 },
+    'Most requests in flight in one process; with that many, a new one gets `503 unavailable` (load shedding).',
+  ),
+  MAX_EVENT_LOOP_DELAY_MS: integer(
+    { min: 10, default: 1000 },
+    'Event-loop delay (p99 over the last second, at least 10) above which new requests get `503 unavailable`.',
+  ),
+  MAX_WRITES_WAITING_PER_GROUP: integer(
+    { min: 1, default: 64 },
+    'Writes to one group one process lets run or wait at once (one at a time goes on to the database); one more gets `503 unavailable` at once.',
+  ),
+  RECURRING_POLL_MS: integer(
+    { min: 0, max: 3600000, default: 30000 },
+    'How often each API process looks for due occurrences of recurring expenses and creates them (API.md §6a), in ms; every process does, without a leader. `0`: this process creates none.',
+  ),
 };
 
 const webSocketVariables = {
-  WS_HEARTBEAT_MS: Joi.number()
-    .integer()
-    .min(100)
-    .max(300000)
-    .default(25000)
-    .description(
-      '100–300000: WebSocket ping interval, sent to clients as `heartbeatMs`; a connection that has neither answered the last ping nor taken any bytes since is dropped.',
-    ),
-  WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: Joi.number()
-    .integer()
-    .min(1)
-    .default(100)
-    .description('Groups one WebSocket connection may subscribe to; one more is answered `limit_exceeded`.'),
-  WS_MAX_MESSAGES_PER_SECOND: Joi.number()
-    .integer()
-    .min(1)
-    .default(50)
-    .description('Messages one WebSocket connection may send per second; the next one closes it with 1008.'),
-  WS_MAX_CONNECTIONS_PER_USER: Joi.number()
-    .integer()
-    .min(1)
-    .default(20)
-    .description(
-      'Open WebSocket connections of one user on one gateway process; the upgrade of one more gets `429 rate_limited`.',
-    ),
+  WS_HEARTBEAT_MS: integer(
+    { min: 100, max: 300000, default: 25000 },
+    '100–300000: WebSocket ping interval, sent to clients as `heartbeatMs`; a connection that has neither answered the last ping nor taken any bytes since is dropped.',
+  ),
+  WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(
+    { min: 1, default: 100 },
+    'Groups one WebSocket connection may subscribe to; one more is answered `limit_exceeded`.',
+  ),
+  WS_MAX_MESSAGES_PER_SECOND: integer(
+    { min: 1, default: 50 },
+    'Messages one WebSocket connection may send per second; the next one closes it with 1008.',
+  ),
+  WS_MAX_CONNECTIONS_PER_USER: integer(
+    { min: 1, default: 20 },
+    'Open WebSocket connections of one user on one gateway process; the upgrade of one more gets `429 rate_limited`.',
+  ),
   WS_ALLOW_QUERY_TOKEN: Joi.boolean()
     .empty('')
     .description(
       'Whether `/v1/ws?access_token=` (the token in the URL, which proxies and access logs keep) is accepted; when false such an upgrade gets `401`. Unset: `true` for the single embedded node (`ROLE=all`, no `DATABASE_URL`, `NODE_ENV` not `production`), `false` otherwise. Use the `Authorization` header or the first `auth` message instead.',
     ),
-  WS_AUTH_TIMEOUT_MS: Joi.number()
-    .integer()
-    .min(100)
-    .max(60000)
-    .default(5000)
-    .description(
-      '100–60000: a WebSocket opened without a token must send `{"type":"auth"}` within this long, or it is closed with 4401.',
-    ),
+  WS_AUTH_TIMEOUT_MS: integer(
+    { min: 100, max: 60000, default: 5000 },
+    '100–60000: a WebSocket opened without a token must send `{"type":"auth"}` within this long, or it is closed with 4401.',
+  ),
 };
 
 const FX_PROVIDERS = ['none', 'ecb'] as const;
@@ -477,21 +285,14 @@ const fxVariables = {
     .uri({ scheme: ['http', 'https'] })
     .default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml')
     .description('The ECB’s `eurofxref-daily.xml` document (with `FX_PROVIDER=ecb`).'),
-  FX_CACHE_SECONDS: Joi.number()
-    .integer()
-    .min(1)
-    .default(3600)
-    .description(
-      'How long fetched provider rates are used before they are fetched again (in the background; the old ones are served meanwhile, and kept when a fetch fails).',
-    ),
-  FX_FETCH_TIMEOUT_MS: Joi.number()
-    .integer()
-    .min(100)
-    .max(60000)
-    .default(5000)
-    .description(
-      '100–60000: a fetch of the provider’s rates that takes longer is abandoned (and counts as failed).',
-    ),
+  FX_CACHE_SECONDS: integer(
+    { min: 1, default: 3600 },
+    'How long fetched provider rates are used before they are fetched again (in the background; the old ones are served meanwhile, and kept when a fetch fails).',
+  ),
+  FX_FETCH_TIMEOUT_MS: integer(
+    { min: 100, max: 60000, default: 5000 },
+    '100–60000: a fetch of the provider’s rates that takes longer is abandoned (and counts as failed).',
+  ),
 };
 
 const mailVariables = {
@@ -513,20 +314,14 @@ const mailVariables = {
     .description(
       'Where users open the web client: reset links in mails are `APP_URL/#reset=<token>`. Unset: `http://localhost:PORT`, this process’s own web client.',
     ),
-  PASSWORD_RESET_TTL_SECONDS: Joi.number()
-    .integer()
-    .min(1)
-    .max(86400)
-    .default(1800)
-    .description('1–86400: how long a password reset link works (once).'),
-  PASSWORD_RESET_MAX_PER_HOUR: Joi.number()
-    .integer()
-    .min(1)
-    .max(100)
-    .default(3)
-    .description(
-      '1–100: reset mails one account gets per hour at most; further requests are answered alike but send nothing.',
-    ),
+  PASSWORD_RESET_TTL_SECONDS: integer(
+    { min: 1, max: 86400, default: 1800 },
+    '1–86400: how long a password reset link works (once).',
+  ),
+  PASSWORD_RESET_MAX_PER_HOUR: integer(
+    { min: 1, max: 100, default: 3 },
+    '1–100: reset mails one account gets per hour at most; further requests are answered alike but send nothing.',
+  ),
 };
 
 const testVariables = {
@@ -536,12 +331,10 @@ const testVariables = {
     .description(
       'Tests only, and honoured only with `NODE_ENV=test` (otherwise ignored with a warning): `after-claim`, `before-commit` or `after-commit`, where the process SIGKILLs itself the first time a keyed write gets there.',
     ),
-  TALLY_TEST_CLOCK_OFFSET_MS: Joi.number()
-    .integer()
-    .default(0)
-    .description(
-      'Tests only, and honoured only with `NODE_ENV=test`: ms added to the clock the recurring-expense scheduler compares due dates with (docs/TESTING.md). Ignored otherwise.',
-    ),
+  TALLY_TEST_CLOCK_OFFSET_MS: integer(
+    { default: 0 },
+    'Tests only, and honoured only with `NODE_ENV=test`: ms added to the clock the recurring-expense scheduler compares due dates with (docs/TESTING.md). Ignored otherwise.',
+  ),
 };
 
 /** The variables by group, in the order docs/API.md §10 lists them. */

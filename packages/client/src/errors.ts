@@ -303,10 +303,7 @@ export function describeCause(error: unknown): string {
  * is what `fetch` threw.
  */
 export class NetworkError extends TallyError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'NetworkError';
-  }
+  override name = 'NetworkError';
 }
 
 /** One attempt took longer than the per-attempt timeout. */

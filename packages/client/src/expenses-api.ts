@@ -1,15 +1,11 @@
+import { type ConditionalWriteOptions, conditionalWrite } from './conditional-write.js';
 import type { CallOptions, HttpClient, WriteOptions } from './http-client.js';
 import { paginate } from './pages.js';
 import type { Expense, ExpenseListOptions, ExpensePatch, ExpenseRequest, Page } from './types.js';
 
 const expensePath = (expenseId: string) => `/v1/expenses/${encodeURIComponent(expenseId)}`;
-const ifMatchHeader = (headers: Record<string, string> | undefined, ifMatch: string | undefined) => ({
-  ...headers,
-  ...(ifMatch ? { 'If-Match': ifMatch } : {}),
-});
 
-/** `If-Match` for conditional writes: the ETag you read (see `etagOf`), or `*`. */
-export type ConditionalWriteOptions = WriteOptions & { ifMatch?: string };
+export type { ConditionalWriteOptions };
 
 /**
  * Expenses (API.md §4). Every write is a money write: it carries an `Idempotency-Key` (one per call,
@@ -96,15 +92,10 @@ export class ExpensesApi {
     body: ExpenseRequest,
     options: ConditionalWriteOptions = {},
   ): Promise<Expense> {
-    const { ifMatch, ...call } = options;
     return (
-      await this.http.request<Expense>({
-        ...call,
-        method: 'PUT',
-        path: expensePath(expenseId),
-        body,
-        headers: ifMatchHeader(call.headers, ifMatch),
-      })
+      await this.http.request<Expense>(
+        conditionalWrite({ method: 'PUT', path: expensePath(expenseId), body }, options),
+      )
     ).data;
   }
 
@@ -114,27 +105,18 @@ export class ExpensesApi {
     patch: ExpensePatch,
     options: ConditionalWriteOptions = {},
   ): Promise<Expense> {
-    const { ifMatch, ...call } = options;
     return (
-      await this.http.request<Expense>({
-        ...call,
-        method: 'PATCH',
-        path: expensePath(expenseId),
-        body: patch,
-        headers: ifMatchHeader(call.headers, ifMatch),
-      })
+      await this.http.request<Expense>(
+        conditionalWrite({ method: 'PATCH', path: expensePath(expenseId), body: patch }, options),
+      )
     ).data;
   }
 
   /** `DELETE /v1/expenses/{expenseId}`; deleting a deleted expense succeeds again. */
   async delete(expenseId: string, options: ConditionalWriteOptions = {}): Promise<void> {
-    const { ifMatch, ...call } = options;
-    await this.http.request<undefined>({
-      ...call,
-      method: 'DELETE',
-      path: expensePath(expenseId),
-      headers: ifMatchHeader(call.headers, ifMatch),
-    });
+    await this.http.request<undefined>(
+      conditionalWrite({ method: 'DELETE', path: expensePath(expenseId) }, options),
+    );
   }
 
   /** `POST /v1/expenses/{expenseId}/restore`: undoes a delete (a no-op when not deleted). */

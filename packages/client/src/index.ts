@@ -68,16 +68,7 @@ export type {
 } from './realtime-types.js';
 export { RecurringApi } from './recurring-api.js';
 export { requestOf } from './request-of.js';
-export {
-  type AttemptOutcome,
-  backoffDelay,
-  DEFAULT_RETRY_POLICY,
-  isRetryableOutcome,
-  isRetryableRequest,
-  parseRetryAfter,
-  type RetryPolicy,
-  retryDelay,
-} from './retry-policy.js';
+export * from './retry-policy.js';
 export { SessionsApi } from './sessions-api.js';
 export { SettlementsApi } from './settlements-api.js';
 export { TallyClient, type TallyClientOptions } from './tally-client.js';

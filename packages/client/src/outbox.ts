@@ -1,139 +1,34 @@
 import { CurrentStateReader } from './current-state-reader.js';
 import { Emitter } from './emitter.js';
-import { ProblemError, RetryExhaustedError, TallyError, UnauthenticatedError } from './errors.js';
-import type { HttpClient, Sleep } from './http-client.js';
-import { type LiveEntry, OutboxJournal } from './outbox-journal.js';
-import { OutboxScheduler, type Step } from './outbox-scheduler.js';
+import { TallyError } from './errors.js';
+import { OutboxJournal } from './outbox-journal.js';
+import type { OutboxDeps, OutboxListeners, OutboxOptions } from './outbox-options.js';
+import { OutboxScheduler } from './outbox-scheduler.js';
+import { copy, OutboxSender } from './outbox-sender.js';
 import { MemoryOutboxStorage } from './outbox-storage.js';
-import type {
-  OutboxEntry,
-  OutboxOperation,
-  OutboxOutcome,
-  OutboxResolution,
-  OutboxSettled,
-  OutboxStorage,
-} from './outbox-types.js';
+import type { OutboxEntry, OutboxOperation, OutboxResolution, OutboxSettled } from './outbox-types.js';
 import { requestOf } from './request-of.js';
-import { resolveStaleEntry, type StaleDecision } from './resolve-stale-entry.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type {
-  Comment,
-  Expense,
   ExpensePatch,
   ExpenseRequest,
   GroupEvent,
-  RecurringExpense,
   RecurringExpensePatch,
   RecurringExpenseRequest,
-  Settlement,
   SettlementRequest,
 } from './types.js';
 import { ulidFactory } from './ulid.js';
 
-/** What `onRejected` gets: the entry and the final answer that took it out of the outbox. */
-export type OutboxRejection = {
-  entry: OutboxEntry;
-  /** `PreconditionFailedError` (412), `NotFoundError` (404), `ValidationFailedError`, `SplitMismatchError`, `NotAMemberError` (422), … */
-  error: ProblemError;
-  /** Set when a stale entry was resolved (its `action` is `conflict`, or its resend was refused). */
-  resolution?: OutboxResolution;
-};
-
-export type OutboxOptions = {
-  /**
-   * Where entries are kept: `fileOutbox(path)` (Node), `indexedDbOutbox()` (browsers),
-   * `asyncStorageOutbox(AsyncStorage)` (React Native), or your own {@link OutboxStorage}.
-   * @default a MemoryOutboxStorage (entries do not survive the process)
-   */
-  storage?: OutboxStorage;
-  /**
-   * Called with every entry refused for good (`412`, `404`, `422`, any final 4xx of the operation, or a
-   * stale entry's conflict) before it leaves the outbox. Awaited; if the app is killed before the
-   * entry is removed, the entry is sent again and the server replays the same answer, so the callback
-   * runs again (at least once per rejected entry).
-   */
-  onRejected?: (rejection: OutboxRejection) => void | Promise<void>;
-  /**
-   * The server's `IDEMPOTENCY_TTL_SECONDS`: how long it keeps a key's answer.
-   * @default 86400
-   */
-  idempotencyTtlSeconds?: number;
-  /**
-   * An entry first sent longer ago than `idempotencyTtlSeconds - staleMarginSeconds` is not resent with
-   * its key: the outbox reads the current state and resolves it (see {@link OutboxResolution}).
-   * @default 3600, or a quarter of the retention when that is less
-   */
-  staleMarginSeconds?: number;
-  /**
-   * A stale settlement create is looked for among the group's settlements made by this user from its
-   * creation time minus this allowance (the device's and the server's clocks may differ).
-   * @default 600000 (10 minutes)
-   */
-  clockSkewMs?: number;
-  /**
-   * The backoff between rounds of attempts (`baseDelayMs`, `maxDelayMs`) and each attempt's time limit
-   * (`attemptTimeoutMs`); `Retry-After` is always honoured. Entries are retried until they get a final
-   * answer (network errors, timeouts, `429`, `5xx` are never final), with the wait capped at `maxDelayMs`.
-   * @default the client's retry policy
-   */
-  retry?: Partial<Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'attemptTimeoutMs'>>;
-  /**
-   * Start draining as soon as the client is made (entries left by an earlier run first).
-   * @default true
-   */
-  autoStart?: boolean;
-  /**
-   * Retry at once when the browser says the network is back (`online` on `globalThis`). In React
-   * Native call `outbox.wake()` from NetInfo instead.
-   * @default true
-   */
-  listenOnline?: boolean;
-};
-
-/**
- * Why the outbox stopped draining, a union on `reason` (so `error` and its `code` narrow):
- * `unauthenticated`: a `401` the refresh could not cure (no session yet, or the session is over).
- * The next session (`login`, `register`, `setSession`) or `wake()` resumes it.
- */
-export type OutboxPaused = { reason: 'unauthenticated'; error: UnauthenticatedError };
-
-/** Listeners of {@link Outbox.on}. */
-export type OutboxListeners = {
-  /** An entry left the outbox: one event per entry, after its removal is durable. */
-  settled: (settled: OutboxSettled) => void;
-  /** An attempt of an entry is about to be sent (`attempt` counts from 1 in this process). */
-  sending: (info: { entry: OutboxEntry; attempt: number }) => void;
-  /** An attempt failed in a way that is not final; the entry is tried again after `delayMs`. */
-  retry: (info: { entry: OutboxEntry; attempt: number; delayMs: number; error: unknown }) => void;
-  /** Draining stopped until `wake()` (or a new session): see {@link OutboxPaused}. */
-  paused: (info: OutboxPaused) => void;
-  /** The outbox is empty. */
-  idle: () => void;
-  /** Something went wrong outside a request: a storage failure, a throwing callback or listener. */
-  error: (error: unknown) => void;
-};
-
-/** What the outbox needs of the client it belongs to. */
-export type OutboxDeps = {
-  http: HttpClient;
-  now?: () => number;
-  random?: () => number;
-  sleep: Sleep;
-  newKey: () => string;
-};
+export type {
+  OutboxDeps,
+  OutboxListeners,
+  OutboxOptions,
+  OutboxPaused,
+  OutboxRejection,
+} from './outbox-options.js';
 
 /** Client-chosen expense ids (API.md §4). */
 const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
-/** Answers that say nothing about the operation itself: tried again, never final. */
-const NOT_FINAL = new Set(['unauthenticated', 'rate_limited', 'idempotency_key_in_progress', 'http_error']);
-
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
-/** A final 4xx that is the operation's own outcome (the server records those with the key). */
-function isFinal(error: ProblemError): boolean {
-  return error.status >= 400 && error.status < 500 && !NOT_FINAL.has(error.code);
-}
-
 function ifMatchOf(options: { ifMatch?: string }): { ifMatch?: string } {
   return options.ifMatch ? { ifMatch: options.ifMatch } : {};
 }
@@ -151,40 +46,53 @@ function ifMatchOf(options: { ifMatch?: string }): { ifMatch?: string } {
  * sent longer ago than the key retention minus a margin is not resent blindly: the outbox reads the
  * current state and resolves it (see {@link OutboxResolution}).
  *
- * This class is the write API and what an attempt makes of its answer. What is stored lives in
- * `OutboxJournal`, when an entry is sent in `OutboxScheduler`, the request it becomes in `requestOf`,
- * and what becomes of a stale entry in `resolveStaleEntry`.
+ * This class is the write API and the outbox's state. What an attempt makes of its answer lives in
+ * `OutboxSender`, what is stored in `OutboxJournal`, when an entry is sent in `OutboxScheduler`, the
+ * request it becomes in `requestOf`, and what becomes of a stale entry in `resolveStaleEntry`.
  */
 export class Outbox {
   /** Resolves when the stored entries are loaded (writes made before wait for it). */
   readonly ready: Promise<void>;
-  private readonly http: HttpClient;
   private readonly options: OutboxOptions;
   private readonly now: () => number;
   private readonly newKey: () => string;
   private readonly newUlid: () => string;
-  private readonly policy: RetryPolicy;
   private readonly journal: OutboxJournal;
   private readonly scheduler: OutboxScheduler;
-  private readonly currentState: CurrentStateReader;
+  private readonly sender: OutboxSender;
   private idleWaiters: (() => void)[] = [];
   private readonly listeners = new Emitter<OutboxListeners>((error, type) => {
     if (type !== 'error') this.emit('error', error);
   });
 
   constructor(deps: OutboxDeps, options: OutboxOptions = {}) {
-    this.http = deps.http;
     this.options = options;
     this.now = deps.now ?? Date.now;
     this.newKey = deps.newKey;
     this.newUlid = ulidFactory(this.now);
-    this.policy = { ...deps.http.policy, ...options.retry, maxAttempts: 1 };
+    const policy: RetryPolicy = { ...deps.http.policy, ...options.retry, maxAttempts: 1 };
     this.journal = new OutboxJournal(options.storage ?? new MemoryOutboxStorage());
-    this.currentState = new CurrentStateReader(this.http, this.policy, options.clockSkewMs ?? 600_000);
+    this.sender = new OutboxSender({
+      http: deps.http,
+      policy,
+      now: this.now,
+      newKey: this.newKey,
+      journal: this.journal,
+      currentState: new CurrentStateReader(deps.http, policy, options.clockSkewMs ?? 600_000),
+      options,
+      emit: (type, ...args) => this.emit(type, ...args),
+      pause: () => this.scheduler.pause(),
+      settled: (live, settled) => {
+        this.emit('settled', settled);
+        for (const resolve of live.waiters) resolve(settled);
+        this.checkIdle();
+        if (this.journal.size === 0) this.emit('idle');
+      },
+    });
     this.scheduler = new OutboxScheduler({
       journal: this.journal,
-      attempt: (head) => this.attempt(head),
-      policy: this.policy,
+      attempt: (head) => this.sender.attempt(head),
+      policy,
       random: deps.random ?? Math.random,
       sleep: deps.sleep,
       onRetry: (head, delayMs) =>
@@ -392,7 +300,7 @@ export class Outbox {
     const live = this.journal.find((l) => l.entry.id === entryId);
     if (!live) return false;
     await live.durable.catch(() => {});
-    await this.settle(live, { type: 'discarded' });
+    await this.sender.settle(live, { type: 'discarded' });
     return true;
   }
 
@@ -412,7 +320,7 @@ export class Outbox {
         l.entry.operation.expenseId === id,
     );
     if (!live) return false;
-    void this.settle(live, { type: 'observed', event });
+    void this.sender.settle(live, { type: 'observed', event });
     return true;
   }
 
@@ -458,126 +366,5 @@ export class Outbox {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
-  }
-
-  /** One attempt at a group's head entry; what it came to tells the scheduler what to do next. */
-  private async attempt(head: LiveEntry): Promise<Step> {
-    try {
-      if (head.settled) return 'done';
-      const ageMs = head.entry.sentAt === undefined ? undefined : this.now() - Date.parse(head.entry.sentAt);
-      const ttl = this.options.idempotencyTtlSeconds ?? 86_400;
-      const margin = this.options.staleMarginSeconds ?? Math.min(3600, ttl / 4);
-      if (ageMs !== undefined && ageMs > (ttl - margin) * 1000) {
-        const decision = await resolveStaleEntry(head.entry, this.currentState);
-        return await this.resolveStale(head, ageMs, decision);
-      }
-      return await this.send(head);
-    } catch (error) {
-      return this.failed(head, error);
-    }
-  }
-
-  private async send(head: LiveEntry): Promise<Step> {
-    const { entry } = head;
-    if (entry.sentAt === undefined) {
-      entry.sentAt = new Date(this.now()).toISOString();
-      await this.journal.save(head);
-    }
-    const { method, body } = requestOf(entry.operation);
-    this.emit('sending', { entry: copy(entry), attempt: head.failures + 1 });
-    const res = await this.http.request<Expense | Settlement | RecurringExpense | Comment | undefined>({
-      method,
-      path: entry.path,
-      ...(body === undefined ? {} : { body }),
-      ...(entry.ifMatch ? { headers: { 'If-Match': entry.ifMatch } } : {}),
-      idempotencyKey: entry.idempotencyKey,
-      retry: this.policy,
-    });
-    await this.settle(head, {
-      type: 'applied',
-      status: res.status,
-      data: res.data,
-      etag: res.etag,
-      replayed: res.replayed,
-      ...(entry.resolution ? { resolution: entry.resolution } : {}),
-    });
-    return 'done';
-  }
-
-  /** Carries out a stale entry's decision: settle it, reject it, or send it again under a new key. */
-  private async resolveStale(head: LiveEntry, ageMs: number, decision: StaleDecision): Promise<Step> {
-    const { action, summary } = decision;
-    if (decision.action === 'found') {
-      const resolution = { ageMs, action, summary };
-      await this.settle(head, { type: 'found', current: decision.current, resolution });
-      return 'done';
-    }
-    if (decision.action === 'conflict') {
-      await this.reject(head, decision.error, { ageMs, action, summary });
-      return 'done';
-    }
-    const { entry } = head;
-    entry.resolution = {
-      ageMs,
-      action,
-      summary,
-      previousKeys: [...(entry.resolution?.previousKeys ?? []), entry.idempotencyKey],
-    };
-    // Decided on the state just read, the resend is a new operation with a key of its own (the server
-    // may still hold the old key, with the old attempt's answer, until the margin runs out).
-    entry.idempotencyKey = this.newKey();
-    entry.sentAt = new Date(this.now()).toISOString();
-    if (decision.ifMatch) entry.ifMatch = decision.ifMatch;
-    else delete entry.ifMatch;
-    await this.journal.save(head);
-    return this.send(head);
-  }
-
-  /** An attempt (or a read) failed: final, a pause, or worth another round. */
-  private async failed(head: LiveEntry, error: unknown): Promise<Step> {
-    if (head.settled) return 'done';
-    const cause = error instanceof RetryExhaustedError ? error.lastError : error;
-    if (cause instanceof UnauthenticatedError) {
-      this.scheduler.pause();
-      this.emit('paused', { reason: 'unauthenticated', error: cause });
-      return 'pause';
-    }
-    if (cause instanceof ProblemError && isFinal(cause)) {
-      await this.reject(head, cause, head.entry.resolution);
-      return 'done';
-    }
-    if (!(cause instanceof TallyError)) this.emit('error', cause); // storage, or a bug
-    head.failures++;
-    head.lastError = cause;
-    head.retryAfterMs = cause instanceof ProblemError ? cause.retryAfterMs : undefined;
-    return 'retry';
-  }
-
-  private async reject(head: LiveEntry, error: ProblemError, resolution: OutboxResolution | undefined) {
-    try {
-      await this.options.onRejected?.({
-        entry: copy(head.entry),
-        error,
-        ...(resolution ? { resolution } : {}),
-      });
-    } catch (callbackError) {
-      this.emit('error', callbackError);
-    }
-    await this.settle(head, { type: 'rejected', error, ...(resolution ? { resolution } : {}) });
-  }
-
-  private async settle(live: LiveEntry, outcome: OutboxOutcome): Promise<void> {
-    if (live.settled) return;
-    try {
-      await this.journal.remove(live);
-    } catch (error) {
-      // Still in storage: sent again after a restart, and answered from the key's record.
-      this.emit('error', error);
-    }
-    const settled: OutboxSettled = { entry: copy(live.entry), outcome };
-    this.emit('settled', settled);
-    for (const resolve of live.waiters) resolve(settled);
-    this.checkIdle();
-    if (this.journal.size === 0) this.emit('idle');
   }
 }

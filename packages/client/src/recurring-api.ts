@@ -1,3 +1,4 @@
+import { type ConditionalWriteOptions, conditionalWrite } from './conditional-write.js';
 import type { CallOptions, HttpClient, WriteOptions } from './http-client.js';
 import { paginate } from './pages.js';
 import type {
@@ -9,13 +10,6 @@ import type {
 } from './types.js';
 
 const recurringPath = (recurringId: string) => `/v1/recurring/${encodeURIComponent(recurringId)}`;
-const ifMatchHeader = (headers: Record<string, string> | undefined, ifMatch: string | undefined) => ({
-  ...headers,
-  ...(ifMatch ? { 'If-Match': ifMatch } : {}),
-});
-
-/** `If-Match` for conditional writes: the ETag you read (see `etagOf`), or `*`. */
-type ConditionalWriteOptions = WriteOptions & { ifMatch?: string };
 
 /**
  * Recurring expenses (API.md §6a): schedules whose occurrences the server creates as ordinary
@@ -92,26 +86,17 @@ export class RecurringApi {
     patch: RecurringExpensePatch,
     options: ConditionalWriteOptions = {},
   ): Promise<RecurringExpense> {
-    const { ifMatch, ...call } = options;
     return (
-      await this.http.request<RecurringExpense>({
-        ...call,
-        method: 'PATCH',
-        path: recurringPath(recurringId),
-        body: patch,
-        headers: ifMatchHeader(call.headers, ifMatch),
-      })
+      await this.http.request<RecurringExpense>(
+        conditionalWrite({ method: 'PATCH', path: recurringPath(recurringId), body: patch }, options),
+      )
     ).data;
   }
 
   /** `DELETE /v1/recurring/{recurringId}`: stops it (occurrences created stay); again succeeds again. */
   async delete(recurringId: string, options: ConditionalWriteOptions = {}): Promise<void> {
-    const { ifMatch, ...call } = options;
-    await this.http.request<undefined>({
-      ...call,
-      method: 'DELETE',
-      path: recurringPath(recurringId),
-      headers: ifMatchHeader(call.headers, ifMatch),
-    });
+    await this.http.request<undefined>(
+      conditionalWrite({ method: 'DELETE', path: recurringPath(recurringId) }, options),
+    );
   }
 }

@@ -83,9 +83,9 @@ describe('docs/API.md §10, Configuration', () => {
   it('declares exactly the variables config.ts parses, with a one-line meaning each', () => {
     expect(declared.map((v) => v.name)).toEqual([...CONFIG_VARIABLES]);
     for (const v of declared) expect(v.meaning).toMatch(/^[^\n|]{10,}$/);
-    // test/k8s/manifests.test.ts reads the names from the source, as lines `  NAME: Joi.…`.
+    // test/k8s/manifests-support.ts reads the names from the source, as lines `  NAME: Joi.…` or `  NAME: integer(…`.
     const source = readFileSync(path.join(ROOT, 'apps/server/src/config.ts'), 'utf8');
-    const inSource = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*): Joi\./gm)].map((m) => m[1]);
+    const inSource = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*): (?:Joi\.|integer\()/gm)].map((m) => m[1]);
     expect(inSource).toEqual([...CONFIG_VARIABLES]);
   });
 
