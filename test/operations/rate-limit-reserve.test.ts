@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createRateLimits } from '@tally/api';
 import { Redis } from 'ioredis';
 import { ensureRedis, type RunningService } from '../support/services';
+
 type Budget = ReturnType<typeof createRateLimits>['perUser'];
 
 type Outcome = { allowed: boolean; status?: number; headers: Record<string, string> };

@@ -13,7 +13,7 @@ import type { Group, GroupsService, Member } from './groups/groups.service';
 import { checkAddMemberInput } from './groups/pending-members';
 import { decodeSeqCursor, encodeCursor } from './http/cursor';
 import { created, etagOf, noContent, ok, type Reply } from './http/reply';
-import { bodyOf, param, queryOf, type Route, route, type RouteInput } from './http/route';
+import { bodyOf, param, queryOf, type Route, type RouteInput, route } from './http/route';
 import { validate } from './http/validate';
 import type { WriteRoutes } from './http/write-route';
 import { createRunRead, readEventPage } from './read-queries';
@@ -88,7 +88,8 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
         patch: bodyOf<{ name?: string; description?: string }>(req),
         groupId: param(req, 'groupId'),
       }),
-      work: (ctx, userId, { groupId, patch }, req) => groups.update(ctx, userId, groupId, patch, ifMatch(req)),
+      work: (ctx, userId, { groupId, patch }, req) =>
+        groups.update(ctx, userId, groupId, patch, ifMatch(req)),
       reply: REPLIES.group,
     }),
     write({
@@ -142,7 +143,9 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
       work: (ctx, userId, input) => expenses.create(ctx, userId, input),
       reply: REPLIES.expenseCreated,
     }),
-    route('getExpense', async (req) => REPLIES.expense(await expenses.get(req.userId, param(req, 'expenseId')))),
+    route('getExpense', async (req) =>
+      REPLIES.expense(await expenses.get(req.userId, param(req, 'expenseId'))),
+    ),
     write({
       operation: 'putExpense',
       parse: (req) => ({

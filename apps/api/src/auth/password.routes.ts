@@ -9,7 +9,10 @@ export const PASSWORD_RESET_ACCEPTED = Object.freeze({
 });
 
 /** `POST /v1/auth/password-reset` and `…/confirm`: public, under the per-IP auth budget. */
-export function passwordResetRoutes(deps: { passwords: PasswordService; background: BackgroundTasks }): Route[] {
+export function passwordResetRoutes(deps: {
+  passwords: PasswordService;
+  background: BackgroundTasks;
+}): Route[] {
   return [
     route('requestPasswordReset', (req) => {
       const { email } = bodyOf<{ email: string }>(req);

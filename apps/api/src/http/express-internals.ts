@@ -8,7 +8,10 @@ import type { Express } from 'express';
  * for the busiest requests saves its router walk and the request and response objects it sets up.
  * test/component/pipeline-equivalence.test.ts fails loudly if an upgrade changes it.
  */
-export function handleAhead(app: Express, ahead: (req: IncomingMessage, res: ServerResponse) => boolean): void {
+export function handleAhead(
+  app: Express,
+  ahead: (req: IncomingMessage, res: ServerResponse) => boolean,
+): void {
   type Handle = (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
   const routed = app as unknown as { handle?: Handle };
   if (typeof routed.handle !== 'function') {

@@ -46,7 +46,7 @@ export function createLoadShedder(options: LoadSheddingOptions) {
 
   /** A step of the request pipeline (http/steps.ts), named as the middleware it was. */
   const middleware: Shedder = (req, res) => {
-    if (isProbePath(req.url)) return;
+    if (isProbePath((req as { originalUrl?: string }).originalUrl ?? req.url)) return;
     if (inFlight >= options.maxInFlight) {
       shed.inc({ reason: 'in_flight' });
       throw unavailable('This instance is at capacity; retry shortly.', 1);

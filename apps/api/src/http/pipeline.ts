@@ -36,20 +36,21 @@ export class RequestState implements RouteInput {
   get headers(): IncomingHttpHeaders {
     return this.req.headers;
   }
+  /**
+   * The request's URL as the client sent it: express's routers take their mount path (`/v1`) off
+   * `req.url`, and keep the whole in `originalUrl`.
+   */
+  get url(): string {
+    return (this.req as { originalUrl?: string }).originalUrl ?? this.req.url ?? '';
+  }
   /** The query string as express's 'simple' parser reads it (node:querystring), parsed when first read. */
   get query(): Readonly<Record<string, unknown>> {
     if (this.parsedQuery === undefined) {
-      const url = this.req.url ?? '';
+      const url = this.url;
       const at = url.indexOf('?');
       this.parsedQuery = at === -1 ? {} : parseQuery(url.slice(at + 1));
     }
     return this.parsedQuery;
-  }
-  /** The path, without the query. */
-  get path(): string {
-    const url = this.req.url ?? '';
-    const at = url.indexOf('?');
-    return at === -1 ? url : url.slice(0, at);
   }
   get ip(): string | undefined {
     return this.ipOf(this.req);
@@ -79,7 +80,12 @@ export type Pipeline = {
   /** The steps, in order: the one list every `/v1` request runs, whichever way it was routed. */
   readonly steps: readonly Step[];
   /** Runs the steps, then `route` with `params`, and sends its answer (or its error, as problem+json). */
-  handle(route: Route, params: Readonly<Record<string, string>>, req: IncomingMessage, res: ServerResponse): void;
+  handle(
+    route: Route,
+    params: Readonly<Record<string, string>>,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): void;
 };
 
 /** The request pipeline: `steps` in order, then the route's handler, then the answer. */

@@ -62,7 +62,10 @@ const labelOf = (req: express.Request): string =>
  * the pipeline, as express middleware in front of the routes outside `/v1` (probes, docs, the web
  * client), whose errors express's error handler answers.
  */
-export function outsideSteps(pipeline: Pipeline, ipOf: (req: IncomingMessage) => string | undefined): RequestHandler {
+export function outsideSteps(
+  pipeline: Pipeline,
+  ipOf: (req: IncomingMessage) => string | undefined,
+): RequestHandler {
   const steps = pipeline.steps.filter((step) => step.everywhere);
   const after = (s: RequestState, ran: readonly Step[]) => {
     s.label = labelOf(s.req as express.Request);

@@ -64,7 +64,8 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   }
   const type = res.getHeader('Content-Type');
   if (type === undefined) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  else if (typeof type === 'string' && !CHARSET.test(type)) res.setHeader('Content-Type', `${type}; charset=utf-8`);
+  else if (typeof type === 'string' && !CHARSET.test(type))
+    res.setHeader('Content-Type', `${type}; charset=utf-8`);
   if (!res.hasHeader('ETag') && etagOf !== undefined) res.setHeader('ETag', etagOf(text, 'utf8'));
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(req.method === 'HEAD' ? undefined : text);

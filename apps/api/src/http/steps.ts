@@ -1,7 +1,7 @@
 import type { AccessTokens } from '@tally/http-kit';
 import { unavailable } from '@tally/http-kit';
 import { authenticationStep } from '../auth/authenticate';
-import { corsStep, type CorsOrigins } from './cors';
+import { type CorsOrigins, corsStep } from './cors';
 import type { ObserveRequest } from './http-metrics';
 import { readJsonBody } from './json-body';
 import { isProbePath, type Shedder } from './load-shedding';
@@ -78,7 +78,7 @@ export function requestSteps(deps: StepDeps): Step[] {
       name: 'drain',
       everywhere: true,
       run: (s) => {
-        if (isDraining() && !isProbePath(s.req.url)) {
+        if (isDraining() && !isProbePath(s.url)) {
           throw unavailable('This instance is shutting down; retry.', 1);
         }
         return undefined;
@@ -96,7 +96,7 @@ export function requestSteps(deps: StepDeps): Step[] {
     },
     rateLimits && {
       name: 'perIp',
-      run: (s) => (AUTH_PATH.test(s.req.url ?? '') ? rateLimits.perIp.spend(s.ip ?? 'unknown', s.res) : undefined),
+      run: (s) => (AUTH_PATH.test(s.url) ? rateLimits.perIp.spend(s.ip ?? 'unknown', s.res) : undefined),
     },
     authenticationStep(deps.tokens, deps.isRevoked),
     rateLimits && {

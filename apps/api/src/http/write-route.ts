@@ -213,7 +213,11 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
   }
 
   /** Steps 1–5 of one change. */
-  async function replyTo<I, T>(spec: WriteSpec<I, T>, key: string | undefined, req: RouteInput): Promise<Reply> {
+  async function replyTo<I, T>(
+    spec: WriteSpec<I, T>,
+    key: string | undefined,
+    req: RouteInput,
+  ): Promise<Reply> {
     // 1. parse
     const keyed = key !== undefined && idempotency !== undefined;
     const scopePath = keyed ? canonicalPath(req) : '';
@@ -233,10 +237,18 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
   }
 
   /** Steps 1–5 of many changes: the same, but the changes announce themselves and the answer is recorded alone. */
-  async function replyToMany<I>(spec: ManyWriteSpec<I>, key: string | undefined, req: RouteInput): Promise<Reply> {
+  async function replyToMany<I>(
+    spec: ManyWriteSpec<I>,
+    key: string | undefined,
+    req: RouteInput,
+  ): Promise<Reply> {
     const input = await spec.parse(req);
     if (key === undefined || idempotency === undefined) return spec.run(req.userId, input);
-    const run: Write = async () => ({ reply: await spec.run(req.userId, input), events: [], recorded: false });
+    const run: Write = async () => ({
+      reply: await spec.run(req.userId, input),
+      events: [],
+      recorded: false,
+    });
     return keyedReply(req, key, canonicalPath(req), spec.fingerprint(req, input), run);
   }
 
@@ -256,8 +268,7 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
 
   return {
     /** A route of one change. */
-    write: <I, T>(spec: WriteSpec<I, T>): Route =>
-      declare(spec, (key, req) => replyTo(spec, key, req)),
+    write: <I, T>(spec: WriteSpec<I, T>): Route => declare(spec, (key, req) => replyTo(spec, key, req)),
     /** A route of many changes (an import). */
     writeMany: <I>(spec: ManyWriteSpec<I>): Route => declare(spec, (key, req) => replyToMany(spec, key, req)),
   };
