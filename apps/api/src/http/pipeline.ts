@@ -102,7 +102,8 @@ export function createPipeline(steps: readonly Step[], deps: PipelineDeps): Pipe
           if (s.answered) break;
         }
         if (!s.answered) {
-          const reply = await s.route.handler(s);
+          const answer = s.route.handler(s);
+          const reply = answer instanceof Promise ? await answer : answer;
           if (reply !== undefined) sendReply(s.req, s.res, reply, deps.etagOf);
         }
       } catch (error) {
