@@ -186,8 +186,8 @@ async function bothWays(send: Send, fast: 'fast' | 'express' = 'fast', on: Pair 
 }
 
 /** `send` both ways: the same answer. */
-async function same(send: Send, on: Pair = apps): Promise<Response> {
-  const { viaFast, viaExpress } = await bothWays(send, 'fast', on);
+async function same(send: Send, on: Pair = apps, way: 'fast' | 'express' = 'fast'): Promise<Response> {
+  const { viaFast, viaExpress } = await bothWays(send, way, on);
   expect(seen(viaFast)).toEqual(seen(viaExpress));
   return viaFast;
 }
@@ -305,6 +305,25 @@ describe('the fast dispatch and express answer alike', () => {
         .set('Access-Control-Request-Method', 'POST'),
     );
     expect(preflight.status).toBe(204);
+  });
+
+  it('a plain OPTIONS: the methods of the path, after authentication, as express answered it', async () => {
+    const allowed = await same(
+      (s) => request(s).options('/v1/groups').set(alice.auth).set('X-Request-Id', 'o'),
+      apps,
+      'express',
+    );
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers['allow']).toBe('GET, HEAD, POST');
+    expect(allowed.text).toBe('GET, HEAD, POST');
+    expect((await same((s) => request(s).options('/v1/groups').set('X-Request-Id', 'o'))).status).toBe(401);
+    // No route has the path: 404, once authenticated.
+    const none = await same(
+      (s) => request(s).options('/v1/nothing').set(alice.auth).set('X-Request-Id', 'o'),
+      apps,
+      'express',
+    );
+    expect(none.status).toBe(404);
   });
 
   it('503 while shedding and while draining, with Retry-After', async () => {

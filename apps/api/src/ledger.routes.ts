@@ -13,11 +13,9 @@ import type { Group, GroupsService, Member } from './groups/groups.service';
 import { checkAddMemberInput } from './groups/pending-members';
 import { decodeSeqCursor, encodeCursor } from './http/cursor';
 import { created, etagOf, noContent, ok, type Reply } from './http/reply';
-import { bodyOf, param, queryOf, type Route, type RouteInput, route } from './http/route';
-import { validate } from './http/validate';
+import { bodyOf, param, pathParamOf, queryOf, type Route, type RouteInput, route } from './http/route';
 import type { WriteRoutes } from './http/write-route';
 import { createRunRead, readEventPage } from './read-queries';
-import { clientId } from './schemas';
 import {
   checkSettlementInput,
   type Settlement,
@@ -149,7 +147,7 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
     write({
       operation: 'putExpense',
       parse: (req) => ({
-        expenseId: validate<string>(clientId.label('expenseId'), param(req, 'expenseId'), 'path'),
+        expenseId: pathParamOf(req, 'expenseId'),
         expense: parseExpense(req),
       }),
       work: (ctx, userId, { expenseId, expense }, req) =>

@@ -16,6 +16,8 @@ export type Access = 'user' | 'public' | 'open';
 /** What a route handler reads of its request: plain data, no express object. */
 export type RouteInput = {
   readonly method: string;
+  /** The URL as the client sent it (path and query). */
+  readonly url: string;
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, unknown>>;
   readonly body: unknown;
@@ -110,6 +112,14 @@ function schemaOf(route: Route, part: 'body' | 'query'): Joi.Schema {
 /** The body validated by the operation's own `body` schema (`empty`: what a missing body counts as). */
 export const bodyOf = <T>(input: RouteInput, empty?: unknown): T =>
   validate<T>(schemaOf(input.route, 'body'), input.body ?? empty, 'body');
+
+/** A path parameter validated by the operation's own schema of it (`pathSchemas`). */
+export function pathParamOf(input: RouteInput, name: string): string {
+  const schema = input.route.operation?.pathSchemas?.[name];
+  if (schema === undefined)
+    throw new Error(`operation ${input.route.operationId} declares no schema of ${name}`);
+  return validate<string>(schema.label(name), param(input, name), 'path');
+}
 
 /** The query validated by the operation's own `query` schema. */
 export const queryOf = <T>(input: RouteInput): T =>

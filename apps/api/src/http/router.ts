@@ -5,22 +5,66 @@ import { type Pipeline, RequestState, type Step } from './pipeline';
 import { requestContext } from './request-context';
 import type { Route } from './route';
 
-/** What a request that matched no route runs: every step (a token first), then 404, labelled 'unmatched'. */
-const NOT_FOUND: Route = {
-  operationId: 'notFound',
+/** The route of a request whose steps run outside a declared route (the routes outside `/v1`). */
+const OUTSIDE: Route = {
+  operationId: 'outside',
   method: '',
   path: 'unmatched',
-  access: 'user',
+  access: 'open',
   maxBodyBytes: undefined,
   operation: undefined,
-  handler: () => {
-    throw notARoute();
-  },
+  handler: () => undefined,
 };
 
-/** A request express could not route (a path that is not valid percent-encoding): as NOT_FOUND, with its error. */
+/**
+ * What a request that matched no route runs: every step (a token first), then 404, labelled
+ * 'unmatched'. A plain OPTIONS of a path that has routes is answered as express's router answers
+ * it: `200` with the methods in `Allow`.
+ */
+function notFound(routes: readonly Route[]): Route {
+  const templates = routes.map((route) => ({
+    method: route.method,
+    pattern: new RegExp(
+      `^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`,
+      'i',
+    ),
+  }));
+  return {
+    operationId: 'notFound',
+    method: '',
+    path: 'unmatched',
+    access: 'user',
+    maxBodyBytes: undefined,
+    operation: undefined,
+    handler: (input) => {
+      if (input.method === 'OPTIONS') {
+        const path = input.url.split('?', 1)[0] as string;
+        const methods = new Set<string>();
+        for (const { method, pattern } of templates) {
+          if (!pattern.test(path)) continue;
+          methods.add(method);
+          if (method === 'GET') methods.add('HEAD');
+        }
+        if (methods.size > 0) {
+          const allow = [...methods].sort().join(', ');
+          const { res } = input;
+          res.setHeader('Allow', allow);
+          res.setHeader('Content-Length', Buffer.byteLength(allow));
+          res.setHeader('Content-Type', 'text/plain');
+          res.setHeader('X-Content-Type-Options', 'nosniff');
+          res.end(allow);
+          return undefined;
+        }
+      }
+      throw notARoute();
+    },
+  };
+}
+
+/** A request express could not route (a path that is not valid percent-encoding): its error, after the steps. */
 const failed = (error: unknown): Route => ({
-  ...NOT_FOUND,
+  ...OUTSIDE,
+  access: 'user',
   handler: () => {
     throw error;
   },
@@ -44,16 +88,15 @@ export function v1Router(routes: readonly Route[], pipeline: Pipeline): Router {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](route.path.slice('/v1'.length), handler);
   }
-  router.use((req, res) => pipeline.handle(NOT_FOUND, NO_PARAMS, req, res));
+  const unmatched = notFound(routes);
+  router.use((req, res) => pipeline.handle(unmatched, NO_PARAMS, req, res));
   const routingFailed: ErrorRequestHandler = (error, req, res, _next) =>
     pipeline.handle(failed(error), NO_PARAMS, req, res);
   router.use(routingFailed);
   return router;
 }
 
-/** The routes outside `/v1`: an express route's metric label is its template, at 'finish'. */
-const OUTSIDE: Route = { ...NOT_FOUND, access: 'open', handler: () => undefined };
-
+/** Outside `/v1`, an express route's metric label is its template, at 'finish'. */
 const labelOf = (req: express.Request): string =>
   req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
 
