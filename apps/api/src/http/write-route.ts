@@ -90,7 +90,9 @@ function keyOf(req: RouteInput, requirement: 'required' | 'optional'): string | 
  * where a path segment needs it.
  */
 export function canonicalPath(req: Pick<RouteInput, 'route' | 'params'>): string {
-  return req.route.path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
+  const template = req.route.path;
+  if (!template.includes(':')) return template;
+  return template.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
     const value: unknown = req.params[name];
     if (typeof value !== 'string') throw new Error(`route parameter ${name} has no value`);
     return encodeURIComponent(value);
