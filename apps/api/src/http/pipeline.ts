@@ -11,7 +11,8 @@ import { type EtagOf, sendProblem, sendReply } from './send';
  */
 export class RequestState implements RouteInput {
   requestId = 'unknown';
-  userId = '';
+  /** Undefined until authenticated (a public route's handler reads it as no user; the logs omit it). */
+  userId!: string;
   sessionId: string | undefined = undefined;
   body: unknown = undefined;
   /** `performance.now()` at arrival (the metrics step). */

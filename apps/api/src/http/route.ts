@@ -22,7 +22,7 @@ export type RouteInput = {
   readonly query: Readonly<Record<string, unknown>>;
   readonly body: unknown;
   readonly headers: IncomingHttpHeaders;
-  /** The authenticated user ('' on a public route). */
+  /** The authenticated user (undefined on a public route: its handlers do not read it). */
   readonly userId: string;
   /** The session (`sid`) of the access token; undefined for a token issued without one. */
   readonly sessionId: string | undefined;
