@@ -6,31 +6,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createRateLimits } from '@tally/api';
-import type { RequestHandler } from 'express';
 import { Redis } from 'ioredis';
 import { ensureRedis, type RunningService } from '../support/services';
 
+type Budget = ReturnType<typeof createRateLimits>['perUser'];
+
 type Outcome = { allowed: boolean; status?: number; headers: Record<string, string> };
 
-/** Runs the per-user middleware for `userId` once, as express would. */
-async function check(middleware: RequestHandler, userId: string): Promise<Outcome> {
+/** Spends one point of the per-user budget of `userId`, as the pipeline's per-user step does. */
+async function check(budget: Budget, userId: string): Promise<Outcome> {
   const headers: Record<string, string> = {};
   const res = {
-    locals: { userId },
     setHeader: (name: string, value: string) => {
       headers[name] = value;
     },
   };
-  let allowed = false;
   try {
-    await middleware({} as never, res as never, () => {
-      allowed = true;
-    });
+    await budget.spend(userId, res);
   } catch (error) {
     const e = error as { status: number; headers: Record<string, string> };
     return { allowed: false, status: e.status, headers: e.headers };
   }
-  return { allowed, headers };
+  return { allowed: true, headers };
 }
 
 type Counted = Redis & { tallyRateReserve: (...args: unknown[]) => Promise<unknown> };

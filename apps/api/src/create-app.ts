@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AccessTokens, IgnoredErrors } from '@tally/http-kit';
-import { unavailable } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -12,7 +11,6 @@ import { activityRoutes } from './activity/activity.routes';
 import { createActivityService } from './activity/activity.service';
 import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
-import { authenticate } from './auth/authenticate';
 import { myEmailRoutes, verifyEmailRoutes } from './auth/email.routes';
 import { createEmailVerification } from './auth/email-verification';
 import type { LoginThrottle } from './auth/login-throttle';
@@ -36,14 +34,21 @@ import {
   normalizeIp,
   type TrustProxy,
 } from './http/client-ip';
-import { type CorsOrigins, cors } from './http/cors';
+import type { CorsOrigins } from './http/cors';
 import { errorHandler, routeNotFound } from './http/error-handler';
-import { createHotLane } from './http/hot-lane';
+import { handleAhead } from './http/express-internals';
+import { createFastDispatch } from './http/fast-dispatch';
 import { createHttpMetrics } from './http/http-metrics';
+import type { Shedder } from './http/load-shedding';
+import { createPipeline, type Step } from './http/pipeline';
 import { type ProbeDeps, probeRoutes } from './http/probe-routes';
-import { requestId } from './http/request-id';
-import { enteredByPrefix } from './http/route-prefix';
-import { upgradeRequired, WEBSOCKET_PATH } from './http/upgrade-required';
+import type { Budget } from './http/rate-limit';
+import { ok } from './http/reply';
+import { type Route, route } from './http/route';
+import { outsideSteps, v1Router } from './http/router';
+import { requestSteps } from './http/steps';
+import { isUpgrade, upgradeRequiredError } from './http/upgrade-required';
+import { createWriteRoutes, writeRoutesOf } from './http/write-route';
 import { createIdMaker } from './ids';
 import { importRoutes } from './imports/imports.routes';
 import { createImportsService } from './imports/imports.service';
@@ -70,11 +75,11 @@ export type AppDeps = {
   /** The readiness answer (`createReadiness`): PostgreSQL answers and the process is not draining. */
   isReady: ProbeDeps['isReady'];
   /** Per-user and per-IP budgets (API.md §9); absent means unlimited. */
-  rateLimits?: { perUser: RequestHandler; perIp: RequestHandler };
+  rateLimits?: { perUser: Budget; perIp: Budget };
   /** Login throttling per account and per client IP (`createLoginThrottle`, API.md §2); absent: none. */
   loginThrottle?: LoginThrottle;
   /** Refuses new work with 503 when this process is saturated. */
-  loadShedder?: RequestHandler;
+  loadShedder?: Shedder;
   /** True once the process drains: new work is refused with 503 so the load balancer moves on. */
   isDraining?: () => boolean;
   /** Exactly-once execution of keyed writes (Redis or in-memory store plus the durable record). */
@@ -124,11 +129,12 @@ export type AppDeps = {
   passwordResetTtlSeconds?: number;
   /** Reset mails per account per hour at most (`PASSWORD_RESET_MAX_PER_HOUR`). @default 3 */
   passwordResetMaxPerHour?: number;
-};
-
-const privateNoCache: RequestHandler = (req, res, next) => {
-  if (req.method === 'GET' || req.method === 'HEAD') res.setHeader('Cache-Control', 'private, no-cache');
-  next();
+  /** Tests only: steps added at the end of the request pipeline (they run on every `/v1` route). */
+  extraSteps?: readonly Step[];
+  /** Tests only: the routes as declared, changed (a handler that throws). */
+  adjustRoutes?: (routes: readonly Route[]) => readonly Route[];
+  /** Tests only: false routes every request through express (no fast dispatch). @default true */
+  fastDispatch?: boolean;
 };
 
 /** The composition root of the HTTP API: every dependency comes in, nothing is read from the environment. */
@@ -143,11 +149,12 @@ export function createApp(deps: AppDeps): Express {
   // sessions all read it. Express's own `trust proxy` (req.protocol, req.hostname) follows the rule.
   const trustRule = compileTrustProxy(deps.trustProxy ?? DEFAULT_TRUST_PROXY);
   app.set('trust proxy', (address: string, hop: number) => trustRule(normalizeIp(address) ?? '', hop));
+  const ipOf = (req: IncomingMessage) => clientIpOf(req, trustRule);
   Object.defineProperty(app.request, 'ip', {
     configurable: true,
     enumerable: true,
     get(this: express.Request) {
-      return clientIpOf(this, trustRule);
+      return ipOf(this);
     },
   });
 
@@ -203,137 +210,100 @@ export function createApp(deps: AppDeps): Express {
     },
   });
   const settlements = createSettlementsService({ knex: deps.knex, newId });
-  const ledger = ledgerRoutes({
-    knex: deps.knex,
-    writes,
-    announcer: deps.announcer,
-    groups: createGroupsService({ knex: deps.knex, newId }),
-    expenses,
-    settlements,
-    idempotency: deps.idempotency,
-  });
-  const members = memberRoutes({
-    writes,
-    announcer: deps.announcer,
-    invites: createInvitesService({ knex: deps.knex, newId }),
-    idempotency: deps.idempotency,
-  });
-  const recurring = recurringRoutes({
-    writes,
-    announcer: deps.announcer,
-    recurring: createRecurringService({ knex: deps.knex, newId, expenses }),
-    idempotency: deps.idempotency,
-  });
-  const fx = fxRoutes({
-    knex: deps.knex,
-    writes,
-    announcer: deps.announcer,
-    idempotency: deps.idempotency,
-    provider: deps.ratesProvider,
-  });
-  const activity = activityRoutes({
-    writes,
-    announcer: deps.announcer,
-    activity: createActivityService({ knex: deps.knex }),
-    idempotency: deps.idempotency,
-  });
-  const comments = commentRoutes({
-    writes,
-    announcer: deps.announcer,
-    comments: createCommentsService({ knex: deps.knex, newId }),
-    search: createExpenseSearch({ knex: deps.knex, expenses }),
-    idempotency: deps.idempotency,
-  });
-  const importing = importRoutes({
-    imports: createImportsService({ knex: deps.knex, writes, expenses, settlements }),
-    writes,
-    announcer: deps.announcer,
-    idempotency: deps.idempotency,
-    maxBytes: deps.importMaxBytes,
-    maxRows: deps.importMaxRows,
-  });
-  // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
-  app.locals['writeRoutes'] = [
-    ...ledger.writeRoutes,
-    ...members.writeRoutes,
-    ...recurring.writeRoutes,
-    ...fx.writeRoutes,
-    ...activity.writeRoutes,
-    ...comments.writeRoutes,
-    ...importing.writeRoutes,
+  // The one maker of write routes (http/write-route.ts): every keyed write runs its steps.
+  const routes = createWriteRoutes({ writes, announcer: deps.announcer, idempotency: deps.idempotency });
+  const fx = fxRoutes({ knex: deps.knex, routes, provider: deps.ratesProvider });
+  // Every /v1 route, each declared once by its module (method and path from its OpenAPI operation).
+  const declared: Route[] = [
+    route('openApiDocument', () => ok(openApiDocument())),
+    // A plain GET of the WebSocket path: 426, without a token. An upgrade that reaches express was
+    // not taken by a gateway (a ROLE=api process serves none): it goes on as any unknown route.
+    route(
+      'openWebSocket',
+      () => {
+        throw upgradeRequiredError();
+      },
+      { access: 'open', declines: isUpgrade },
+    ),
+    ...authRoutes({ auth, ...emailDeps }),
+    ...passwordResetRoutes({ passwords, background }),
+    ...verifyEmailRoutes(emailDeps),
+    ...meRoutes({ auth }),
+    ...sessionRoutes({ sessions }),
+    ...changePasswordRoutes({ passwords }),
+    ...myEmailRoutes(emailDeps),
+    ...exportRoutes({ knex: deps.knex, logger: deps.logger, accounts }),
+    ...fx.routes,
+    ...commentRoutes({
+      routes,
+      comments: createCommentsService({ knex: deps.knex, newId }),
+      search: createExpenseSearch({ knex: deps.knex, expenses }),
+    }),
+    ...ledgerRoutes({
+      knex: deps.knex,
+      routes,
+      groups: createGroupsService({ knex: deps.knex, newId }),
+      expenses,
+      settlements,
+      convertedBalances: fx.convertedBalances,
+    }),
+    ...memberRoutes({ routes, invites: createInvitesService({ knex: deps.knex, newId }) }),
+    ...recurringRoutes({ routes, recurring: createRecurringService({ knex: deps.knex, newId, expenses }) }),
+    ...activityRoutes({ routes, activity: createActivityService({ knex: deps.knex }) }),
+    ...importRoutes({
+      imports: createImportsService({ knex: deps.knex, writes, expenses, settlements }),
+      routes,
+      announcer: deps.announcer,
+      maxBytes: deps.importMaxBytes,
+      maxRows: deps.importMaxRows,
+    }),
   ];
+  const v1Routes = deps.adjustRoutes?.(declared) ?? declared;
+  // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
+  app.locals['writeRoutes'] = writeRoutesOf(v1Routes);
 
+  // The request pipeline (http/steps.ts): the one list of steps every /v1 request runs, whichever
+  // way it is routed.
   const metrics = createHttpMetrics(deps.registry);
-  app.use(requestId);
-  app.use(metrics.middleware);
-  // Ahead of load shedding, the drain check, authentication and the rate limits: a preflight is
-  // answered without a token or a budget, and every refusal still carries the CORS headers.
-  if (deps.corsOrigins && deps.corsOrigins.length > 0) app.use('/v1', cors(deps.corsOrigins));
-  if (deps.loadShedder) app.use(deps.loadShedder);
-  app.use((req, _res, next) => {
-    if (deps.isDraining?.() && req.path !== '/healthz' && req.path !== '/readyz' && req.path !== '/metrics') {
-      throw unavailable('This instance is shutting down; retry.', 1);
-    }
-    next();
-  });
+  const pipeline = createPipeline(
+    requestSteps({
+      tokens: deps.tokens,
+      isRevoked: revokedUsers.isRevoked,
+      observe: metrics.observe,
+      corsOrigins: deps.corsOrigins,
+      loadShedder: deps.loadShedder,
+      isDraining: deps.isDraining,
+      rateLimits: deps.rateLimits,
+      extraSteps: deps.extraSteps,
+    }),
+    { logger: deps.logger, etagOf: app.get('etag fn'), ipOf },
+  );
 
-  app.get('/v1/openapi.json', (_req, res) => {
-    res.json(openApiDocument());
-  });
-  // A plain GET of the WebSocket path: 426, without a token (the upgrade itself never gets here).
-  app.get(WEBSOCKET_PATH, upgradeRequired);
-
-  const v1 = express.Router();
-  v1.use(privateNoCache);
-  if (deps.rateLimits) v1.use('/auth', deps.rateLimits.perIp);
-  v1.use(enteredByPrefix(authRoutes({ auth, ...emailDeps })));
-  v1.use(enteredByPrefix(passwordResetRoutes({ passwords, background })));
-  v1.use(enteredByPrefix(verifyEmailRoutes(emailDeps)));
-  v1.use(authenticate(deps.tokens, revokedUsers.isRevoked));
-  if (deps.rateLimits) v1.use(deps.rateLimits.perUser);
-  v1.use(enteredByPrefix(meRoutes({ auth })));
-  v1.use(enteredByPrefix(sessionRoutes({ sessions })));
-  v1.use(enteredByPrefix(changePasswordRoutes({ passwords })));
-  v1.use(enteredByPrefix(myEmailRoutes(emailDeps)));
-  v1.use(enteredByPrefix(exportRoutes({ knex: deps.knex, logger: deps.logger, accounts })));
-  // Ahead of the ledger: it answers the balances reads that ask for a conversion (`?in=`).
-  v1.use(enteredByPrefix(fx.router));
-  // Ahead of the ledger: it answers the expense list, with its search and filters.
-  v1.use(enteredByPrefix(comments.router));
-  v1.use(enteredByPrefix(ledger.router));
-  v1.use(enteredByPrefix(members.router));
-  v1.use(enteredByPrefix(recurring.router));
-  v1.use(enteredByPrefix(activity.router));
-  v1.use(enteredByPrefix(importing.router));
-  // The API first: every request passes the layers ahead of the one that answers it, and `/v1` is
-  // where the traffic is. The probes, the docs and the web client come after it (no path overlaps).
-  app.use('/v1', v1);
+  // The API first: `/v1` is where the traffic is. The probes, the docs and the web client come
+  // after it (no path overlaps), behind the pipeline's steps that apply to them too.
+  app.use('/v1', v1Router(v1Routes, pipeline));
+  app.use(outsideSteps(pipeline, ipOf));
   app.use(probeRoutes(deps));
   app.use(docsRoutes('/v1/openapi.json'));
   // The demo web client at `/`, where its sources are at hand (`npm start`; not the production bundle).
   app.use(webClientRoutes());
   app.use(routeNotFound);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, app.get('etag fn')));
 
-  // The hot lane (http/hot-lane.ts) ahead of express: a replay of POST /v1/expenses, GET of an
-  // expense and of balances, in their plainest spelling, with the same steps and answers.
-  const hotLane = createHotLane({
-    tokens: deps.tokens,
-    isRevoked: revokedUsers.isRevoked,
-    perUser: deps.rateLimits?.perUser,
-    loadShedder: deps.loadShedder,
-    isDraining: deps.isDraining,
-    corsOrigins: deps.corsOrigins,
-    observe: metrics.observe,
-    logger: deps.logger,
-    etagOf: app.get('etag fn'),
-    routes: ledger.hot,
-  });
-  type Handle = (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
-  const routed = app as unknown as { handle: Handle };
-  const handle = routed.handle.bind(app);
-  routed.handle = (req, res, next) => {
-    if (!hotLane(req, res)) handle(req, res, next);
-  };
+  // The fast dispatch (http/fast-dispatch.ts) ahead of express's router: the busiest requests in
+  // their plainest spelling go straight to the pipeline, with their route and params.
+  if (deps.fastDispatch !== false) {
+    const byOperation = (operationId: string): Route => {
+      const found = v1Routes.find((r) => r.operationId === operationId);
+      if (found === undefined) throw new Error(`no route for ${operationId}`);
+      return found;
+    };
+    const fast = createFastDispatch(pipeline, {
+      getExpense: byOperation('getExpense'),
+      getBalances: byOperation('getBalances'),
+      createExpense: byOperation('createExpense'),
+    });
+    handleAhead(app, fast);
+  }
   return app;
 }

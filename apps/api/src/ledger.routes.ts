@@ -1,9 +1,5 @@
 import { toEvent } from '@tally/events';
-import { notFound } from '@tally/http-kit';
-import type { IdempotencyLayer } from '@tally/idempotency';
-import { type Request, Router } from 'express';
 import type { Knex } from 'knex';
-import { userIdOf } from './auth/authenticate';
 import {
   checkExpenseInput,
   type Expense,
@@ -16,47 +12,33 @@ import {
 import type { Group, GroupsService, Member } from './groups/groups.service';
 import { checkAddMemberInput } from './groups/pending-members';
 import { decodeSeqCursor, encodeCursor } from './http/cursor';
-import { created, etagOf, noContent, ok, type Reply, sendReply } from './http/reply';
-import { validate } from './http/validate';
-import { createWriteRoutes, type HotWrite, type WriteRouteInfo } from './http/write-route';
-import type { Announcer } from './ledger/announcer';
-import type { WriteRunner } from './ledger/write-runner';
+import { created, etagOf, noContent, ok, type Reply } from './http/reply';
+import { bodyOf, param, pathParamOf, queryOf, type Route, type RouteInput, route } from './http/route';
+import type { WriteRoutes } from './http/write-route';
 import { createRunRead, readEventPage } from './read-queries';
-import {
-  addMemberBody,
-  clientId,
-  createExpenseBody,
-  createGroupBody,
-  createSettlementBody,
-  eventsQuery,
-  listQuery,
-  patchExpenseBody,
-  patchGroupBody,
-} from './schemas';
 import {
   checkSettlementInput,
   type Settlement,
   type SettlementInput,
   type SettlementsService,
 } from './settlements/settlements.service';
-
 export type LedgerDeps = {
   knex: Knex;
-  writes: WriteRunner;
-  announcer: Announcer;
   groups: GroupsService;
   expenses: ExpensesService;
   settlements: SettlementsService;
-  /** Exactly-once execution of keyed writes; without it keys are validated but not recorded. */
-  idempotency?: IdempotencyLayer | undefined;
+  /** The write routes' maker (http/write-route.ts). */
+  routes: WriteRoutes;
+  /** A balances read that asks for a conversion (`?in=`), answered by fx; undefined: the plain read. */
+  convertedBalances: (req: RouteInput) => Promise<Reply> | undefined;
 };
 
 type ListQuery = { limit: number; cursor?: string };
 type GroupInput = { name: string; currency?: string; description?: string };
 
 /** An expense's body, checked on its own: the schema, then payers and shares that add up to the amount. */
-function parseExpense(body: unknown): ExpenseInput {
-  const input = validate<ExpenseInput>(createExpenseBody, body);
+function parseExpense(req: RouteInput): ExpenseInput {
+  const input = bodyOf<ExpenseInput>(req);
   checkExpenseInput(input);
   return input;
 }
@@ -81,182 +63,141 @@ const REPLIES = {
   gone: (): Reply => noContent(),
 };
 
-const param = (req: Request, name: string): string => {
-  const value = req.params[name];
-  // A NUL can never be part of an id (and PostgreSQL text cannot hold it): nothing is found.
-  if (typeof value !== 'string' || value.includes('\u0000')) throw notFound();
-  return value;
-};
-
 /** Groups, members, expenses, settlements, balances and the event log: everything group-scoped. */
-export function ledgerRoutes(deps: LedgerDeps): {
-  router: Router;
-  writeRoutes: readonly WriteRouteInfo[];
-  hot: LedgerHotRoutes;
-} {
-  const { groups, expenses, settlements } = deps;
-  const router = Router();
+export function ledgerRoutes(deps: LedgerDeps): Route[] {
+  const { groups, expenses, settlements, routes } = deps;
   const runRead = createRunRead(deps.knex);
+  const { write } = routes;
+  const ifMatch = (req: RouteInput) => req.headers['if-match'];
 
-  // Every write route is made by `writes` (http/write-route.ts): parse, claim the key, write with
-  // the durable record, reply, announce. Its `parse` is what a request must satisfy on its own.
-  const writes = createWriteRoutes({
-    router,
-    mountPath: '/v1',
-    writes: deps.writes,
-    announcer: deps.announcer,
-    idempotency: deps.idempotency,
-  });
-
-  // ---- groups and members ----------------------------------------------------------------------
-  writes.post('/groups', {
-    key: 'optional',
-    parse: (req) => validate<GroupInput>(createGroupBody, req.body),
-    work: (ctx, userId, input) => groups.create(ctx, userId, input),
-    reply: REPLIES.groupCreated,
-  });
-  writes.patch('/groups/:groupId', {
-    key: 'optional',
-    parse: (req) => ({
-      patch: validate<{ name?: string; description?: string }>(patchGroupBody, req.body),
-      groupId: param(req, 'groupId'),
+  // Every write route is made by `routes.write` (http/write-route.ts): parse, claim the key, write
+  // with the durable record, reply, announce. Its `parse` is what a request must satisfy on its own.
+  return [
+    // ---- groups and members --------------------------------------------------------------------
+    write({
+      operation: 'createGroup',
+      parse: (req) => bodyOf<GroupInput>(req),
+      work: (ctx, userId, input) => groups.create(ctx, userId, input),
+      reply: REPLIES.groupCreated,
     }),
-    work: (ctx, userId, { groupId, patch }, req) =>
-      groups.update(ctx, userId, groupId, patch, req.get('if-match')),
-    reply: REPLIES.group,
-  });
-  writes.post('/groups/:groupId/members', {
-    key: 'optional',
-    parse: (req) => ({
-      member: checkAddMemberInput(
-        validate<{ userId?: string; email?: string; name?: string }>(addMemberBody, req.body),
-      ),
-      groupId: param(req, 'groupId'),
+    write({
+      operation: 'updateGroup',
+      parse: (req) => ({
+        patch: bodyOf<{ name?: string; description?: string }>(req),
+        groupId: param(req, 'groupId'),
+      }),
+      work: (ctx, userId, { groupId, patch }, req) =>
+        groups.update(ctx, userId, groupId, patch, ifMatch(req)),
+      reply: REPLIES.group,
     }),
-    work: (ctx, userId, { groupId, member }) => groups.addMember(ctx, userId, groupId, member),
-    reply: REPLIES.member,
-  });
-  writes.delete('/groups/:groupId/members/:userId', {
-    key: 'optional',
-    parse: (req) => ({ groupId: param(req, 'groupId'), memberId: param(req, 'userId') }),
-    work: (ctx, userId, { groupId, memberId }) => groups.removeMember(ctx, userId, groupId, memberId),
-    reply: REPLIES.gone,
-  });
-  router.get('/groups', async (req, res) => {
-    sendReply(res, ok(await groups.list(userIdOf(res), validate<ListQuery>(listQuery, req.query, 'query'))));
-  });
-  router.get('/groups/:groupId', async (req, res) => {
-    sendReply(res, REPLIES.group(await groups.get(userIdOf(res), param(req, 'groupId'))));
-  });
-  router.get('/groups/:groupId/balances', async (req, res) => {
-    sendReply(res, ok(await groups.balances(userIdOf(res), param(req, 'groupId'))));
-  });
-  // GET /groups/:groupId/expenses: comments/comments.routes.ts (the list with its search and filters).
-  router.get('/groups/:groupId/settlements', async (req, res) => {
-    const query = validate<ListQuery>(listQuery, req.query, 'query');
-    sendReply(res, ok(await settlements.list(userIdOf(res), param(req, 'groupId'), query)));
-  });
-  router.get('/groups/:groupId/events', async (req, res) => {
-    const query = validate<ListQuery & { afterSeq?: number }>(eventsQuery, req.query, 'query');
-    const groupId = param(req, 'groupId');
-    // One statement with the membership check. `cursor` (from a previous page) wins over
-    // `afterSeq`; both mean "events after this seq".
-    // Events no longer kept (EVENT_RETENTION_DAYS) after that seq: 410 resync_required.
-    const rows = await readEventPage<Parameters<typeof toEvent>[0]>(
-      runRead,
-      { groupId, userId: userIdOf(res), limit: query.limit + 1 },
-      () => decodeSeqCursor(query.cursor) ?? query.afterSeq ?? 0,
-    );
-    const data = rows.slice(0, query.limit).map(toEvent);
-    const last = data[data.length - 1];
-    const nextCursor = rows.length > query.limit && last ? encodeCursor([last.seq]) : null;
-    sendReply(res, ok({ data, nextCursor }));
-  });
-
-  // ---- expenses --------------------------------------------------------------------------------
-  const postExpense = writes.post('/expenses', {
-    key: 'required',
-    parse: (req) => parseExpense(req.body),
-    work: (ctx, userId, input) => expenses.create(ctx, userId, input),
-    reply: REPLIES.expenseCreated,
-  });
-  router.get('/expenses/:expenseId', async (req, res) => {
-    sendReply(res, REPLIES.expense(await expenses.get(userIdOf(res), param(req, 'expenseId'))));
-  });
-  writes.put('/expenses/:expenseId', {
-    key: 'required',
-    parse: (req) => ({
-      expenseId: validate<string>(clientId.label('expenseId'), param(req, 'expenseId'), 'path'),
-      expense: parseExpense(req.body),
+    write({
+      operation: 'addMember',
+      parse: (req) => ({
+        member: checkAddMemberInput(bodyOf<{ userId?: string; email?: string; name?: string }>(req)),
+        groupId: param(req, 'groupId'),
+      }),
+      work: (ctx, userId, { groupId, member }) => groups.addMember(ctx, userId, groupId, member),
+      reply: REPLIES.member,
     }),
-    work: (ctx, userId, { expenseId, expense }, req) =>
-      expenses.put(ctx, userId, expenseId, expense, req.get('if-match')),
-    reply: REPLIES.expenseWritten,
-    // Two PUTs creating one id in two groups at once: the loser runs again, and then finds the
-    // expense in the other group (a PUT naming another group is refused).
-    retryIf: lostCreateRace,
-  });
-  writes.patch('/expenses/:expenseId', {
-    key: 'required',
-    // A patch is checked against the expense it changes (its shares must still add up): that is
-    // an outcome of the group's state, recorded like any other.
-    parse: (req) => ({
-      patch: validate<ExpensePatch>(patchExpenseBody, req.body),
-      expenseId: param(req, 'expenseId'),
+    write({
+      operation: 'removeMember',
+      parse: (req) => ({ groupId: param(req, 'groupId'), memberId: param(req, 'userId') }),
+      work: (ctx, userId, { groupId, memberId }) => groups.removeMember(ctx, userId, groupId, memberId),
+      reply: REPLIES.gone,
     }),
-    work: (ctx, userId, { expenseId, patch }, req) =>
-      expenses.patch(ctx, userId, expenseId, patch, req.get('if-match')),
-    reply: REPLIES.expense,
-  });
-  writes.delete('/expenses/:expenseId', {
-    key: 'required',
-    parse: (req) => param(req, 'expenseId'),
-    work: (ctx, userId, expenseId, req) => expenses.remove(ctx, userId, expenseId, req.get('if-match')),
-    reply: REPLIES.gone,
-  });
-  writes.post('/expenses/:expenseId/restore', {
-    key: 'required',
-    parse: (req) => param(req, 'expenseId'),
-    work: (ctx, userId, expenseId) => expenses.restore(ctx, userId, expenseId),
-    reply: REPLIES.expense,
-  });
+    route('listGroups', async (req) => ok(await groups.list(req.userId, queryOf<ListQuery>(req)))),
+    route('getGroup', async (req) => REPLIES.group(await groups.get(req.userId, param(req, 'groupId')))),
+    // A conversion (`?in=`) is fx's (fx/fx.routes.ts); any other query is checked there too.
+    route('getBalances', async (req) => {
+      const converted = deps.convertedBalances(req);
+      return converted ?? ok(await groups.balances(req.userId, param(req, 'groupId')));
+    }),
+    // GET /groups/:groupId/expenses: comments/comments.routes.ts (the list with its search and filters).
+    route('listSettlements', async (req) => {
+      const query = queryOf<ListQuery>(req);
+      return ok(await settlements.list(req.userId, param(req, 'groupId'), query));
+    }),
+    route('listEvents', async (req) => {
+      const query = queryOf<ListQuery & { afterSeq?: number }>(req);
+      const groupId = param(req, 'groupId');
+      // One statement with the membership check. `cursor` (from a previous page) wins over
+      // `afterSeq`; both mean "events after this seq".
+      // Events no longer kept (EVENT_RETENTION_DAYS) after that seq: 410 resync_required.
+      const rows = await readEventPage<Parameters<typeof toEvent>[0]>(
+        runRead,
+        { groupId, userId: req.userId, limit: query.limit + 1 },
+        () => decodeSeqCursor(query.cursor) ?? query.afterSeq ?? 0,
+      );
+      const data = rows.slice(0, query.limit).map(toEvent);
+      const last = data[data.length - 1];
+      const nextCursor = rows.length > query.limit && last ? encodeCursor([last.seq]) : null;
+      return ok({ data, nextCursor });
+    }),
 
-  // ---- settlements -----------------------------------------------------------------------------
-  writes.post('/settlements', {
-    key: 'required',
-    parse: (req) => {
-      const input = validate<SettlementInput>(createSettlementBody, req.body);
-      checkSettlementInput(input);
-      return input;
-    },
-    work: (ctx, userId, input) => settlements.create(ctx, userId, input),
-    reply: REPLIES.settlementCreated,
-  });
-  router.get('/settlements/:settlementId', async (req, res) => {
-    sendReply(res, REPLIES.settlement(await settlements.get(userIdOf(res), param(req, 'settlementId'))));
-  });
-  writes.delete('/settlements/:settlementId', {
-    key: 'required',
-    parse: (req) => param(req, 'settlementId'),
-    work: (ctx, userId, settlementId) => settlements.remove(ctx, userId, settlementId),
-    reply: REPLIES.gone,
-  });
+    // ---- expenses ------------------------------------------------------------------------------
+    write({
+      operation: 'createExpense',
+      parse: parseExpense,
+      work: (ctx, userId, input) => expenses.create(ctx, userId, input),
+      reply: REPLIES.expenseCreated,
+    }),
+    route('getExpense', async (req) =>
+      REPLIES.expense(await expenses.get(req.userId, param(req, 'expenseId'))),
+    ),
+    write({
+      operation: 'putExpense',
+      parse: (req) => ({
+        expenseId: pathParamOf(req, 'expenseId'),
+        expense: parseExpense(req),
+      }),
+      work: (ctx, userId, { expenseId, expense }, req) =>
+        expenses.put(ctx, userId, expenseId, expense, ifMatch(req)),
+      reply: REPLIES.expenseWritten,
+      // Two PUTs creating one id in two groups at once: the loser runs again, and then finds the
+      // expense in the other group (a PUT naming another group is refused).
+      retryIf: lostCreateRace,
+    }),
+    write({
+      operation: 'patchExpense',
+      // A patch is checked against the expense it changes (its shares must still add up): that is
+      // an outcome of the group's state, recorded like any other.
+      parse: (req) => ({ patch: bodyOf<ExpensePatch>(req), expenseId: param(req, 'expenseId') }),
+      work: (ctx, userId, { expenseId, patch }, req) =>
+        expenses.patch(ctx, userId, expenseId, patch, ifMatch(req)),
+      reply: REPLIES.expense,
+    }),
+    write({
+      operation: 'deleteExpense',
+      parse: (req) => param(req, 'expenseId'),
+      work: (ctx, userId, expenseId, req) => expenses.remove(ctx, userId, expenseId, ifMatch(req)),
+      reply: REPLIES.gone,
+    }),
+    write({
+      operation: 'restoreExpense',
+      parse: (req) => param(req, 'expenseId'),
+      work: (ctx, userId, expenseId) => expenses.restore(ctx, userId, expenseId),
+      reply: REPLIES.expense,
+    }),
 
-  return {
-    router,
-    writeRoutes: writes.routes(),
-    // The same answers as the routes above, for the hot lane (http/hot-lane.ts).
-    hot: {
-      expense: async (userId, expenseId) => REPLIES.expense(await expenses.get(userId, expenseId)),
-      balances: async (userId, groupId) => ok(await groups.balances(userId, groupId)),
-      postExpense,
-    },
-  };
+    // ---- settlements ---------------------------------------------------------------------------
+    write({
+      operation: 'createSettlement',
+      parse: (req) => {
+        const input = bodyOf<SettlementInput>(req);
+        checkSettlementInput(input);
+        return input;
+      },
+      work: (ctx, userId, input) => settlements.create(ctx, userId, input),
+      reply: REPLIES.settlementCreated,
+    }),
+    route('getSettlement', async (req) =>
+      REPLIES.settlement(await settlements.get(req.userId, param(req, 'settlementId'))),
+    ),
+    write({
+      operation: 'deleteSettlement',
+      parse: (req) => param(req, 'settlementId'),
+      work: (ctx, userId, settlementId) => settlements.remove(ctx, userId, settlementId),
+      reply: REPLIES.gone,
+    }),
+  ];
 }
-
-/** The hottest routes' answers without express: GET an expense, GET balances, POST /v1/expenses. */
-export type LedgerHotRoutes = {
-  expense(userId: string, expenseId: string): Promise<Reply>;
-  balances(userId: string, groupId: string): Promise<Reply>;
-  postExpense: HotWrite;
-};

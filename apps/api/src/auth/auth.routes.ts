@@ -1,50 +1,41 @@
-import { type Request, Router } from 'express';
-import { jsonBody } from '../http/json-body';
-import { created, ok, sendReply } from '../http/reply';
-import { validate } from '../http/validate';
+import { created, ok } from '../http/reply';
+import { bodyOf, type Route, type RouteInput, route } from '../http/route';
 import type { BackgroundTasks } from '../mail/background';
 import type { Mailer } from '../mail/mailer';
-import { loginBody, refreshBody, registerBody } from '../schemas';
 import type { AuthService } from './auth.service';
-import { userIdOf } from './authenticate';
 import type { EmailVerification } from './email-verification';
 import type { DeviceInfo } from './sessions';
 
 /** The device a sign-in comes from, as its session records it (API.md §2). */
-const deviceOf = (req: Request): DeviceInfo => ({ userAgent: req.get('user-agent'), ip: req.ip });
+const deviceOf = (req: RouteInput): DeviceInfo => ({ userAgent: req.headers['user-agent'], ip: req.ip });
 
+/** Registering, signing in and refreshing: public, under the per-IP auth budget. */
 export function authRoutes(deps: {
   auth: AuthService;
   verification: EmailVerification;
   mailer: Mailer;
   background: BackgroundTasks;
-}): Router {
-  const router = Router();
-  router.post('/auth/register', jsonBody, async (req, res) => {
-    const session = await deps.auth.register(validate(registerBody, req.body), deviceOf(req));
-    sendReply(res, created(session));
-    // The link to confirm the address (API.md §2.5), after the answer: a slow mail server never
-    // delays signing up, and a failed mail is sent again on request.
-    deps.background.run('email_verification_mail', async () => {
-      const link = await deps.verification.requestLink(session.user.id, { quiet: true });
-      if (link) await deps.mailer.send(link.mail);
-    });
-  });
-  router.post('/auth/login', jsonBody, async (req, res) => {
-    sendReply(res, ok(await deps.auth.login(validate(loginBody, req.body), deviceOf(req))));
-  });
-  router.post('/auth/refresh', jsonBody, async (req, res) => {
-    const { refreshToken } = validate<{ refreshToken: string }>(refreshBody, req.body);
-    sendReply(res, ok(await deps.auth.refresh(refreshToken)));
-  });
-  return router;
+}): Route[] {
+  return [
+    route('register', async (req) => {
+      const session = await deps.auth.register(bodyOf(req), deviceOf(req));
+      // The link to confirm the address (API.md §2.5), in the background: a slow mail server never
+      // delays signing up, and a failed mail is sent again on request.
+      deps.background.run('email_verification_mail', async () => {
+        const link = await deps.verification.requestLink(session.user.id, { quiet: true });
+        if (link) await deps.mailer.send(link.mail);
+      });
+      return created(session);
+    }),
+    route('login', async (req) => ok(await deps.auth.login(bodyOf(req), deviceOf(req)))),
+    route('refresh', async (req) => {
+      const { refreshToken } = bodyOf<{ refreshToken: string }>(req);
+      return ok(await deps.auth.refresh(refreshToken));
+    }),
+  ];
 }
 
-/** `GET /v1/me`; mounted after authentication and the per-user rate limit. */
-export function meRoutes(deps: { auth: AuthService }): Router {
-  const router = Router();
-  router.get('/me', async (_req, res) => {
-    sendReply(res, ok(await deps.auth.me(userIdOf(res))));
-  });
-  return router;
+/** `GET /v1/me`. */
+export function meRoutes(deps: { auth: AuthService }): Route[] {
+  return [route('getMe', async (req) => ok(await deps.auth.me(req.userId)))];
 }

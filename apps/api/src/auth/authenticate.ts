@@ -1,7 +1,6 @@
 import type { AccessTokens } from '@tally/http-kit';
 import { AppError } from '@tally/http-kit';
-import type { RequestHandler } from 'express';
-import { requestContext } from '../http/request-context';
+import type { RequestState, Step } from '../http/pipeline';
 
 export const unauthenticated = (): AppError =>
   new AppError('unauthenticated', 401, 'A valid bearer access token is required.', {
@@ -15,33 +14,25 @@ export async function identityFromAuthorization(tokens: AccessTokens, header: st
 }
 
 /**
- * `isRevoked`: a deleted account's access token (API.md §11.3), or one of a session that was signed
- * out (its `sid`, §2), is refused before it expires; absent, every valid token is accepted.
+ * The pipeline's authentication step, for every route but the public ones: the bearer access
+ * token's user and session, or `401`. `isRevoked`: a deleted account's access token (API.md §11.3),
+ * or one of a session that was signed out (its `sid`, §2), is refused before it expires; absent,
+ * every valid token is accepted.
  */
-export function authenticate(
+export function authenticationStep(
   tokens: AccessTokens,
   isRevoked?: (userId: string, sessionId?: string) => Promise<boolean>,
-): RequestHandler {
-  return async (req, res, next) => {
-    const identity = await identityFromAuthorization(tokens, req.get('authorization'));
+): Step {
+  async function authenticate(s: RequestState): Promise<void> {
+    const identity = await identityFromAuthorization(tokens, s.req.headers.authorization);
     const userId = identity?.userId;
     if (!userId || (isRevoked && (await isRevoked(userId, identity.sessionId)))) throw unauthenticated();
-    res.locals['userId'] = userId;
-    if (identity.sessionId !== undefined) res.locals['sessionId'] = identity.sessionId;
-    const ctx = requestContext.getStore();
-    if (ctx) ctx.userId = userId;
-    next();
+    // The state is the request context too: the logs of the request carry the user from here on.
+    s.userId = userId;
+    s.sessionId = identity.sessionId;
+  }
+  return {
+    name: 'authenticate',
+    run: (s) => (s.route.access === 'user' ? authenticate(s) : undefined),
   };
-}
-
-export function userIdOf(res: { locals: Record<string, unknown> }): string {
-  const id = res.locals['userId'];
-  if (typeof id !== 'string') throw unauthenticated();
-  return id;
-}
-
-/** The session (`sid`) of the request's access token; undefined for a token issued without one. */
-export function sessionIdOf(res: { locals: Record<string, unknown> }): string | undefined {
-  const id = res.locals['sessionId'];
-  return typeof id === 'string' ? id : undefined;
 }

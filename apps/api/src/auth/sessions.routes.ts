@@ -1,31 +1,26 @@
-import { Router } from 'express';
-import { noContent, ok, sendReply } from '../http/reply';
-import { sessionIdOf, userIdOf } from './authenticate';
+import { noContent, ok } from '../http/reply';
+import { type Route, route } from '../http/route';
 import type { Sessions } from './sessions';
 
 /**
  * Sessions and signing out (API.md §2): `GET /v1/me/sessions`, `DELETE /v1/me/sessions/{id}`,
- * `POST /v1/auth/logout`, `POST /v1/auth/logout-all`. Mounted after authentication and the per-user
- * rate limit: unlike the other `/v1/auth` routes, signing out needs the bearer access token (the
- * per-IP `/auth` budget applies as well).
+ * `POST /v1/auth/logout`, `POST /v1/auth/logout-all`. Unlike the other `/v1/auth` routes, signing
+ * out needs the bearer access token (the per-IP `/auth` budget applies as well).
  */
-export function sessionRoutes(deps: { sessions: Sessions }): Router {
-  const router = Router();
-  router.get('/me/sessions', async (_req, res) => {
-    const items = await deps.sessions.list(userIdOf(res), sessionIdOf(res));
-    sendReply(res, ok({ data: items }));
-  });
-  router.delete('/me/sessions/:sessionId', async (req, res) => {
-    await deps.sessions.revoke(userIdOf(res), String(req.params['sessionId']));
-    sendReply(res, noContent());
-  });
-  router.post('/auth/logout', async (_req, res) => {
-    await deps.sessions.logout(userIdOf(res), sessionIdOf(res));
-    sendReply(res, noContent());
-  });
-  router.post('/auth/logout-all', async (_req, res) => {
-    await deps.sessions.logoutAll(userIdOf(res));
-    sendReply(res, noContent());
-  });
-  return router;
+export function sessionRoutes(deps: { sessions: Sessions }): Route[] {
+  return [
+    route('listSessions', async (req) => ok({ data: await deps.sessions.list(req.userId, req.sessionId) })),
+    route('revokeSession', async (req) => {
+      await deps.sessions.revoke(req.userId, String(req.params['sessionId']));
+      return noContent();
+    }),
+    route('logout', async (req) => {
+      await deps.sessions.logout(req.userId, req.sessionId);
+      return noContent();
+    }),
+    route('logoutAll', async (req) => {
+      await deps.sessions.logoutAll(req.userId);
+      return noContent();
+    }),
+  ];
 }

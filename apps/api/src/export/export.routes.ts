@@ -1,10 +1,11 @@
+import type { ServerResponse } from 'node:http';
 import { AppError, notFound } from '@tally/http-kit';
-import { type Request, type Response, Router } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AccountDeletion } from '../account/account-deletion';
-import { userIdOf } from '../auth/authenticate';
 import { EXPORTS_PER_USER } from '../bounds';
+import { noContent } from '../http/reply';
+import { type Route, route } from '../http/route';
 import { createGroupCsvExport } from './group-csv';
 import { writeMyData } from './my-data';
 
@@ -25,7 +26,7 @@ const safeFileName = (name: string) =>
  */
 function createExportSlots() {
   const inFlight = new Map<string, number>();
-  return (userId: string, res: Response): void => {
+  return (userId: string, res: ServerResponse): void => {
     const count = inFlight.get(userId) ?? 0;
     if (count >= EXPORTS_PER_USER) {
       throw new AppError(
@@ -57,7 +58,7 @@ function createExportSlots() {
  * response is destroyed instead (no final chunk), so the client sees a broken download, never a
  * short file that looks complete (API.md §11).
  */
-async function streamed(res: Response, logger: Logger, write: () => Promise<unknown>): Promise<void> {
+async function streamed(res: ServerResponse, logger: Logger, write: () => Promise<unknown>): Promise<void> {
   try {
     await write();
     if (!res.destroyed) res.end();
@@ -69,40 +70,42 @@ async function streamed(res: Response, logger: Logger, write: () => Promise<unkn
   }
 }
 
-/** CSV of a group, the caller's data, and the deletion of their account (API.md §11). */
-export function exportRoutes(deps: ExportDeps): Router {
-  const router = Router();
+/**
+ * CSV of a group, the caller's data, and the deletion of their account (API.md §11). The downloads
+ * write the response themselves (a stream): their handlers answer nothing.
+ */
+export function exportRoutes(deps: ExportDeps): Route[] {
   const csv = createGroupCsvExport({ knex: deps.knex });
   const takeExportSlot = createExportSlots();
 
-  router.get('/groups/:groupId/export.csv', async (req: Request, res: Response) => {
-    const groupId = req.params['groupId'];
-    if (typeof groupId !== 'string' || groupId.includes('\u0000')) throw notFound('Group');
-    takeExportSlot(userIdOf(res), res);
-    // Checked before the first byte: a stranger or a missing group is still a 404 problem+json.
-    const prepared = await csv.prepare(userIdOf(res), groupId);
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8; header=present');
-    res.setHeader(
-      'Content-Disposition',
-      `attachment; filename="${safeFileName(prepared.group.name)}-${prepared.group.id}.csv"`,
-    );
-    await streamed(res, deps.logger, () => csv.write(res, groupId, prepared));
-  });
-
-  router.get('/me/export', async (_req: Request, res: Response) => {
-    const userId = userIdOf(res);
-    takeExportSlot(userId, res);
-    res.status(200);
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Disposition', 'attachment; filename="tally-my-data.json"');
-    await streamed(res, deps.logger, () => writeMyData(deps.knex, res, userId));
-  });
-
-  router.delete('/me', async (_req: Request, res: Response) => {
-    await deps.accounts.deleteAccount(userIdOf(res));
-    res.status(204).end();
-  });
-
-  return router;
+  return [
+    route('exportGroupCsv', async (req) => {
+      const { res, userId } = req;
+      const groupId = req.params['groupId'];
+      if (typeof groupId !== 'string' || groupId.includes('\u0000')) throw notFound('Group');
+      takeExportSlot(userId, res);
+      // Checked before the first byte: a stranger or a missing group is still a 404 problem+json.
+      const prepared = await csv.prepare(userId, groupId);
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8; header=present');
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="${safeFileName(prepared.group.name)}-${prepared.group.id}.csv"`,
+      );
+      await streamed(res, deps.logger, () => csv.write(res, groupId, prepared));
+      return undefined;
+    }),
+    route('exportMyData', async ({ res, userId }) => {
+      takeExportSlot(userId, res);
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Disposition', 'attachment; filename="tally-my-data.json"');
+      await streamed(res, deps.logger, () => writeMyData(deps.knex, res, userId));
+      return undefined;
+    }),
+    route('deleteMe', async (req) => {
+      await deps.accounts.deleteAccount(req.userId);
+      return noContent();
+    }),
+  ];
 }

@@ -1,90 +1,64 @@
-import { notFound } from '@tally/http-kit';
-import type { IdempotencyLayer } from '@tally/idempotency';
-import { type Request, Router } from 'express';
 import type { Knex } from 'knex';
-import { userIdOf } from '../auth/authenticate';
-import { ok, sendReply } from '../http/reply';
-import { validate } from '../http/validate';
-import { createWriteRoutes, type WriteRouteInfo } from '../http/write-route';
-import type { Announcer } from '../ledger/announcer';
-import type { WriteRunner } from '../ledger/write-runner';
-import { balancesQuery, putRatesBody } from '../schemas';
+import { ok, type Reply } from '../http/reply';
+import { bodyOf, param, queryOf, type Route, type RouteInput, route } from '../http/route';
+import type { WriteRoutes } from '../http/write-route';
 import { convertedBalances } from './converted-balances';
 import { checkRatesInput, createGroupRates, type RatesInput } from './group-rates';
 import type { RatesProvider } from './rates-provider';
 
 export type FxDeps = {
   knex: Knex;
-  writes: WriteRunner;
-  announcer: Announcer;
-  idempotency?: IdempotencyLayer | undefined;
+  /** The write routes' maker (http/write-route.ts). */
+  routes: WriteRoutes;
   /** The outside source of rates (`FX_PROVIDER`); absent: only the groups' own rates. */
   provider?: RatesProvider | undefined;
 };
 
-const groupIdOf = (req: Request): string => {
-  const value = req.params['groupId'];
-  // As ledger.routes.ts: a NUL can never be part of an id (and PostgreSQL text cannot hold it).
-  if (typeof value !== 'string' || value.includes('\u0000')) throw notFound();
-  return value;
-};
-
-/**
- * Currency conversion (API.md §6, "Settling in one currency"): a group's own exchange rates, and
- * its balances converted into one currency. Mounted ahead of the ledger's routes: it checks the
- * query of `GET …/balances`, answers it when it asks for a conversion (`in`), and passes any other
- * balances read on, unchanged, to the ledger.
- */
 function isEmpty(query: object): boolean {
   for (const _ in query) return false;
   return true;
 }
 
-export function fxRoutes(deps: FxDeps): { router: Router; writeRoutes: readonly WriteRouteInfo[] } {
-  const router = Router();
+/**
+ * Currency conversion (API.md §6, "Settling in one currency"): a group's own exchange rates, and
+ * its balances converted into one currency. `convertedBalances` answers the balances read of the
+ * ledger (ledger.routes.ts) when it asks for a conversion (`in`); any query is checked.
+ */
+export function fxRoutes(deps: FxDeps): {
+  routes: Route[];
+  convertedBalances: (req: RouteInput) => Promise<Reply> | undefined;
+} {
   // Reads the same snapshot as the ledger's balances (ledger/group-snapshot.ts), with the rates.
   const rates = createGroupRates({ knex: deps.knex });
-  const writes = createWriteRoutes({
-    router,
-    mountPath: '/v1',
-    writes: deps.writes,
-    announcer: deps.announcer,
-    idempotency: deps.idempotency,
-  });
 
-  // Not a money write (it moves no balance) and a PUT is idempotent by itself: the key is optional,
-  // and replays like any keyed write when given.
-  writes.put('/groups/:groupId/rates', {
-    key: 'optional',
-    parse: (req) => {
-      const input = validate<RatesInput>(putRatesBody, req.body);
-      checkRatesInput(input);
-      return { groupId: groupIdOf(req), input };
+  async function converted(req: RouteInput, currency: string): Promise<Reply> {
+    const { balances, rates: groupRates } = await rates.balancesWithRates(req.userId, param(req, 'groupId'));
+    const amounts = await convertedBalances(balances.currencies, currency, groupRates, deps.provider);
+    return ok({ ...balances, converted: amounts });
+  }
+
+  return {
+    routes: [
+      // Not a money write (it moves no balance) and a PUT is idempotent by itself: the key is
+      // optional, and replays like any keyed write when given.
+      deps.routes.write({
+        operation: 'setGroupRates',
+        parse: (req) => {
+          const input = bodyOf<RatesInput>(req);
+          checkRatesInput(input);
+          return { groupId: param(req, 'groupId'), input };
+        },
+        work: (ctx, userId, { groupId, input }) => rates.put(ctx, userId, groupId, input),
+        reply: (value) => ok(value),
+      }),
+      route('getGroupRates', async (req) => ok(await rates.get(req.userId, param(req, 'groupId')))),
+    ],
+    convertedBalances: (req) => {
+      // Any query is checked (an unknown parameter is 422, as on the lists); without `in` the read
+      // is the ledger's, unchanged. No query at all (the usual read): nothing to check.
+      if (isEmpty(req.query)) return undefined;
+      const query = queryOf<{ in?: string }>(req);
+      return query.in === undefined ? undefined : converted(req, query.in);
     },
-    work: (ctx, userId, { groupId, input }) => rates.put(ctx, userId, groupId, input),
-    reply: (value) => ok(value),
-  });
-  router.get('/groups/:groupId/rates', async (req, res) => {
-    sendReply(res, ok(await rates.get(userIdOf(res), groupIdOf(req))));
-  });
-  router.get('/groups/:groupId/balances', async (req, res, next) => {
-    // Any query is checked (an unknown parameter is 422, as on the lists); without `in` the read
-    // is the ledger's, unchanged. No query at all (the usual read): nothing to check.
-    if (isEmpty(req.query)) {
-      next();
-      return;
-    }
-    const query = validate<{ in?: string }>(balancesQuery, req.query, 'query');
-    if (query.in === undefined) {
-      next();
-      return;
-    }
-    const userId = userIdOf(res);
-    const groupId = groupIdOf(req);
-    const { balances, rates: groupRates } = await rates.balancesWithRates(userId, groupId);
-    const converted = await convertedBalances(balances.currencies, query.in, groupRates, deps.provider);
-    sendReply(res, ok({ ...balances, converted }));
-  });
-
-  return { router, writeRoutes: writes.routes() };
+  };
 }

@@ -1,21 +1,33 @@
-import express from 'express';
+import { createServer } from 'node:http';
+import pino from 'pino';
 import request from 'supertest';
-import { CORS_MAX_AGE_SECONDS, type CorsOrigins, cors } from './cors';
+import { CORS_MAX_AGE_SECONDS, type CorsOrigins, corsStep } from './cors';
+import { createPipeline } from './pipeline';
+import { ok } from './reply';
+import type { Route } from './route';
 
-/** The middleware in front of a route that says it ran, as in createApp. */
+/** The step in a pipeline of its own, in front of a route that says it ran. */
 function appWith(origins: CorsOrigins) {
-  const app = express();
-  app.use('/v1', cors(origins));
-  app.all('/v1/thing', (req, res) => {
-    res.setHeader('ETag', 'W/"1"');
-    res.json({ reached: req.method });
+  const pipeline = createPipeline([corsStep(origins)], {
+    logger: pino({ level: 'silent' }),
+    etagOf: undefined,
+    ipOf: () => undefined,
   });
-  return app;
+  const thing: Route = {
+    operationId: 'thing',
+    method: 'GET',
+    path: '/v1/thing',
+    access: 'open',
+    maxBodyBytes: undefined,
+    operation: undefined,
+    handler: (req) => ok({ reached: req.method }, { ETag: 'W/"1"' }),
+  };
+  return createServer((req, res) => pipeline.handle(thing, {}, req, res));
 }
 
 const APP = 'https://app.example.com';
 
-describe('cors() with a list of origins', () => {
+describe('the CORS step with a list of origins', () => {
   const app = appWith([APP, 'http://localhost:5173']);
 
   it('answers an allowed origin with its origin and the exposed headers, and says that it varies by Origin', async () => {
@@ -72,7 +84,7 @@ describe('cors() with a list of origins', () => {
   });
 });
 
-describe("cors('*')", () => {
+describe("the CORS step with '*'", () => {
   const app = appWith('*');
 
   it('allows every origin with `*` (never credentials) and does not vary by Origin', async () => {

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Step } from './pipeline';
 
 /**
  * CORS for `/v1` (API.md §10 `CORS_ORIGINS`), so that a web app on another origin can call the API
@@ -53,27 +53,30 @@ const ALLOWED = CORS_ALLOWED_HEADERS.join(', ');
 const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
 const MAX_AGE = String(CORS_MAX_AGE_SECONDS);
 
-/** The CORS middleware for the allowed origins; mount it on `/v1` ahead of everything that can refuse. */
-export function cors(origins: CorsOrigins): RequestHandler {
+/** The CORS step of the request pipeline (http/steps.ts), ahead of every step that can refuse. */
+export function corsStep(origins: CorsOrigins): Step {
   const anyOrigin = origins === '*';
   const allowed = new Set(anyOrigin ? [] : origins);
-  return (req, res, next) => {
-    // The answer depends on Origin unless every origin gets the same one: caches must know.
-    if (!anyOrigin) res.vary('Origin');
-    const origin = req.headers.origin;
-    if (origin === undefined || !(anyOrigin || allowed.has(origin))) {
-      next();
-      return;
-    }
-    res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-      res.setHeader('Access-Control-Allow-Methods', METHODS);
-      res.setHeader('Access-Control-Allow-Headers', ALLOWED);
-      res.setHeader('Access-Control-Max-Age', MAX_AGE);
-      res.status(204).end();
-      return;
-    }
-    res.setHeader('Access-Control-Expose-Headers', EXPOSED);
-    next();
+  return {
+    name: 'cors',
+    run: (s) => {
+      const { req, res } = s;
+      // The answer depends on Origin unless every origin gets the same one: caches must know.
+      if (!anyOrigin) res.setHeader('Vary', 'Origin');
+      const origin = req.headers.origin;
+      if (origin === undefined || !(anyOrigin || allowed.has(origin))) return undefined;
+      res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+        res.setHeader('Access-Control-Allow-Methods', METHODS);
+        res.setHeader('Access-Control-Allow-Headers', ALLOWED);
+        res.setHeader('Access-Control-Max-Age', MAX_AGE);
+        res.statusCode = 204;
+        res.end();
+        s.answered = true;
+        return undefined;
+      }
+      res.setHeader('Access-Control-Expose-Headers', EXPOSED);
+      return undefined;
+    },
   };
 }

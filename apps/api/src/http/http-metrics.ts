@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import { Histogram, type Registry } from 'prom-client';
 
 type Observer = { observe(seconds: number): void };
@@ -6,16 +5,11 @@ type Observer = { observe(seconds: number): void };
 /** One request's duration: `started` is its `performance.now()` at arrival. */
 export type ObserveRequest = (method: string, route: string, status: number, started: number) => void;
 
-/** HTTP duration histogram by method, route template (never the raw path: ids would explode cardinality) and status. */
-export function httpMetrics(registry: Registry): RequestHandler {
-  return createHttpMetrics(registry).middleware;
-}
-
-/** The histogram as express middleware, and as a call for the hot lane (http/hot-lane.ts), which has no express. */
-export function createHttpMetrics(registry: Registry): {
-  middleware: RequestHandler;
-  observe: ObserveRequest;
-} {
+/**
+ * HTTP duration histogram by method, route template (never the raw path: ids would explode
+ * cardinality) and status; the pipeline's metrics step observes each request (http/steps.ts).
+ */
+export function createHttpMetrics(registry: Registry): { observe: ObserveRequest } {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
@@ -38,15 +32,5 @@ export function createHttpMetrics(registry: Registry): {
   const observe: ObserveRequest = (method, route, status, started) => {
     childOf(method, route, status).observe((performance.now() - started) / 1000);
   };
-  const middleware: RequestHandler = (req, res, next) => {
-    const started = performance.now();
-    res.on('finish', () => {
-      // By 'finish' express has unwound the mount path of nested routers: restore the /v1 prefix.
-      const base = req.baseUrl || (req.originalUrl.startsWith('/v1/') ? '/v1' : '');
-      const route = req.route?.path ? `${base}${String(req.route.path)}` : 'unmatched';
-      observe(req.method, route, res.statusCode, started);
-    });
-    next();
-  };
-  return { middleware, observe };
+  return { observe };
 }

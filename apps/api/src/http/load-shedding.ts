@@ -1,7 +1,18 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { unavailable } from '@tally/http-kit';
-import type { RequestHandler } from 'express';
 import { Counter, type Registry } from 'prom-client';
+
+/** Takes a request in (counted until its response closes) or throws `503 unavailable`. */
+export type Shedder = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The probes and the metrics: never shed, never refused while draining. */
+export function isProbePath(url: string | undefined): boolean {
+  if (url === undefined || url.charCodeAt(1) === 118 /* 'v': every /v1 request */) return false;
+  const at = url.indexOf('?');
+  const path = at === -1 ? url : url.slice(0, at);
+  return path === '/healthz' || path === '/readyz' || path === '/metrics';
+}
 
 export type LoadSheddingOptions = {
   /** Requests in flight above which new ones get 503. */
@@ -33,11 +44,9 @@ export function createLoadShedder(options: LoadSheddingOptions) {
   });
   let inFlight = 0;
 
-  const middleware: RequestHandler = (req, res, next) => {
-    if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') {
-      next();
-      return;
-    }
+  /** A step of the request pipeline (http/steps.ts), named as the middleware it was. */
+  const middleware: Shedder = (req, res) => {
+    if (isProbePath((req as { originalUrl?: string }).originalUrl ?? req.url)) return;
     if (inFlight >= options.maxInFlight) {
       shed.inc({ reason: 'in_flight' });
       throw unavailable('This instance is at capacity; retry shortly.', 1);
@@ -50,7 +59,6 @@ export function createLoadShedder(options: LoadSheddingOptions) {
     res.once('close', () => {
       inFlight--;
     });
-    next();
   };
   return {
     middleware,

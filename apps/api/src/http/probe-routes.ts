@@ -3,7 +3,9 @@ import express, { type Express, Router } from 'express';
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
 import { errorHandler, routeNotFound } from './error-handler';
-import { requestId } from './request-id';
+import { createPipeline } from './pipeline';
+import { outsideSteps } from './router';
+import { requestIdStep } from './steps';
 import { upgradeRequired, WEBSOCKET_PATH } from './upgrade-required';
 
 export type DependencyState = 'up' | 'down';
@@ -150,10 +152,13 @@ export function probeRoutes(deps: ProbeDeps): Router {
 export function createProbesApp(deps: ProbeDeps & { logger: Logger }): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestId);
+  const etagOf = app.get('etag fn');
+  // The request id step of the API's pipeline, the one step of a gateway's few answers.
+  const pipeline = createPipeline([requestIdStep], { logger: deps.logger, etagOf, ipOf: () => undefined });
+  app.use(outsideSteps(pipeline, () => undefined));
   app.use(probeRoutes(deps));
   app.get(WEBSOCKET_PATH, upgradeRequired);
   app.use(routeNotFound);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, etagOf));
   return app;
 }

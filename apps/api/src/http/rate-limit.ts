@@ -1,5 +1,4 @@
 import { AppError, createIgnoredErrors, type IgnoredErrors } from '@tally/http-kit';
-import type { Request, RequestHandler, Response } from 'express';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
@@ -75,6 +74,15 @@ export type RateLimitOptions = {
    */
   ignoredErrors?: IgnoredErrors;
 };
+
+/** Where a budget's headers go (a response). */
+type HeaderSink = { setHeader(name: string, value: string): unknown };
+
+/**
+ * One budget: `spend` takes a point of `key`'s window (a user id, a client IP), sets the
+ * `RateLimit-*` headers on `res`, or throws `429 rate_limited` once the window's budget is spent.
+ */
+export type Budget = { spend(key: string, res: HeaderSink): Promise<void> };
 
 /** What one request's check found: allowed or not, and what its headers say. */
 type Verdict = { allowed: boolean; remaining: number; resetMs: number };
@@ -214,15 +222,10 @@ export function createRateLimits(options: RateLimitOptions) {
     return redis ? leasedLimiter(redis, `rl:${name}`, points, memory, ignored) : memory;
   };
 
-  const middleware = (
-    name: string,
-    store: Limiter,
-    keyOf: (req: Request, res: Response) => string,
-    points = pointsPerMinute,
-  ): RequestHandler => {
+  const budget = (name: string, store: Limiter, points = pointsPerMinute): Budget => {
     const limit = String(points);
-    return async (req, res, next) => {
-      const { allowed, remaining, resetMs } = await store.consume(keyOf(req, res));
+    const spend = async (key: string, res: HeaderSink): Promise<void> => {
+      const { allowed, remaining, resetMs } = await store.consume(key);
       const resetSeconds = String(Math.max(1, Math.ceil(resetMs / 1000)));
       if (!allowed) {
         rejected.inc({ limiter: name });
@@ -239,22 +242,17 @@ export function createRateLimits(options: RateLimitOptions) {
       res.setHeader('RateLimit-Limit', limit);
       res.setHeader('RateLimit-Remaining', String(remaining));
       res.setHeader('RateLimit-Reset', resetSeconds);
-      next();
     };
+    return { spend };
   };
 
   return {
-    /** After authentication: one budget per user. */
-    perUser: middleware('user', limiter('user'), (_req, res) => String(res.locals['userId'])),
+    /** After authentication: one budget per user (the key: the user id). */
+    perUser: budget('user', limiter('user')),
     /**
-     * Before the auth routes: one budget per client IP (behind the load balancer, X-Forwarded-For),
-     * of `authPointsPerMinute`.
+     * Before the auth routes: one budget per client IP (the key; behind the load balancer,
+     * X-Forwarded-For), of `authPointsPerMinute`.
      */
-    perIp: middleware(
-      'ip',
-      limiter('ip', authPointsPerMinute),
-      (req) => req.ip ?? 'unknown',
-      authPointsPerMinute,
-    ),
+    perIp: budget('ip', limiter('ip', authPointsPerMinute), authPointsPerMinute),
   };
 }

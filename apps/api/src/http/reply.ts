@@ -1,5 +1,4 @@
-import { bodyTextOf, type Reply } from '@tally/idempotency';
-import type { Response } from 'express';
+import type { Reply } from '@tally/idempotency';
 
 /** What an operation answers, as data: the idempotency layer records exactly this and replays it. */
 export type { Reply } from '@tally/idempotency';
@@ -15,44 +14,6 @@ export const created = (body: unknown, headers?: Record<string, string>): Reply 
   headers,
 });
 export const noContent = (): Reply => ({ status: 204 });
-
-export function sendReply(res: Response, reply: Reply): void {
-  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-  res.status(reply.status);
-  // The text, not `reply.body`: a replay's body is its recorded text, parsed only if read.
-  const text = bodyTextOf(reply);
-  if (text === '' || reply.status === 204 || reply.status === 304) {
-    res.end();
-    return;
-  }
-  if (notModified(res, text)) {
-    res.status(304).end();
-    return;
-  }
-  if (!res.get('Content-Type')) res.setHeader('Content-Type', 'application/json');
-  res.send(text);
-}
-
-/**
- * `If-None-Match` on a successful GET/HEAD, evaluated here per RFC 9110 §13.1.2 (weak comparison)
- * rather than by Express's `req.fresh`, which answers "not fresh" whenever the request carries
- * `Cache-Control: no-cache`; every fetch-based client (browsers, React Native, undici) adds that
- * header to a conditional request, so they would never see a 304. The ETag is the reply's own
- * (versioned resources) or Express's weak hash of the body (lists, balances).
- */
-function notModified(res: Response, text: string): boolean {
-  const { method } = res.req;
-  const condition = res.req.headers['if-none-match'];
-  if ((method !== 'GET' && method !== 'HEAD') || res.statusCode < 200 || res.statusCode >= 300) return false;
-  let etag = res.get('ETag');
-  if (etag === undefined) {
-    const etagOfBody = res.app.get('etag fn') as ((body: string, encoding: string) => string) | undefined;
-    etag = etagOfBody?.(text, 'utf8');
-    if (etag === undefined) return false;
-    res.setHeader('ETag', etag);
-  }
-  return condition !== undefined && ifNoneMatchHolds(condition, etag) === false;
-}
 
 const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
 

@@ -7,37 +7,43 @@ import {
   type Lease,
   parseIdempotencyKey,
 } from '@tally/idempotency';
-import type { Request, RequestHandler, Response, Router } from 'express';
-import { userIdOf } from '../auth/authenticate';
 import type { Announcer } from '../ledger/announcer';
 import type { WriteContext, WriteRequest, WriteResult, WriteRunner, Written } from '../ledger/write-runner';
-import { jsonBody } from './json-body';
-import { type Reply, sendReply } from './reply';
-import { requestIdOf } from './request-id';
+import type { Reply } from './reply';
+import { declareRoute, type Route, type RouteInput } from './route';
 
-/** One write route: what it reads from the request, the change it makes, and its answer. */
-export type WriteSpec<I, T> = {
-  /** Money writes must carry an `Idempotency-Key`; other writes may. */
-  key: 'required' | 'optional';
+type Keyed = { operation: string; maxBodyBytes?: number };
+
+/** One write route: its operation, what it reads from the request, the change it makes, and its answer. */
+export type WriteSpec<I, T> = Keyed & {
   /**
    * The request checked on its own (body, path parameters, rules such as shares that add up):
    * a 4xx here is answered before the key is claimed, so it records nothing.
    */
-  parse: (req: Request) => I;
+  parse: (req: RouteInput) => I;
   /** The change, decided on the group's state; its errors (404, 409, 412, 422 not_a_member) are outcomes. */
-  work: (ctx: WriteContext, userId: string, input: I, req: Request) => Promise<WriteResult<T>>;
+  work: (ctx: WriteContext, userId: string, input: I, req: RouteInput) => Promise<WriteResult<T>>;
   reply: (value: T) => Reply;
   retryIf?: WriteRequest<T>['retryIf'];
 };
 
 /**
- * The route's steps 1–5 for the hot lane (http/hot-lane.ts): `req` carries what the route's
- * `parse` and `work` read (method, headers, body, params), `canonical` the scope's path.
+ * A write of many changes (an import: one statement per row, each announcing its own events): the
+ * same steps, but `run` makes the changes and its answer is recorded by itself afterwards.
  */
-export type HotWrite = (req: Request, canonical: string, userId: string, requestId: string) => Promise<Reply>;
+export type ManyWriteSpec<I> = Keyed & {
+  parse: (req: RouteInput) => Promise<I>;
+  /** The request's fingerprint, from what `parse` made of it. */
+  fingerprint: (req: RouteInput, input: I) => string;
+  run: (userId: string, input: I) => Promise<Reply>;
+};
 
 /** A registered write route, as the API spells it (`/v1/expenses/:expenseId`). */
 export type WriteRouteInfo = { method: string; path: string; key: 'required' | 'optional' };
+
+/** The write routes among `routes`: what a test checks every keyed route against (API.md §7). */
+export const writeRoutesOf = (routes: readonly Route[]): WriteRouteInfo[] =>
+  routes.flatMap((r) => (r.key ? [{ method: r.method, path: r.path, key: r.key }] : []));
 
 /** Statuses an operation may answer that are not its own outcome, so they are never recorded (API.md §7). */
 const NOT_RECORDED = new Set([401, 429]);
@@ -61,7 +67,7 @@ function toHttpError(error: IdempotencyConflict): AppError {
 }
 
 /** The request's `Idempotency-Key`: 400 when malformed, or missing where it is required. */
-function keyOf(req: Request, requirement: WriteSpec<unknown, unknown>['key']): string | undefined {
+function keyOf(req: RouteInput, requirement: 'required' | 'optional'): string | undefined {
   const parsed = parseIdempotencyKey(req.headers['idempotency-key']);
   if (parsed.ok) return parsed.key;
   if (parsed.reason === 'invalid') {
@@ -78,22 +84,19 @@ function keyOf(req: Request, requirement: WriteSpec<unknown, unknown>['key']): s
 }
 
 /**
- * The path of an idempotency scope (API.md §7): the route's template with its ids filled in, as
- * the API spells it, whatever spelling reached the route (`/V1/Expenses/`, `exp%5F1` for `exp_1`).
- * Mount paths are fixed lowercase segments (`/v1`), matched without regard to case, so the spelled
- * one is lowercased; ids keep their case (they are case-sensitive) and are percent-encoded where a
- * path segment needs it.
+ * The path of an idempotency scope (API.md §7): the route's template (from its operation) with its
+ * ids filled in, as the API spells it, whatever spelling reached the route (`/V1/Expenses/`,
+ * `exp%5F1` for `exp_1`): ids keep their case (they are case-sensitive) and are percent-encoded
+ * where a path segment needs it.
  */
-export function canonicalPath(req: Request): string {
-  const template: unknown = req.route?.path;
-  if (typeof template !== 'string') throw new Error('a keyed write must be a route with a string path');
-  const base = req.baseUrl.toLowerCase().replace(/\/+$/, '');
-  const filled = template.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
+export function canonicalPath(req: Pick<RouteInput, 'route' | 'params'>): string {
+  const template = req.route.path;
+  if (!template.includes(':')) return template;
+  return template.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
     const value: unknown = req.params[name];
     if (typeof value !== 'string') throw new Error(`route parameter ${name} has no value`);
     return encodeURIComponent(value);
   });
-  return `${base}${filled}`;
 }
 
 /** Keyed requests whose parse this process remembers (see `createParsedRequests`). */
@@ -125,17 +128,18 @@ function deepFreeze<T>(value: T): T {
 }
 
 export type WriteRouteDeps = {
-  /** The router the routes are added to, and the path it is mounted at (`/v1`). */
-  router: Router;
-  mountPath: string;
   writes: WriteRunner;
   announcer: Announcer;
   /** Exactly-once execution of keyed requests; without it keys are checked but not recorded. */
   idempotency: IdempotencyLayer | undefined;
 };
 
+/** How one write changes the group: its durable record given, the change and its events. */
+type Write = (record: NonNullable<WriteRequest<unknown>['record']>) => Promise<Written>;
+
 /**
- * Every write the API takes (but auth's) is a route made here, and runs these steps in this order:
+ * Every write the API takes (but auth's) is a route made here (one maker for the whole app), and
+ * runs these steps in this order, after the request pipeline's (http/steps.ts):
  *
  * 1. **parse**: the `Idempotency-Key` header, then the body and path on their own (`spec.parse`).
  *    A request invalid in itself is answered here: nothing is recorded and the key stays unseen,
@@ -152,16 +156,11 @@ export type WriteRouteDeps = {
  * 6. **send** the answer.
  */
 export function createWriteRoutes(deps: WriteRouteDeps) {
-  const { router, writes, announcer, idempotency } = deps;
-  const registered: WriteRouteInfo[] = [];
+  const { writes, announcer, idempotency } = deps;
   const parsedOnce = createParsedRequests(PARSED_REQUESTS);
 
   /** Step 3 for a keyed request: the write with its durable record, or the answer recorded before. */
-  async function writeRecorded<T>(
-    lease: Lease,
-    request: WriteRequest<T>,
-    requestId: string,
-  ): Promise<Written> {
+  async function writeRecorded(lease: Lease, write: Write, requestId: string): Promise<Written> {
     const layer = idempotency as IdempotencyLayer;
     const record = (reply: Reply) => layer.record(lease, reply);
     const replayed = async (): Promise<Written> => ({
@@ -172,7 +171,7 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
     const recordedAlone = async (reply: Reply): Promise<Written> =>
       (await writes.recordAlone(record(reply))) ? { reply, events: [], recorded: true } : replayed();
     try {
-      const written = await writes.run({ ...request, record });
+      const written = await write(record);
       return written.recorded ? written : await recordedAlone(written.reply);
     } catch (error) {
       if (error instanceof DurableRecordExists) return replayed();
@@ -182,48 +181,30 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
     }
   }
 
-  /**
-   * Steps 1–5 of one request, its answer as data (step 6 is the caller's): `path` is the request's
-   * canonical path (asked only for a keyed request), `req` what `spec.parse` and `spec.work` read.
-   */
-  async function replyTo<I, T>(
-    spec: WriteSpec<I, T>,
-    req: Request,
-    path: () => string,
-    userId: string,
-    requestId: string,
+  /** Steps 2–5 of a keyed request, its answer as data (step 6 is the pipeline's). */
+  async function keyedReply(
+    req: RouteInput,
+    key: string,
+    path: string,
+    fingerprint: string,
+    write: Write,
   ): Promise<Reply> {
-    // 1. parse
-    const key = keyOf(req, spec.key);
-    const keyed = key !== undefined && idempotency !== undefined;
-    const scopePath = keyed ? path() : '';
-    const fingerprint = keyed ? fingerprintOf(req.method, req.body) : '';
-    const input = keyed ? parsedOnce(`${scopePath}\n${fingerprint}`, () => spec.parse(req)) : spec.parse(req);
-    const request: WriteRequest<T> = {
-      work: (ctx) => spec.work(ctx, userId, input, req),
-      reply: spec.reply,
-      retryIf: spec.retryIf,
-    };
-    if (!keyed) {
-      const written = await writes.run(request);
-      announcer.announce(written.events);
-      return written.reply;
-    }
+    const layer = idempotency as IdempotencyLayer;
     try {
       // 2. claim
-      const claimed = await idempotency.claim({ userId, key, path: scopePath, fingerprint });
+      const claimed = await layer.claim({ userId: req.userId, key, path, fingerprint });
       if (claimed.replay) return claimed.replay;
       const { lease } = claimed;
       // 3. write
       let written: Written;
       try {
-        written = await writeRecorded(lease, request, requestId);
+        written = await writeRecorded(lease, write, req.requestId);
       } catch (error) {
-        await idempotency.release(lease);
+        await layer.release(lease);
         throw error;
       }
       // 4. reply, 5. announce
-      const publishedBy = await idempotency.complete(lease, written.reply, () =>
+      const publishedBy = await layer.complete(lease, written.reply, () =>
         announcer.publications(written.events),
       );
       announcer.announce(written.events, publishedBy);
@@ -233,30 +214,66 @@ export function createWriteRoutes(deps: WriteRouteDeps) {
     }
   }
 
-  function handlerFor<I, T>(spec: WriteSpec<I, T>): RequestHandler {
-    return async (req: Request, res: Response) => {
-      // 6. send
-      sendReply(res, await replyTo(spec, req, () => canonicalPath(req), userIdOf(res), requestIdOf(res)));
+  /** Steps 1–5 of one change. */
+  async function replyTo<I, T>(
+    spec: WriteSpec<I, T>,
+    key: string | undefined,
+    req: RouteInput,
+  ): Promise<Reply> {
+    // 1. parse
+    const keyed = key !== undefined && idempotency !== undefined;
+    const scopePath = keyed ? canonicalPath(req) : '';
+    const fingerprint = keyed ? fingerprintOf(req.method, req.body) : '';
+    const input = keyed ? parsedOnce(`${scopePath}\n${fingerprint}`, () => spec.parse(req)) : spec.parse(req);
+    const request: WriteRequest<T> = {
+      work: (ctx) => spec.work(ctx, req.userId, input, req),
+      reply: spec.reply,
+      retryIf: spec.retryIf,
     };
+    if (!keyed) {
+      const written = await writes.run(request);
+      announcer.announce(written.events);
+      return written.reply;
+    }
+    return keyedReply(req, key, scopePath, fingerprint, (record) => writes.run({ ...request, record }));
   }
 
-  const add =
-    (method: 'post' | 'put' | 'patch' | 'delete') =>
-    <I, T>(path: string, spec: WriteSpec<I, T>): HotWrite => {
-      const handler = handlerFor(spec);
-      // A DELETE carries no body; the other writes' bodies are JSON (415/413/400 before anything runs).
-      if (method === 'delete') router.delete(path, handler);
-      else router[method](path, jsonBody, handler);
-      registered.push({ method: method.toUpperCase(), path: `${deps.mountPath}${path}`, key: spec.key });
-      return (req, canonical, userId, requestId) => replyTo(spec, req, () => canonical, userId, requestId);
-    };
+  /** Steps 1–5 of many changes: the same, but the changes announce themselves and the answer is recorded alone. */
+  async function replyToMany<I>(
+    spec: ManyWriteSpec<I>,
+    key: string | undefined,
+    req: RouteInput,
+  ): Promise<Reply> {
+    const input = await spec.parse(req);
+    if (key === undefined || idempotency === undefined) return spec.run(req.userId, input);
+    const run: Write = async () => ({
+      reply: await spec.run(req.userId, input),
+      events: [],
+      recorded: false,
+    });
+    return keyedReply(req, key, canonicalPath(req), spec.fingerprint(req, input), run);
+  }
+
+  /** A write route: the operation says its method, path, body and whether its key is required. */
+  function declare(spec: Keyed, reply: (key: string | undefined, req: RouteInput) => Promise<Reply>): Route {
+    let requirement: 'required' | 'optional' = 'optional';
+    const route = declareRoute({
+      operation: spec.operation,
+      maxBodyBytes: spec.maxBodyBytes,
+      handler: (req) => reply(keyOf(req, requirement), req),
+    });
+    const key = route.operation?.idempotency;
+    if (key === undefined) throw new Error(`write operation ${spec.operation} documents no idempotency`);
+    requirement = key;
+    return { ...route, key };
+  }
 
   return {
-    post: add('post'),
-    put: add('put'),
-    patch: add('patch'),
-    delete: add('delete'),
-    /** The write routes made so far: what a test checks every keyed route against. */
-    routes: (): readonly WriteRouteInfo[] => registered,
+    /** A route of one change. */
+    write: <I, T>(spec: WriteSpec<I, T>): Route => declare(spec, (key, req) => replyTo(spec, key, req)),
+    /** A route of many changes (an import). */
+    writeMany: <I>(spec: ManyWriteSpec<I>): Route => declare(spec, (key, req) => replyToMany(spec, key, req)),
   };
 }
+
+export type WriteRoutes = ReturnType<typeof createWriteRoutes>;

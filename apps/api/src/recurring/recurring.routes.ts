@@ -1,15 +1,9 @@
 import { canonicalTimeZone } from '@tally/domain';
-import { AppError, notFound } from '@tally/http-kit';
-import type { IdempotencyLayer } from '@tally/idempotency';
-import { type Request, Router } from 'express';
-import { userIdOf } from '../auth/authenticate';
+import { AppError } from '@tally/http-kit';
 import { checkExpenseInput } from '../expenses/expenses.service';
-import { created, etagOf, noContent, ok, type Reply, sendReply } from '../http/reply';
-import { validate } from '../http/validate';
-import { createWriteRoutes, type WriteRouteInfo } from '../http/write-route';
-import type { Announcer } from '../ledger/announcer';
-import type { WriteRunner } from '../ledger/write-runner';
-import { createRecurringBody, listQuery, patchRecurringBody } from '../schemas';
+import { created, etagOf, noContent, ok, type Reply } from '../http/reply';
+import { bodyOf, param, queryOf, type Route, route } from '../http/route';
+import type { WriteRoutes } from '../http/write-route';
 import {
   checkSchedule,
   type Recurring,
@@ -20,10 +14,9 @@ import {
 } from './recurring.service';
 
 export type RecurringRoutesDeps = {
-  writes: WriteRunner;
-  announcer: Announcer;
+  /** The write routes' maker (http/write-route.ts). */
+  routes: WriteRoutes;
   recurring: RecurringService;
-  idempotency?: IdempotencyLayer | undefined;
 };
 
 const REPLIES = {
@@ -31,13 +24,6 @@ const REPLIES = {
   recurringCreated: (r: Recurring): Reply =>
     created(r, { ETag: etagOf(r.version), Location: `/v1/recurring/${r.id}` }),
   gone: (): Reply => noContent(),
-};
-
-const param = (req: Request, name: string): string => {
-  const value = req.params[name];
-  // A NUL can never be part of an id (and PostgreSQL text cannot hold it): nothing is found.
-  if (typeof value !== 'string' || value.includes('\u0000')) throw notFound();
-  return value;
 };
 
 /** A template's amounts, checked as an expense's are (payers and shares add up), with its paths. */
@@ -62,59 +48,49 @@ function withCanonicalZone<T extends { timeZone?: string }>(schedule: T): T {
 }
 
 /** Recurring expenses (API.md §6a): schedules whose occurrences the scheduler creates. */
-export function recurringRoutes(deps: RecurringRoutesDeps): {
-  router: Router;
-  writeRoutes: readonly WriteRouteInfo[];
-} {
+export function recurringRoutes(deps: RecurringRoutesDeps): Route[] {
   const { recurring } = deps;
-  const router = Router();
-  const writes = createWriteRoutes({
-    router,
-    mountPath: '/v1',
-    writes: deps.writes,
-    announcer: deps.announcer,
-    idempotency: deps.idempotency,
-  });
-
-  writes.post('/groups/:groupId/recurring', {
-    key: 'required',
-    parse: (req) => {
-      const body = validate<RecurringInput>(createRecurringBody, req.body);
-      const input = { ...body, schedule: withCanonicalZone(body.schedule) };
-      checkTemplate(input.expense);
-      checkSchedule(input.schedule);
-      return { groupId: param(req, 'groupId'), input };
-    },
-    work: (ctx, userId, { groupId, input }) => recurring.create(ctx, userId, groupId, input),
-    reply: REPLIES.recurringCreated,
-  });
-  router.get('/groups/:groupId/recurring', async (req, res) => {
-    const query = validate<{ limit: number; cursor?: string }>(listQuery, req.query, 'query');
-    sendReply(res, ok(await recurring.list(userIdOf(res), param(req, 'groupId'), query)));
-  });
-  router.get('/recurring/:recurringId', async (req, res) => {
-    sendReply(res, REPLIES.recurring(await recurring.get(userIdOf(res), param(req, 'recurringId'))));
-  });
-  writes.patch('/recurring/:recurringId', {
-    key: 'required',
-    // The merged template and schedule are checked against the stored ones (an outcome, recorded).
-    parse: (req) => {
-      const patch = validate<RecurringPatch>(patchRecurringBody, req.body);
-      return {
-        patch: patch.schedule ? { ...patch, schedule: withCanonicalZone(patch.schedule) } : patch,
-        recurringId: param(req, 'recurringId'),
-      };
-    },
-    work: (ctx, userId, { recurringId, patch }, req) =>
-      recurring.patch(ctx, userId, recurringId, patch, req.get('if-match'), checkTemplate),
-    reply: REPLIES.recurring,
-  });
-  writes.delete('/recurring/:recurringId', {
-    key: 'required',
-    parse: (req) => param(req, 'recurringId'),
-    work: (ctx, userId, recurringId, req) => recurring.remove(ctx, userId, recurringId, req.get('if-match')),
-    reply: REPLIES.gone,
-  });
-
-  return { router, writeRoutes: writes.routes() };
+  const { write } = deps.routes;
+  return [
+    write({
+      operation: 'createRecurringExpense',
+      parse: (req) => {
+        const body = bodyOf<RecurringInput>(req);
+        const input = { ...body, schedule: withCanonicalZone(body.schedule) };
+        checkTemplate(input.expense);
+        checkSchedule(input.schedule);
+        return { groupId: param(req, 'groupId'), input };
+      },
+      work: (ctx, userId, { groupId, input }) => recurring.create(ctx, userId, groupId, input),
+      reply: REPLIES.recurringCreated,
+    }),
+    route('listRecurringExpenses', async (req) => {
+      const query = queryOf<{ limit: number; cursor?: string }>(req);
+      return ok(await recurring.list(req.userId, param(req, 'groupId'), query));
+    }),
+    route('getRecurringExpense', async (req) =>
+      REPLIES.recurring(await recurring.get(req.userId, param(req, 'recurringId'))),
+    ),
+    write({
+      operation: 'patchRecurringExpense',
+      // The merged template and schedule are checked against the stored ones (an outcome, recorded).
+      parse: (req) => {
+        const patch = bodyOf<RecurringPatch>(req);
+        return {
+          patch: patch.schedule ? { ...patch, schedule: withCanonicalZone(patch.schedule) } : patch,
+          recurringId: param(req, 'recurringId'),
+        };
+      },
+      work: (ctx, userId, { recurringId, patch }, req) =>
+        recurring.patch(ctx, userId, recurringId, patch, req.headers['if-match'], checkTemplate),
+      reply: REPLIES.recurring,
+    }),
+    write({
+      operation: 'deleteRecurringExpense',
+      parse: (req) => param(req, 'recurringId'),
+      work: (ctx, userId, recurringId, req) =>
+        recurring.remove(ctx, userId, recurringId, req.headers['if-match']),
+      reply: REPLIES.gone,
+    }),
+  ];
 }
