@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { raw, runSql, sql } from './sql';
 
 /**
  * Time-partitioned tables (migration 003) and their upkeep: partitions are created ahead of time and
@@ -53,12 +54,11 @@ export type PartitionInfo = {
 
 type Db = Knex | Knex.Transaction;
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
-
 /** The width and the partitions kept ahead, per family, as stored in `tally_partitioning`. */
 export async function readPartitionSettings(db: Db): Promise<Record<PartitionFamily, PartitionSettings>> {
-  const rows = rowsOf<{ name: PartitionFamily; width_ms: string | number; ahead: number }>(
-    await db.raw('select name, extract(epoch from width) * 1000 as width_ms, ahead from tally_partitioning'),
+  const rows = await runSql<{ name: PartitionFamily; width_ms: string | number; ahead: number }>(
+    db,
+    sql`select name, extract(epoch from width) * 1000 as width_ms, ahead from tally_partitioning`,
   );
   const settings: Partial<Record<PartitionFamily, PartitionSettings>> = {};
   for (const row of rows) settings[row.name] = { widthMs: Number(row.width_ms), ahead: Number(row.ahead) };
@@ -69,15 +69,13 @@ export async function readPartitionSettings(db: Db): Promise<Record<PartitionFam
 /** The partitions of `table` with their bounds, oldest first. */
 export async function listPartitions(db: Db, table: string): Promise<PartitionInfo[]> {
   // Bounds print as FOR VALUES FROM ('2026-11-26 00:00:00+00') TO (…), or MINVALUE/MAXVALUE.
-  const rows = rowsOf<{ name: string; lower: Date | string | null; upper: Date | string | null }>(
-    await db.raw(
-      `select c.relname as name,
+  const rows = await runSql<{ name: string; lower: Date | string | null; upper: Date | string | null }>(
+    db,
+    sql`select c.relname as name,
               (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz as lower,
               (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz as upper
          from pg_inherits i join pg_class c on c.oid = i.inhrelid
-        where i.inhparent = ?::regclass`,
-      [table],
-    ),
+        where i.inhparent = ${table}::regclass`,
   );
   const at = (v: Date | string | null) => (v === null ? null : new Date(v));
   return rows
@@ -237,12 +235,16 @@ function horizonMs(
 
 async function takeLock(trx: Knex.Transaction, wait: boolean): Promise<boolean> {
   if (wait) {
-    await trx.raw("select set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)");
-    await trx.raw('select pg_advisory_xact_lock(?)', [PARTITION_LOCK_ID]);
+    await runSql(
+      trx,
+      sql`select set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)`,
+    );
+    await runSql(trx, sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID})`);
     return true;
   }
-  const [row] = rowsOf<{ locked: boolean }>(
-    await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [PARTITION_LOCK_ID]),
+  const [row] = await runSql<{ locked: boolean }>(
+    trx,
+    sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_ID}) as locked`,
   );
   return row?.locked === true;
 }
@@ -288,7 +290,7 @@ export async function maintainPartitions(
         (await holdsLive(trx, partition, now))
       )
         return false;
-      if (!wait) await trx.raw(`select set_config('lock_timeout', '${DROP_LOCK_TIMEOUT}', true)`);
+      if (!wait) await runSql(trx, sql`select set_config('lock_timeout', ${DROP_LOCK_TIMEOUT}, true)`);
       await trx.raw(`drop table if exists ${partition.name}`);
       return true;
     });
@@ -304,8 +306,9 @@ export async function maintainPartitions(
  * never counts as unseen before its own expiry. One read of a partition that is about to go.
  */
 async function holdsLive(trx: Knex.Transaction, partition: PartitionInfo, now: number): Promise<boolean> {
-  const [row] = rowsOf<{ latest: Date | string | null }>(
-    await trx.raw(`select max(expires_at) as latest from ${partition.name}`),
+  const [row] = await runSql<{ latest: Date | string | null }>(
+    trx,
+    sql`select max(expires_at) as latest from ${raw(partition.name)}`,
   );
   const latest = row?.latest;
   return (

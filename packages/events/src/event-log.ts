@@ -1,3 +1,4 @@
+import { queryNamed, type Sql, sql, withPooledConnection } from '@tally/db';
 import type { Knex } from 'knex';
 
 export type EventType =
@@ -53,13 +54,6 @@ export const toEvent = (row: EventRow): GroupEvent => ({
   data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
 });
 
-type Connection = {
-  query(
-    query: { name: string; text: string; values: unknown[] } | string,
-    values?: unknown[],
-  ): Promise<{ rows: unknown[] }>;
-};
-
 /**
  * How far around this process's clock the first read of `read` looks: the partitions of `events`
  * (by `occurred_at`, a day each) that new events are in. Writers' clocks may differ from this one by
@@ -67,38 +61,26 @@ type Connection = {
  */
 const RECENT_WINDOW_MS = 86_400_000;
 
-/** `$1` group, `$2` the seq to read after, `$3` limit, `$4`..`$5` the window of `occurred_at`. */
-const RECENT = {
-  name: 'tally_event_log_recent',
-  text: `select g.last_seq as group_seq, e.* from groups g
-           left join lateral (select * from events where group_id = $1 and seq > $2
-                                 and occurred_at >= $4 and occurred_at < $5
-                              order by seq limit $3) e on true
-          where g.id = $1`,
-};
-/** `$1` group, `$2` the seq to read after, `$3` limit: every partition. */
-const ALL = {
-  name: 'tally_event_log_read',
-  text: 'select * from events where group_id = $1 and seq > $2 order by seq limit $3',
-};
+/** The events after `afterSeq` in the window of `occurred_at` `[from, to)`, with the group's seq. */
+const recentEvents = (groupId: string, afterSeq: number, limit: number, from: Date, to: Date) =>
+  sql`select g.last_seq as group_seq, e.* from groups g
+        left join lateral (select * from events where group_id = ${groupId} and seq > ${afterSeq}
+                              and occurred_at >= ${from} and occurred_at < ${to}
+                           order by seq limit ${limit}) e on true
+       where g.id = ${groupId}`;
+/** The events after `afterSeq`: every partition. */
+const allEvents = (groupId: string, afterSeq: number, limit: number) =>
+  sql`select * from events where group_id = ${groupId} and seq > ${afterSeq} order by seq limit ${limit}`;
 
 /** Read access to the event log: what the API's events endpoint and the gateway's catch-up use. */
 export function createEventLog(deps: { knex: Knex }) {
   const { knex } = deps;
 
   /** One statement on a pooled connection, as a `pg` named (prepared) statement; PGlite has none. */
-  async function query<R>(statement: { name: string; text: string }, values: unknown[]): Promise<R[]> {
-    const connection = (await knex.client.acquireConnection()) as Connection;
-    try {
-      const result =
-        knex.client.config.client === 'pg'
-          ? await connection.query({ ...statement, values })
-          : await connection.query(statement.text, values);
-      return result.rows as R[];
-    } finally {
-      await knex.client.releaseConnection(connection);
-    }
-  }
+  const query = <R>(name: string, statement: Sql): Promise<R[]> =>
+    withPooledConnection(knex, (connection) =>
+      queryNamed<R>(knex, connection, { name, text: statement.text }, [...statement.values]),
+    );
 
   return {
     /**
@@ -111,8 +93,14 @@ export function createEventLog(deps: { knex: Knex }) {
     async read(groupId: string, afterSeq: number, limit: number): Promise<GroupEvent[]> {
       const now = Date.now();
       const recent = await query<EventRow & { group_seq: number | string | null; id: string | null }>(
-        RECENT,
-        [groupId, afterSeq, limit, new Date(now - RECENT_WINDOW_MS), new Date(now + RECENT_WINDOW_MS)],
+        'tally_event_log_recent',
+        recentEvents(
+          groupId,
+          afterSeq,
+          limit,
+          new Date(now - RECENT_WINDOW_MS),
+          new Date(now + RECENT_WINDOW_MS),
+        ),
       );
       const head = recent[0]?.group_seq;
       const rows = recent.filter((row) => row.id !== null);
@@ -123,7 +111,9 @@ export function createEventLog(deps: { knex: Knex }) {
         head !== null &&
         (last === undefined ? Number(head) <= afterSeq : Number(last.seq) === Number(head));
       if (runs && (rows.length === limit || reachesHead)) return rows.map(toEvent);
-      return (await query<EventRow>(ALL, [groupId, afterSeq, limit])).map(toEvent);
+      return (await query<EventRow>('tally_event_log_read', allEvents(groupId, afterSeq, limit))).map(
+        toEvent,
+      );
     },
     /**
      * Whether the log still holds the group's event `seq`. Events go only by retention

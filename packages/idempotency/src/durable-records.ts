@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { runSql, sql } from '@tally/db';
 import type { Knex } from 'knex';
 import type { StoredResponse } from './idempotency-store';
 
@@ -55,13 +56,13 @@ type Row = {
  * event (migration 013), the event's field as the writer serialised it (`events.data` is `json`:
  * `->` returns the text as written). `occurred_at` is the events' partition key: one partition.
  */
-const FIND = `
+const find = (userId: string, key: string, path: string) => sql`
   select r.user_id, r.key, r.path, r.fingerprint, r.status, r.headers, r.expires_at,
          coalesce(r.body, (select (e.data -> r.body_event_field)::text from events e
                             where e.group_id = r.body_event_group and e.seq = r.body_event_seq
                               and e.occurred_at = r.body_event_at)) as body
     from idempotency_records r
-   where r.user_id = ? and r.key = ? and r.path = ? and r.expires_at > now()
+   where r.user_id = ${userId} and r.key = ${key} and r.path = ${path} and r.expires_at > now()
    limit 1`;
 
 /**
@@ -76,8 +77,7 @@ export function createDurableRecords(deps: { knex: Knex }) {
 
   return {
     async find(userId: string, key: string, path: string): Promise<DurableRecord | undefined> {
-      const result = (await knex.raw(FIND, [userId, key, storedPath(path)])) as { rows: Row[] };
-      const row = result.rows[0];
+      const [row] = await runSql<Row>(knex, find(userId, key, storedPath(path)));
       if (!row) return undefined;
       // The events are kept at least as long as the records that point at them (`maintainPartitions`).
       if (row.body === null) throw new Error('the event a durable idempotency record points at is gone');
