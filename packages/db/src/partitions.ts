@@ -126,20 +126,25 @@ export function missingRanges(
 const literal = (at: Date | number) => `'${new Date(at).toISOString()}'`;
 
 /**
- * Attaches a new partition of `table` for [from, to): created as a table of its own, then attached,
- * which takes only a SHARE UPDATE EXCLUSIVE lock on the parent (writes and reads go on).
+ * Attaches a new partition `name` of `table` for `bounds`: created as a table of its own, then
+ * attached, which takes only a SHARE UPDATE EXCLUSIVE lock on the parent (writes and reads go on).
+ * DDL takes no parameters: names and bounds are Tally's own, never a request's.
  */
-async function attachPartition(db: Db, table: string, from: number, to: number): Promise<string> {
+async function attach(db: Db, table: string, name: string, bounds: string): Promise<string> {
   const spec = PARTITIONED_TABLES[table];
   if (!spec) throw new Error(`${table} is not a partitioned table of Tally`);
-  const name = partitionName(table, new Date(from));
-  await db.raw(`create table ${name} (like ${table} including defaults including constraints)`);
-  if (spec.ownDdl) await db.raw(spec.ownDdl(name));
-  await db.raw(
-    `alter table ${table} attach partition ${name} for values from (${literal(from)}) to (${literal(to)})`,
+  await runSql(
+    db,
+    sql`create table ${raw(name)} (like ${raw(table)} including defaults including constraints)`,
   );
+  if (spec.ownDdl) await runSql(db, raw(spec.ownDdl(name)));
+  await runSql(db, sql`alter table ${raw(table)} attach partition ${raw(name)} for values ${raw(bounds)}`);
   return name;
 }
+
+/** A new partition of `table` for [from, to). */
+const attachPartition = (db: Db, table: string, from: number, to: number): Promise<string> =>
+  attach(db, table, partitionName(table, new Date(from)), `from (${literal(from)}) to (${literal(to)})`);
 
 /** Creates the partitions of `table` missing in [from, to) (width-aligned); returns their names. */
 export async function createPartitions(
@@ -158,17 +163,8 @@ export async function createPartitions(
 }
 
 /** One partition for everything below `to`: where rows from before partitioning go when they are older than `to`. */
-export async function createPartitionBelow(db: Db, table: string, to: number): Promise<string> {
-  const spec = PARTITIONED_TABLES[table];
-  if (!spec) throw new Error(`${table} is not a partitioned table of Tally`);
-  const name = `${table}_p_before`;
-  await db.raw(`create table ${name} (like ${table} including defaults including constraints)`);
-  if (spec.ownDdl) await db.raw(spec.ownDdl(name));
-  await db.raw(
-    `alter table ${table} attach partition ${name} for values from (minvalue) to (${literal(to)})`,
-  );
-  return name;
-}
+export const createPartitionBelow = (db: Db, table: string, to: number): Promise<string> =>
+  attach(db, table, `${table}_p_before`, `from (minvalue) to (${literal(to)})`);
 
 export type MaintenanceOptions = {
   /** The time to maintain for (tests move it forward). @default new Date() */
@@ -291,7 +287,7 @@ export async function maintainPartitions(
       )
         return false;
       if (!wait) await runSql(trx, sql`select set_config('lock_timeout', ${DROP_LOCK_TIMEOUT}, true)`);
-      await trx.raw(`drop table if exists ${partition.name}`);
+      await runSql(trx, sql`drop table if exists ${raw(partition.name)}`);
       return true;
     });
     if (dropped) result.dropped.push(partition.name);
