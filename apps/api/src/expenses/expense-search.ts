@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { CURSOR_IDS, cursorTime, decodeCursor, encodeCursor } from '../http/cursor';
 import { join, type Sql, sql } from '../ledger/sql';
-import { type Expense, type ExpensesService, toExpense } from './expenses.service';
+import { type Expense, toExpense } from './expense-content';
+import type { ExpensesService } from './expenses.service';
 
 /** The query of `GET /v1/groups/{groupId}/expenses` (API.md §5.1), as `expensesQuery` validated it. */
 export type ExpenseFilters = {
