@@ -1,4 +1,4 @@
-import { AppError, notFound } from '@tally/http-kit';
+import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { assertRoom } from '../bounds';
 import { toIso } from '../db-errors';
@@ -6,6 +6,7 @@ import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import type { NewId } from '../ids';
 import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
+import { openExisting, recordNotFound } from '../open-record';
 import { createRunRead } from '../read-queries';
 
 /** What a comment is on (API.md §5.2). */
@@ -43,8 +44,6 @@ const toComment = (row: CommentRow): Comment => ({
 });
 
 const TABLES = { expense: 'expenses', settlement: 'settlements' } as const;
-const hiddenTarget = (target: CommentTarget) => () =>
-  notFound(target.type === 'expense' ? 'Expense' : 'Settlement');
 
 /**
  * `$1` target type, `$2` target id, `$3` user, `$4` limit (and after a cursor `$5` time, `$6` id):
@@ -97,16 +96,16 @@ export function createCommentsService(deps: { knex: Knex; newId: NewId }) {
       target: CommentTarget,
       text: string,
     ): Promise<WriteResult<Comment>> {
-      const hidden = hiddenTarget(target);
       // A target in a group the caller is not in answers exactly like an unknown or deleted one.
-      const found = await ctx.openRecord<{ id: string; deleted_at: string | null }>(
+      const { change } = await openExisting<{ deleted_at: string | null }>(
+        ctx,
         TABLES[target.type],
         target.id,
         userId,
-        hidden,
+        {
+          live: true,
+        },
       );
-      if (!found || found.row.deleted_at) throw hidden();
-      const { change } = found;
       // Counted at the change's own seq, so two comments cannot both take the last place.
       const [count] = await ctx.read<{ last_seq: number | string; live: number | string }>(READS.liveCount, [
         target.type,
@@ -139,11 +138,7 @@ export function createCommentsService(deps: { knex: Knex; newId: NewId }) {
      * Deleting a deleted comment is `204` again, with no second event.
      */
     async remove(ctx: WriteContext, userId: string, commentId: string): Promise<WriteResult<void>> {
-      const found = await ctx.openRecord<CommentRow>('comments', commentId, userId, () =>
-        notFound('Comment'),
-      );
-      if (!found) throw notFound('Comment');
-      const { change, row } = found;
+      const { change, row } = await openExisting<CommentRow>(ctx, 'comments', commentId, userId);
       if (row.author_id !== userId) {
         throw new AppError('forbidden', 403, 'Only the author of a comment can delete it.');
       }
@@ -170,14 +165,14 @@ export function createCommentsService(deps: { knex: Knex; newId: NewId }) {
         after = decodeTimeIdCursor(query.cursor, 'comment');
       } catch (invalid) {
         const [row] = await runRead<{ visible: boolean }>(READS.first, head);
-        if (!row?.visible) throw hiddenTarget(target)();
+        if (!row?.visible) throw recordNotFound(TABLES[target.type]);
         throw invalid;
       }
       const rows = await runRead<CommentRow & { visible: boolean }>(
         after ? READS.after : READS.first,
         after ? [...head, after.at, after.id] : head,
       );
-      if (!rows[0]?.visible) throw hiddenTarget(target)();
+      if (!rows[0]?.visible) throw recordNotFound(TABLES[target.type]);
       const comments = rows.filter((row) => row.id !== null).map(toComment);
       return pageOf(comments, query.limit, (c) => [c.createdAt, c.id]);
     },

@@ -9,6 +9,7 @@ import { etagOf, ifMatchHolds } from '../http/reply';
 import type { NewId } from '../ids';
 import type { GroupChange } from '../ledger/group-change';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
+import { openExisting } from '../open-record';
 import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
 import {
   EXPENSE_WRITES,
@@ -102,18 +103,6 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     return { value: { expense, created: true }, events: [event] };
   }
 
-  /**
-   * The expense with a change to its group; undefined for an unknown id. A non-member gets
-   * `hidden()`, which must be exactly what the caller answers for an unknown id, so that not even
-   * the problem's detail tells them the id exists (API.md §1).
-   */
-  const openExpense = (
-    ctx: WriteContext,
-    userId: string,
-    expenseId: string,
-    hidden: () => AppError = () => notFound('Expense'),
-  ) => ctx.openRecord<ExpenseRow>('expenses', expenseId, userId, hidden);
-
   function replace(
     change: GroupChange,
     userId: string,
@@ -197,7 +186,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     ): Promise<WriteResult<ExpenseWritten>> {
       // For an unknown id PUT creates the expense in `input.groupId`, which a non-member of that
       // group is told is not found; an existing expense they cannot see answers the same.
-      const found = await openExpense(ctx, userId, expenseId, () => notFound('Group'));
+      const found = await ctx.openRecord<ExpenseRow>('expenses', expenseId, userId, () => notFound('Group'));
       if (!found) {
         if (ifMatch !== undefined) throw preconditionFailed();
         return insert(await ctx.open(input.groupId, userId), userId, expenseId, input);
@@ -221,9 +210,9 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       patch: ExpensePatch,
       ifMatch: string | undefined,
     ): Promise<WriteResult<Expense>> {
-      const found = await openExpense(ctx, userId, expenseId);
-      if (!found || found.row.deleted_at) throw notFound('Expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<ExpenseRow>(ctx, 'expenses', expenseId, userId, {
+        live: true,
+      });
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
       const onlyPayer = current.paidBy.length === 1 ? current.paidBy[0] : undefined;
@@ -248,9 +237,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       expenseId: string,
       ifMatch: string | undefined,
     ): Promise<WriteResult<void>> {
-      const found = await openExpense(ctx, userId, expenseId);
-      if (!found) throw notFound('Expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<ExpenseRow>(ctx, 'expenses', expenseId, userId);
       if (row.deleted_at) return { value: undefined, events: [] };
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
@@ -268,9 +255,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     },
 
     async restore(ctx: WriteContext, userId: string, expenseId: string): Promise<WriteResult<Expense>> {
-      const found = await openExpense(ctx, userId, expenseId);
-      if (!found) throw notFound('Expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<ExpenseRow>(ctx, 'expenses', expenseId, userId);
       const current = toExpense(row);
       if (!row.deleted_at) return { value: current, events: [] };
       const deltas = expenseBalanceEffect(current);

@@ -23,6 +23,7 @@ import { jsonColumn } from '../json-column';
 import type { GroupChange, Party } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
+import { openExisting, recordNotFound } from '../open-record';
 import { createRunRead, groupPage, type ReadQuery, readGroupPage, timeIdAfter } from '../read-queries';
 
 /** The body of POST /v1/expenses without `groupId` and `occurredAt`: what each occurrence copies. */
@@ -244,9 +245,6 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
   const { newId, expenses } = deps;
   const runRead = createRunRead(deps.knex);
 
-  const openRecurring = (ctx: WriteContext, userId: string | null, id: string) =>
-    ctx.openRecord<RecurringRow>('recurring_expenses', id, userId, () => notFound('Recurring expense'));
-
   return {
     async create(
       ctx: WriteContext,
@@ -291,9 +289,9 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       ifMatch: string | undefined,
       checkTemplate: (t: RecurringTemplate) => void,
     ): Promise<WriteResult<Recurring>> {
-      const found = await openRecurring(ctx, userId, id);
-      if (!found || found.row.deleted_at) throw notFound('Recurring expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<RecurringRow>(ctx, 'recurring_expenses', id, userId, {
+        live: true,
+      });
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toRecurring(row);
       const expense = { ...current.expense, ...patch.expense };
@@ -337,9 +335,7 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       id: string,
       ifMatch: string | undefined,
     ): Promise<WriteResult<void>> {
-      const found = await openRecurring(ctx, userId, id);
-      if (!found) throw notFound('Recurring expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<RecurringRow>(ctx, 'recurring_expenses', id, userId);
       if (row.deleted_at) return { value: undefined, events: [] };
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const now = new Date();
@@ -375,7 +371,9 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
      * the group in a way its split cannot absorb, a `recurring.skipped` event (API.md §6a).
      */
     async occur(ctx: WriteContext, id: string, now: Date): Promise<WriteResult<OccurrenceStep>> {
-      const found = await openRecurring(ctx, null, id);
+      const found = await ctx.openRecord<RecurringRow>('recurring_expenses', id, null, () =>
+        recordNotFound('recurring_expenses'),
+      );
       if (!found) return { value: { kind: 'idle' }, events: [] };
       const { change, row } = found;
       const dueAt = row.next_due_at === null ? undefined : new Date(row.next_due_at);

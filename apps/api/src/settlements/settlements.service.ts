@@ -7,6 +7,7 @@ import type { NewId } from '../ids';
 import type { GroupChange } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
+import { openExisting } from '../open-record';
 import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
 
 export type SettlementInput = {
@@ -144,11 +145,7 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
     /** Undo of a settlement; deleting one already deleted is the same 204. */
     async remove(ctx: WriteContext, userId: string, settlementId: string): Promise<WriteResult<void>> {
       // A settlement in a group the caller cannot see answers exactly like an unknown one.
-      const found = await ctx.openRecord<SettlementRow>('settlements', settlementId, userId, () =>
-        notFound('Settlement'),
-      );
-      if (!found) throw notFound('Settlement');
-      const { change, row } = found;
+      const { change, row } = await openExisting<SettlementRow>(ctx, 'settlements', settlementId, userId);
       if (row.deleted_at) return { value: undefined, events: [] };
       const settlement = toSettlement(row);
       const deltas = diffBalanceEffects(settlementBalanceEffect(settlement), []);
