@@ -10,7 +10,7 @@ import type { NewId } from '../ids';
 import type { GroupChange } from '../ledger/group-change';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { openExisting } from '../open-record';
-import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
+import { createRunRead, READS, readGroupPage, readNamed, timeIdAfter } from '../read-queries';
 import {
   EXPENSE_WRITES,
   type Expense,
@@ -273,7 +273,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
 
     /** One statement; an expense in a group the caller is not in is as unknown as any other id. */
     async get(userId: string, expenseId: string): Promise<Expense> {
-      const [row] = await runRead<ExpenseRow>(READS.expense, [expenseId, userId]);
+      const [row] = await readNamed<ExpenseRow>(runRead, READS.expense(expenseId, userId));
       if (!row) throw notFound('Expense');
       return toExpense(row);
     },

@@ -19,7 +19,7 @@ const settlementPage = (groupId: string) => (after: Key, limit: number) =>
                           where group_id = ${groupId} and deleted_at is null and (created_at, id) > (${after[0]}::timestamptz, ${after[1]})
                           order by created_at, id limit ${limit}`;
 const groupPage = (userId: string) => (after: Key, limit: number) =>
-  sql`select g.*, ${raw(membersOfG)}, m.joined_at::text as at_key from group_members m
+  sql`select g.*, ${membersOfG}, m.joined_at::text as at_key from group_members m
                       join groups g on g.id = m.group_id
                      where m.user_id = ${userId} and (m.joined_at, g.id) > (${after[0]}::timestamptz, ${after[1]})
                      order by m.joined_at, g.id limit ${limit}`;

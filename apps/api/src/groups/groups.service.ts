@@ -10,7 +10,7 @@ import type { GroupRow } from '../ledger/group-access';
 import { balancesOf, type GroupSnapshotRow, toGroupSnapshot } from '../ledger/group-snapshot';
 import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
-import { createRunRead, READS } from '../read-queries';
+import { createRunRead, READS, readNamed } from '../read-queries';
 import { addPendingMember } from './pending-members';
 
 export type MemberStatus = 'active' | 'pending' | 'deleted';
@@ -165,23 +165,16 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
     /** One statement: the page of groups with their members. */
     async list(userId: string, query: { limit: number; cursor?: string }) {
       const after = decodeTimeIdCursor(query.cursor, 'group');
-      const rows = after
-        ? await runRead<ListedGroupRow & { member_since: Date }>(READS.groups.after, [
-            userId,
-            query.limit + 1,
-            after.at,
-            after.id,
-          ])
-        : await runRead<ListedGroupRow & { member_since: Date }>(READS.groups.first, [
-            userId,
-            query.limit + 1,
-          ]);
+      const rows = await readNamed<ListedGroupRow & { member_since: Date }>(
+        runRead,
+        READS.groups(userId, query.limit + 1, after),
+      );
       const page = pageOf(rows, query.limit, (r) => [toIso(r.member_since), r.id]);
       return { data: page.data.map(toListedGroup), nextCursor: page.nextCursor };
     },
 
     async get(userId: string, groupId: string): Promise<Group> {
-      const [row] = await runRead<ListedGroupRow>(READS.group, [groupId, userId]);
+      const [row] = await readNamed<ListedGroupRow>(runRead, READS.group(groupId, userId));
       if (!row) throw notFound('Group');
       return toListedGroup(row);
     },
@@ -199,7 +192,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
         throw new AppError('precondition_failed', 412, 'The group has changed since you read it.');
       }
       // The members (with their names) for the answer; the change's guard vouches for the rest.
-      const [read] = await ctx.read<ListedGroupRow>(READS.group, [groupId, userId]);
+      const [read] = await readNamed<ListedGroupRow>(ctx.read, READS.group(groupId, userId));
       if (!read || Number(read.last_seq) !== Number(row.last_seq)) throw new StaleState();
       const current = toListedGroup(read);
       const name = input.name ?? row.name;
@@ -316,7 +309,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
 
     async balances(userId: string, groupId: string) {
       // One statement, so `asOfSeq` is exactly the sequence the nets reflect; it has the members too.
-      const [row] = await runRead<GroupSnapshotRow>(READS.snapshot, [groupId]);
+      const [row] = await readNamed<GroupSnapshotRow>(runRead, READS.snapshot(groupId));
       const snapshot = row && toGroupSnapshot(row);
       if (!snapshot?.memberIds.includes(userId)) throw notFound('Group');
       return { groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) };

@@ -11,12 +11,11 @@ import type { WriteContext, WriteRunner } from '../ledger/write-runner';
 import { createRunRead } from '../read-queries';
 import type { SettlementsService } from '../settlements/settlements.service';
 import { sha256Hex } from '../sha256';
+import { csvRecords, nextTurn } from './csv-records';
 import {
   boundReason,
   createSlicer,
-  csvRecords,
   interpretRecord,
-  nextTurn,
   readHeader,
   type SplitwiseFile,
   type SplitwiseRow,

@@ -8,7 +8,7 @@ import type { GroupChange } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { openExisting } from '../open-record';
-import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
+import { createRunRead, READS, readGroupPage, readNamed, timeIdAfter } from '../read-queries';
 
 export type SettlementInput = {
   groupId: string;
@@ -168,7 +168,7 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
 
     /** One statement; a settlement in a group the caller is not in is as unknown as any other id. */
     async get(userId: string, settlementId: string): Promise<Settlement> {
-      const [row] = await runRead<SettlementRow>(READS.settlement, [settlementId, userId]);
+      const [row] = await readNamed<SettlementRow>(runRead, READS.settlement(settlementId, userId));
       if (!row) throw notFound('Settlement');
       return toSettlement(row);
     },
