@@ -24,7 +24,15 @@ import type { GroupChange, Party } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { openExisting, recordNotFound } from '../open-record';
-import { beforeCursor, createRunRead, groupPage, named, readGroupPage, readNamed, timeIdAfter } from '../read-queries';
+import {
+  beforeCursor,
+  createRunRead,
+  groupPage,
+  named,
+  readGroupPage,
+  readNamed,
+  timeIdAfter,
+} from '../read-queries';
 
 /** The body of POST /v1/expenses without `groupId` and `occurredAt`: what each occurrence copies. */
 export type RecurringTemplate = {
