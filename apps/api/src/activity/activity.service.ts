@@ -3,8 +3,8 @@ import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { jsonColumn } from '../json-column';
-import { raw, sql } from '../ledger/sql';
-import { createRunRead } from '../read-queries';
+import { empty, raw, sql } from '../ledger/sql';
+import { createRunRead, named, readNamed } from '../read-queries';
 
 /** One item of the feed: a group's event with the group's id and name (API.md §8a). */
 export type ActivityItem = {
@@ -52,11 +52,12 @@ const toItem = (row: ItemRow): ActivityItem => ({
  * `limit + 1` keys (a LATERAL index-only scan per membership); the keys are merged, and only the
  * page's rows are then read whole (their `data`). The cost is per group the caller is in, never per
  * event they can see. A member sees the events from their `joined_at` on; a member who left has no
- * row, so sees nothing of that group any more. `$1` user, `$2` limit + 1, `$3`/`$4` the cursor.
+ * row, so sees nothing of that group any more.
  */
-const feedStatement = (after: boolean) => ({
-  name: after ? 'tally_activity_after' : 'tally_activity_first',
-  text: `
+const feedStatement = (userId: string, take: number, after: { at: Date; id: string } | undefined) =>
+  named(
+    after ? 'tally_activity_after' : 'tally_activity_first',
+    sql`
   with top as (
     select e.group_id, e.occurred_at, e.id, g.name
       from group_members m
@@ -64,17 +65,17 @@ const feedStatement = (after: boolean) => ({
       cross join lateral (
         select x.group_id, x.occurred_at, x.id from events x
          where x.group_id = m.group_id and x.occurred_at >= m.joined_at
-           ${after ? 'and (x.occurred_at, x.id) < ($3::timestamptz, $4::text)' : ''}
+           ${after ? sql`and (x.occurred_at, x.id) < (${after.at}::timestamptz, ${after.id}::text)` : empty}
          order by x.occurred_at desc, x.id desc
-         limit $2) e
-     where m.user_id = $1
+         limit ${take}) e
+     where m.user_id = ${userId}
      order by e.occurred_at desc, e.id desc
-     limit $2)
+     limit ${take})
   select x.id, x.group_id, top.name as group_name, x.seq, x.type, x.actor_id, x.occurred_at, x.data
     from top
     join events x on x.group_id = top.group_id and x.occurred_at = top.occurred_at and x.id = top.id
    order by x.occurred_at desc, x.id desc`,
-});
+  );
 
 /**
  * Items newer than the caller's marker (all of them without one), counted up to `UNREAD_CAP + 1`:
@@ -143,9 +144,8 @@ export function createActivityService(deps: { knex: Knex }) {
     async list(userId: string, query: { limit: number; cursor?: string | undefined }): Promise<ActivityPage> {
       const after = decodeTimeIdCursor(query.cursor, 'event');
       const take = query.limit + 1;
-      const values = after ? [userId, take, after.at, after.id] : [userId, take];
       const [rows, unread] = await Promise.all([
-        prepared<ItemRow>(feedStatement(after !== undefined), values),
+        readNamed<ItemRow>(prepared, feedStatement(userId, take, after)),
         unreadOf(userId),
       ]);
       const page = pageOf(rows.map(toItem), query.limit, (item) => [item.occurredAt, item.id]);
