@@ -19,7 +19,7 @@ type NetRow = { group_id: string; group_name: string; currency: string; net: str
 
 /**
  * The caller's non-zero nets, their own and those of the pending members they claimed, per group and
- * currency. `$1`, `$2` the caller. Driven by the caller's memberships (`group_members (user_id, …)`),
+ * currency. Driven by the caller's memberships (`group_members (user_id, …)`),
  * each net read once by its whole primary key (group, currency, user: a sub-plan per pair, so the
  * planner cannot make it a scan) for each currency the group has ever had (`group_currencies`): the
  * cost is the caller's groups × their currencies (API.md §9.1 `groupsPerUser`), never the size of
