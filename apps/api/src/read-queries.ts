@@ -108,21 +108,20 @@ export const membersOfG = raw(`(select json_agg(json_build_array(gm.user_id, u.n
           from group_members gm join users u on u.id = gm.user_id
          where gm.group_id = g.id and gm.claimed_by is null) as members`);
 
+/** A live record of a group the caller is a member of: no row for any other id (API.md §1). */
+export const liveRecordOfMember = (name: string, table: string, id: string, userId: string) =>
+  named(
+    name,
+    sql`select r.* from ${raw(table)} r
+         where r.id = ${id} and r.deleted_at is null
+           and exists (select 1 from group_members m where m.group_id = r.group_id and m.user_id = ${userId})`,
+  );
+
 export const READS = {
   expense: (expenseId: string, userId: string) =>
-    named(
-      'read_expense',
-      sql`select e.* from expenses e
-           where e.id = ${expenseId} and e.deleted_at is null
-             and exists (select 1 from group_members m where m.group_id = e.group_id and m.user_id = ${userId})`,
-    ),
+    liveRecordOfMember('read_expense', 'expenses', expenseId, userId),
   settlement: (settlementId: string, userId: string) =>
-    named(
-      'read_settlement',
-      sql`select s.* from settlements s
-           where s.id = ${settlementId} and s.deleted_at is null
-             and exists (select 1 from group_members m where m.group_id = s.group_id and m.user_id = ${userId})`,
-    ),
+    liveRecordOfMember('read_settlement', 'settlements', settlementId, userId),
   expenses: groupPage(
     'read_expenses',
     'expenses',

@@ -28,6 +28,7 @@ import {
   beforeCursor,
   createRunRead,
   groupPage,
+  liveRecordOfMember,
   named,
   readGroupPage,
   readNamed,
@@ -209,13 +210,7 @@ const RECURRING_WRITES = {
 };
 
 const RECURRING_READS = {
-  one: (id: string, userId: string) =>
-    named(
-      'read_recurring',
-      sql`select r.* from recurring_expenses r
-           where r.id = ${id} and r.deleted_at is null
-             and exists (select 1 from group_members m where m.group_id = r.group_id and m.user_id = ${userId})`,
-    ),
+  one: (id: string, userId: string) => liveRecordOfMember('read_recurring', 'recurring_expenses', id, userId),
   page: groupPage(
     'read_recurring_page',
     'recurring_expenses',
