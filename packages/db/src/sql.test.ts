@@ -13,6 +13,11 @@ describe('runSql', () => {
   it("gives knex a '?' per value and escapes the text's own '?'", () => {
     const statement = sql`select ${1}::int, '{"a":1}'::jsonb ? ${'a'} as has`;
     expect(toKnexRaw(statement)).toEqual([`select ?::int, '{"a":1}'::jsonb \\? ? as has`, [1, 'a']]);
+    // A value right after a '?' of the text, or after another value: never read as '??'.
+    expect(toKnexRaw(sql`select '{}'::jsonb ?${'a'}, ${1}${2}`)).toEqual([
+      `select '{}'::jsonb \\? ?, ? ?`,
+      ['a', 1, 2],
+    ]);
   });
 
   it('runs a composed statement with its values, on the pool, in a transaction and named', async () => {
@@ -24,7 +29,10 @@ describe('runSql', () => {
       { n: 3 },
     ]);
     expect(await runSql<{ n: number }>(db.knex, statement, 'sql_test_named')).toEqual([{ n: 2 }, { n: 3 }]);
-    const has = await runSql<{ has: boolean }>(db.knex, sql`select '{"a":1}'::jsonb ? ${'a'} as has`);
-    expect(has).toEqual([{ has: true }]);
+    const has = await runSql<{ has: boolean; tight: boolean }>(
+      db.knex,
+      sql`select '{"a":1}'::jsonb ? ${'a'} as has, '{"a":1}'::jsonb ?${'b'} as tight`,
+    );
+    expect(has).toEqual([{ has: true, tight: false }]);
   });
 });

@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 
 /**
  * SQL that carries its own values, the one way Tally writes a fixed statement (the packages use it
- * from here). `sql\`… ${value} …\`` keeps each value beside the text it belongs to; a nested fragment brings its own values along, so fragments compose without anyone numbering
- * placeholders by hand. `text` numbers them `$1`, `$2`… in the order they appear, `values` lists
+ * from here). `sql\`… ${value} …\`` keeps each value beside the text it belongs to; a nested
+ * fragment brings its own values along, so fragments compose without anyone numbering placeholders
+ * by hand. `text` numbers them `$1`, `$2`… in the order they appear, `values` lists
  * them in that order: the two can never disagree.
  */
 export class Sql {
@@ -62,10 +63,16 @@ export type SqlStatement = { readonly strings: readonly string[]; readonly value
 
 /**
  * The statement as knex's `raw` takes it: a `?` for each value, and every `?` of the text itself
- * (a jsonb operator) escaped, so knex numbers only the values, in their order.
+ * (a jsonb operator) escaped, so knex numbers only the values, in their order. knex reads `??` as
+ * an identifier and `\??` as one placeholder: a value right after a `?` or another value gets a
+ * space before its `?`.
  */
 export function toKnexRaw(statement: SqlStatement): [string, Knex.RawBinding[]] {
-  const text = statement.strings.map((part) => part.replaceAll('?', '\\?')).join('?');
+  let text = '';
+  statement.strings.forEach((part, i) => {
+    if (i > 0) text += text.endsWith('?') ? ' ?' : '?';
+    text += part.replaceAll('?', '\\?');
+  });
   return [text, [...statement.values] as Knex.RawBinding[]];
 }
 
