@@ -1,4 +1,3 @@
-import { queryNamed, type Sql, sql, withPooledConnection } from '@tally/db';
 import type { Knex } from 'knex';
 
 export type EventType =
@@ -61,26 +60,31 @@ export const toEvent = (row: EventRow): GroupEvent => ({
  */
 const RECENT_WINDOW_MS = 86_400_000;
 
-/** The events after `afterSeq` in the window of `occurred_at` `[from, to)`, with the group's seq. */
-const recentEvents = (groupId: string, afterSeq: number, limit: number, from: Date, to: Date) =>
-  sql`select g.last_seq as group_seq, e.* from groups g
-        left join lateral (select * from events where group_id = ${groupId} and seq > ${afterSeq}
-                              and occurred_at >= ${from} and occurred_at < ${to}
-                           order by seq limit ${limit}) e on true
-       where g.id = ${groupId}`;
-/** The events after `afterSeq`: every partition. */
-const allEvents = (groupId: string, afterSeq: number, limit: number) =>
-  sql`select * from events where group_id = ${groupId} and seq > ${afterSeq} order by seq limit ${limit}`;
-
 /** Read access to the event log: what the API's events endpoint and the gateway's catch-up use. */
 export function createEventLog(deps: { knex: Knex }) {
   const { knex } = deps;
 
-  /** One statement on a pooled connection, as a `pg` named (prepared) statement; PGlite has none. */
-  const query = <R>(name: string, statement: Sql): Promise<R[]> =>
-    withPooledConnection(knex, (connection) =>
-      queryNamed<R>(knex, connection, { name, text: statement.text }, [...statement.values]),
-    );
+  /** The events after `afterSeq`, oldest first, at most `limit` (every partition, unless narrowed). */
+  const eventsAfter = (groupId: string, afterSeq: number, limit: number) =>
+    knex('events').where({ group_id: groupId }).where('seq', '>', afterSeq).orderBy('seq').limit(limit);
+
+  /**
+   * The events after `afterSeq` in the window of `occurred_at` `[from, to)` (its partitions), with
+   * the group's seq, in one statement. Sent as a `pg` named (prepared) statement: its text is the
+   * same for every call (knex's builder, public API); PGlite ignores the name.
+   */
+  const recentEvents = (groupId: string, afterSeq: number, limit: number, from: Date, to: Date) =>
+    knex('groups as g')
+      .select('g.last_seq as group_seq', 'e.*')
+      .leftJoin(
+        eventsAfter(groupId, afterSeq, limit)
+          .where('occurred_at', '>=', from)
+          .where('occurred_at', '<', to)
+          .as('e'),
+        knex.raw('true'),
+      )
+      .where('g.id', groupId)
+      .options({ name: 'tally_event_log_recent' });
 
   return {
     /**
@@ -92,16 +96,9 @@ export function createEventLog(deps: { knex: Knex }) {
      */
     async read(groupId: string, afterSeq: number, limit: number): Promise<GroupEvent[]> {
       const now = Date.now();
-      const recent = await query<EventRow & { group_seq: number | string | null; id: string | null }>(
-        'tally_event_log_recent',
-        recentEvents(
-          groupId,
-          afterSeq,
-          limit,
-          new Date(now - RECENT_WINDOW_MS),
-          new Date(now + RECENT_WINDOW_MS),
-        ),
-      );
+      const window = [new Date(now - RECENT_WINDOW_MS), new Date(now + RECENT_WINDOW_MS)] as const;
+      const recent: (EventRow & { group_seq: number | string | null; id: string | null })[] =
+        await recentEvents(groupId, afterSeq, limit, ...window);
       const head = recent[0]?.group_seq;
       const rows = recent.filter((row) => row.id !== null);
       const runs = rows.every((row, i) => Number(row.seq) === afterSeq + 1 + i);
@@ -111,9 +108,10 @@ export function createEventLog(deps: { knex: Knex }) {
         head !== null &&
         (last === undefined ? Number(head) <= afterSeq : Number(last.seq) === Number(head));
       if (runs && (rows.length === limit || reachesHead)) return rows.map(toEvent);
-      return (await query<EventRow>('tally_event_log_read', allEvents(groupId, afterSeq, limit))).map(
-        toEvent,
-      );
+      const all: EventRow[] = await eventsAfter(groupId, afterSeq, limit).options({
+        name: 'tally_event_log_read',
+      });
+      return all.map(toEvent);
     },
     /**
      * Whether the log still holds the group's event `seq`. Events go only by retention
