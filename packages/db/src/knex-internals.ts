@@ -4,10 +4,12 @@ import type { Knex } from 'knex';
  * The only file that reaches past knex's public API (knex 3.3.0, pinned exactly in
  * `packages/db/package.json`; `knex-internals.test.ts` fails loudly when an upgrade changes any of it).
  *
- * Why: the hot reads (`GET` expense, balances, the event log) send a `pg` named statement straight
- * on a pooled connection. Through `knex.raw(…).options({ name })` the same statement costs about
- * 25 µs more per query (knex's builder, runner and events), which the hot lane's budget does not
- * have. Everything else goes through the public API (`knex.raw`, `knex.transaction`).
+ * Why: the hot reads (`GET` expense, balances, the lists: `createRunRead` in the API) send a `pg`
+ * named statement straight on a pooled connection. Through `knex.raw(…).options({ name })` the same
+ * statement cost about 25 µs more per query on the 2-core CI machine (knex's builder, runner and
+ * events), which the hot lane's budget does not have. Statements that share a session (the
+ * scheduler's advisory-lock claims, the migration lock, a change's locked transaction) hold one
+ * connection through `takePooledConnection`. Everything else goes through knex's public API.
  */
 
 /** A connection of knex's pool, as `pg` (and PGlite) give it: only what Tally calls. */
