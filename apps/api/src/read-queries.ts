@@ -1,7 +1,9 @@
+import { queryNamed, takePooledConnection, withPooledConnection } from '@tally/db';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { type CursorIdKind, decodeTimeIdCursor } from './http/cursor';
-import { groupSnapshotSql } from './ledger/group-snapshot';
+import { groupSnapshot } from './ledger/group-snapshot';
+import { empty, raw, type Sql, sql } from './ledger/sql';
 
 /**
  * A read the hot GET routes run as ONE statement: a `pg` named (prepared) query, parsed and planned
@@ -10,44 +12,15 @@ import { groupSnapshotSql } from './ledger/group-snapshot';
  */
 export type ReadQuery = { name: string; text: string };
 
-type Connection = {
-  query(
-    query: { name: string; text: string; values: unknown[] } | string,
-    values?: unknown[],
-  ): Promise<{
-    rows: unknown[];
-  }>;
-};
-
 export type RunRead = <R>(query: ReadQuery, values: unknown[]) => Promise<R[]>;
 
 /**
  * Runs read queries on a pooled connection of `knex`'s pool (the pool's limits and errors apply as
- * for any knex query). Embedded PGlite has no named statements; there the text runs as it is.
+ * for any knex query), through `@tally/db`'s one adapter of knex's internals (the hot reads' speed).
  */
 export function createRunRead(knex: Knex): RunRead {
-  return async <R>(query: ReadQuery, values: unknown[]) => {
-    const connection = (await knex.client.acquireConnection()) as Connection;
-    try {
-      return await runOn<R>(knex, connection, query, values);
-    } finally {
-      await knex.client.releaseConnection(connection);
-    }
-  };
-}
-
-/** Runs one query on a connection already taken from `knex`'s pool (named on PostgreSQL). */
-async function runOn<R>(
-  knex: Knex,
-  connection: Connection,
-  query: ReadQuery,
-  values: unknown[],
-): Promise<R[]> {
-  const result =
-    knex.client.config.client === 'pg'
-      ? await connection.query({ name: query.name, text: query.text, values })
-      : await connection.query(query.text, values);
-  return result.rows as R[];
+  return <R>(query: ReadQuery, values: unknown[]) =>
+    withPooledConnection(knex, (connection) => queryNamed<R>(knex, connection, query, values));
 }
 
 /**
@@ -58,12 +31,12 @@ async function runOn<R>(
 export async function openTransaction(
   knex: Knex,
 ): Promise<{ run: RunRead; end(commit: boolean): Promise<void> }> {
-  const connection = (await knex.client.acquireConnection()) as Connection;
-  const run: RunRead = (query, values) => runOn(knex, connection, query, values);
+  const { connection, release } = await takePooledConnection(knex);
+  const run: RunRead = (query, values) => queryNamed(knex, connection, query, values);
   try {
     await connection.query('begin');
   } catch (error) {
-    await knex.client.releaseConnection(connection);
+    await release();
     throw error;
   }
   return {
@@ -72,142 +45,173 @@ export async function openTransaction(
       try {
         await connection.query(commit ? 'commit' : 'rollback');
       } finally {
-        await knex.client.releaseConnection(connection);
+        await release();
       }
     },
   };
 }
 
-const isMember = 'exists (select 1 from group_members m where m.group_id = $1 and m.user_id = $2)';
+/** A statement `pg` prepares once per connection under `name`: every statement of one name has one text. */
+export type NamedSql = { readonly name: string; readonly statement: Sql };
+
+export const named = (name: string, statement: Sql): NamedSql => ({ name, statement });
+
+/** Runs a named statement on `runRead` (a pooled read, or a change's `ctx.read`): its text, then its values. */
+export const readNamed = <R>(runRead: RunRead, query: NamedSql): Promise<R[]> =>
+  runRead<R>({ name: query.name, text: query.statement.text }, [...query.statement.values]);
+
+const isMember = (groupId: string, userId: string) =>
+  sql`exists (select 1 from group_members m where m.group_id = ${groupId} and m.user_id = ${userId})`;
+
+/** Who asks for which page of a group's list (`limit` rows at most). */
+export type PageParams = { groupId: string; userId: string; limit: number };
 
 /**
  * A page of a group's list, with the caller's membership in the same statement: one row
  * `{ member: false }` for a non-member (or an unknown group), one row `{ member: true }` with null
- * columns for a member's empty page, else the page's rows, each with `member: true`.
- * `$1` group, `$2` user, `$3` limit, and after a cursor `$4` time, `$5` id.
+ * columns for a member's empty page, else the page's rows, each with `member: true`. `after` is the
+ * condition of the rows after a cursor, given the cursor's values (`[time, id]`).
  */
-export function groupPage(name: string, table: string, where: string, order: string, after: string) {
-  const page = (cursor: string) =>
-    `select a.member, r.* from (select ${isMember} as member) a
-       left join lateral (select * from ${table} where group_id = $1 and ${where}${cursor}
-                          order by ${order} limit $3) r on a.member`;
-  return {
-    first: { name: `${name}_first`, text: page('') },
-    after: { name: `${name}_after`, text: page(` and ${after}`) },
-  };
+export function groupPage(
+  name: string,
+  table: string,
+  where: Sql,
+  order: Sql,
+  after: (cursor: readonly unknown[]) => Sql,
+) {
+  return (p: PageParams, cursor: readonly unknown[] | undefined): NamedSql =>
+    named(
+      cursor ? `${name}_after` : `${name}_first`,
+      sql`select a.member, r.* from (select ${isMember(p.groupId, p.userId)} as member) a
+            left join lateral (select * from ${raw(table)} where group_id = ${p.groupId} and ${where}${
+              cursor ? sql` and ${after(cursor)}` : empty
+            }
+                               order by ${order} limit ${p.limit}) r on a.member`,
+    );
 }
+export type GroupPage = ReturnType<typeof groupPage>;
+
+/** `(time, id)` before the cursor's, in a list ordered by `time desc, id desc`. */
+export const beforeCursor =
+  (time: string) =>
+  ([at, id]: readonly unknown[]): Sql =>
+    sql`(${raw(time)} < ${at} or (${raw(time)} = ${at} and id < ${id}))`;
 
 /**
  * A group's members as `[userId, name, joinedAt, status, claimed]`, in join order; `g` is the group.
  * A pending member an account claimed is not listed: its id is in the account's `claimed` (API.md §3.1).
  */
-export const membersOfG = `(select json_agg(json_build_array(gm.user_id, u.name, gm.joined_at, u.status,
+export const membersOfG = raw(`(select json_agg(json_build_array(gm.user_id, u.name, gm.joined_at, u.status,
             (select json_agg(c.user_id order by c.joined_at, c.user_id) from group_members c
               where c.group_id = g.id and c.claimed_by = gm.user_id))
           order by gm.joined_at, gm.user_id)
           from group_members gm join users u on u.id = gm.user_id
-         where gm.group_id = g.id and gm.claimed_by is null) as members`;
+         where gm.group_id = g.id and gm.claimed_by is null) as members`);
 
-function groupsPage(cursor: string) {
-  return `select g.*, m.joined_at as member_since, ${membersOfG}
-     from group_members m join groups g on g.id = m.group_id
-    where m.user_id = $1 ${cursor}
-    order by m.joined_at desc, g.id desc limit $2`;
-}
+/** A live record of a group the caller is a member of: no row for any other id (API.md §1). */
+export const liveRecordOfMember = (name: string, table: string, id: string, userId: string) =>
+  named(
+    name,
+    sql`select r.* from ${raw(table)} r
+         where r.id = ${id} and r.deleted_at is null
+           and exists (select 1 from group_members m where m.group_id = r.group_id and m.user_id = ${userId})`,
+  );
 
 export const READS = {
-  expense: {
-    name: 'read_expense',
-    text: `select e.* from expenses e
-            where e.id = $1 and e.deleted_at is null
-              and exists (select 1 from group_members m where m.group_id = e.group_id and m.user_id = $2)`,
-  },
-  settlement: {
-    name: 'read_settlement',
-    text: `select s.* from settlements s
-            where s.id = $1 and s.deleted_at is null
-              and exists (select 1 from group_members m where m.group_id = s.group_id and m.user_id = $2)`,
-  },
+  expense: (expenseId: string, userId: string) =>
+    liveRecordOfMember('read_expense', 'expenses', expenseId, userId),
+  settlement: (settlementId: string, userId: string) =>
+    liveRecordOfMember('read_settlement', 'settlements', settlementId, userId),
   expenses: groupPage(
     'read_expenses',
     'expenses',
-    'deleted_at is null',
-    'occurred_at desc, id desc',
-    '(occurred_at < $4 or (occurred_at = $4 and id < $5))',
+    sql`deleted_at is null`,
+    sql`occurred_at desc, id desc`,
+    beforeCursor('occurred_at'),
   ),
   settlements: groupPage(
     'read_settlements',
     'settlements',
-    'deleted_at is null',
-    'created_at desc, id desc',
-    '(created_at < $4 or (created_at = $4 and id < $5))',
+    sql`deleted_at is null`,
+    sql`created_at desc, id desc`,
+    beforeCursor('created_at'),
   ),
   /**
-   * A page of the event log with the group's current seq (`group_seq`), in one snapshot (see
-   * `readEventPage`). `$1` group, `$2` user, `$3` limit, `$4` the seq to read after.
+   * A page of the event log after `afterSeq`, with the group's current seq (`group_seq`), in one
+   * snapshot (see `readEventPage`).
    */
-  events: {
-    name: 'read_events',
-    text: `select a.member, a.group_seq, r.* from
-             (select ${isMember} as member, (select g.last_seq from groups g where g.id = $1) as group_seq) a
-             left join lateral (select * from events where group_id = $1 and seq > $4
-                                order by seq asc limit $3) r on a.member`,
-  },
+  events: (p: PageParams, afterSeq: number) =>
+    named(
+      'read_events',
+      sql`select a.member, a.group_seq, r.* from
+            (select ${isMember(p.groupId, p.userId)} as member,
+                    (select g.last_seq from groups g where g.id = ${p.groupId}) as group_seq) a
+            left join lateral (select * from events where group_id = ${p.groupId} and seq > ${afterSeq}
+                               order by seq asc limit ${p.limit}) r on a.member`,
+    ),
   /**
    * A group's snapshot for its balances, as `readGroupSnapshot` reads it (one consistent statement);
-   * the caller's membership is in `member_ids`. `$1` group.
+   * the caller's membership is in `member_ids`.
    */
-  snapshot: {
-    name: 'read_group_snapshot',
-    text: groupSnapshotSql('$1'),
-  },
-  /** A group with its members (as in `groups`), when the caller is one of them. `$1` group, `$2` user. */
-  group: {
-    name: 'read_group',
-    text: `select g.*, ${membersOfG} from groups g
-            where g.id = $1 and exists (select 1 from group_members m where m.group_id = g.id and m.user_id = $2)`,
-  },
+  snapshot: (groupId: string) => named('read_group_snapshot', groupSnapshot(sql`${groupId}`)),
+  /** A group with its members (as in `groups`), when the caller is one of them. */
+  group: (groupId: string, userId: string) =>
+    named(
+      'read_group',
+      sql`select g.*, ${membersOfG} from groups g
+           where g.id = ${groupId}
+             and exists (select 1 from group_members m where m.group_id = g.id and m.user_id = ${userId})`,
+    ),
   /**
    * The caller's groups, newest membership first, each with its members (`[userId, name, joinedAt]`
-   * in join order). `$1` user, `$2` limit, and after a cursor `$3` time, `$4` id.
+   * in join order), after the cursor's `[time, id]` if any.
    */
-  groups: {
-    first: { name: 'read_groups_first', text: groupsPage('') },
-    after: {
-      name: 'read_groups_after',
-      text: groupsPage('and (m.joined_at < $3 or (m.joined_at = $3 and g.id < $4))'),
-    },
-  },
+  groups: (userId: string, limit: number, cursor: { at: Date; id: string } | undefined) =>
+    named(
+      cursor ? 'read_groups_after' : 'read_groups_first',
+      sql`select g.*, m.joined_at as member_since, ${membersOfG}
+            from group_members m join groups g on g.id = m.group_id
+           where m.user_id = ${userId} ${
+             cursor
+               ? sql`and (m.joined_at < ${cursor.at} or (m.joined_at = ${cursor.at} and g.id < ${cursor.id}))`
+               : empty
+           }
+           order by m.joined_at desc, g.id desc limit ${limit}`,
+    ),
   /** Only the membership, for a list whose cursor turned out to be invalid (member → 422, else 404). */
-  membership: { name: 'read_membership', text: `select ${isMember} as member` },
-} satisfies Record<string, ReadQuery | { first: ReadQuery; after: ReadQuery }>;
+  membership: (groupId: string, userId: string) =>
+    named('read_membership', sql`select ${isMember(groupId, userId)} as member`),
+};
 
 type PageRow = { member: boolean; id: string | null };
 
 /**
- * The rows of one page of a group's list, in one statement. Non-members get the group's `404`
- * (also when their cursor is bad: membership is checked first); a bad cursor is then the `422`.
- * `after` decodes the cursor into the values of `queries.after`, or returns undefined for none.
+ * The cursor `decode` reads, or, for a bad one, the group's `404` to a non-member (membership is
+ * checked first: they learn nothing, not even that the cursor is bad), else the cursor's `422`.
  */
-export async function readGroupPage<R>(
-  runRead: RunRead,
-  queries: { first: ReadQuery; after: ReadQuery },
-  params: { groupId: string; userId: string; limit: number },
-  after: () => unknown[] | undefined,
-): Promise<R[]> {
-  const head = [params.groupId, params.userId, params.limit];
-  let cursor: unknown[] | undefined;
+async function decodedOr404<T>(runRead: RunRead, params: PageParams, decode: () => T): Promise<T> {
   try {
-    cursor = after();
+    return decode();
   } catch (invalid) {
-    const [row] = await runRead<PageRow>(READS.membership, head.slice(0, 2));
+    const [row] = await readNamed<PageRow>(runRead, READS.membership(params.groupId, params.userId));
     if (!row?.member) throw notFound('Group');
     throw invalid;
   }
-  const rows = await runRead<PageRow>(
-    cursor ? queries.after : queries.first,
-    cursor ? [...head, ...cursor] : head,
-  );
+}
+
+/**
+ * The rows of one page of a group's list, in one statement. Non-members get the group's `404`
+ * (also when their cursor is bad: membership is checked first); a bad cursor is then the `422`.
+ * `after` decodes the cursor into its values, or returns undefined for none.
+ */
+export async function readGroupPage<R>(
+  runRead: RunRead,
+  page: GroupPage,
+  params: PageParams,
+  after: () => readonly unknown[] | undefined,
+): Promise<R[]> {
+  const cursor = await decodedOr404(runRead, params, after);
+  const rows = await readNamed<PageRow>(runRead, page(params, cursor));
   if (!rows[0]?.member) throw notFound('Group');
   return rows.filter((row) => row.id !== null) as R[];
 }
@@ -221,22 +225,14 @@ export async function readGroupPage<R>(
  */
 export async function readEventPage<R extends { id: string | null; seq: number | string }>(
   runRead: RunRead,
-  params: { groupId: string; userId: string; limit: number },
+  params: PageParams,
   after: () => number,
 ): Promise<R[]> {
-  const head = [params.groupId, params.userId, params.limit];
-  let afterSeq: number;
-  try {
-    afterSeq = after();
-  } catch (invalid) {
-    const [row] = await runRead<PageRow>(READS.membership, head.slice(0, 2));
-    if (!row?.member) throw notFound('Group');
-    throw invalid;
-  }
-  const rows = await runRead<R & PageRow & { group_seq: number | string | null }>(READS.events, [
-    ...head,
-    afterSeq,
-  ]);
+  const afterSeq = await decodedOr404(runRead, params, after);
+  const rows = await readNamed<R & PageRow & { group_seq: number | string | null }>(
+    runRead,
+    READS.events(params, afterSeq),
+  );
   const [first] = rows;
   if (!first?.member) throw notFound('Group');
   const events = rows.filter((row) => row.id !== null);

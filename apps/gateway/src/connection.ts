@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
 import type { Subscription } from './feed';
 import type { GatewayMetrics } from './gateway-metrics';
+import { socketOf } from './ws-internals';
 
 /** A message due while more than this is buffered for the client: it is too slow to read (1013). */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -57,9 +57,6 @@ export type ConnectionHooks = {
   /** Called once, when the connection closes for any reason. */
   onClose(conn: Connection): void;
 };
-
-/** The TCP socket under a WebSocket (ws keeps it as `_socket`), to cork several frames into one write. */
-const socketOf = (ws: WebSocket) => (ws as unknown as { _socket?: Duplex | null })._socket ?? undefined;
 
 /** A ping frame without data (FIN, opcode 9, length 0): the same bytes for every connection. */
 const PING_FRAME = Buffer.from([0x89, 0x00]);
@@ -236,7 +233,7 @@ export class Connection {
    * given, less what still waits in it. Read at heartbeats, so that sends need no callback.
    */
   private flushed(): number {
-    const socket = socketOf(this.ws) as (Duplex & { bytesWritten?: number }) | undefined;
+    const socket = socketOf(this.ws);
     return socket === undefined ? 0 : (socket.bytesWritten ?? 0) - socket.writableLength;
   }
 

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import { isPgServer } from './knex-internals';
 
 export type DatabaseOptions = {
   /** PostgreSQL URL; when absent the embedded PGlite database in `dataDir` is used. */
@@ -68,5 +69,5 @@ export function createKnex(options: DatabaseOptions): Knex {
 
 /** Whether a knex instance talks to the embedded database (single connection, single process). */
 export function isEmbedded(knex: Knex): boolean {
-  return knex.client.config.client !== 'pg';
+  return !isPgServer(knex);
 }

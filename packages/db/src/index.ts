@@ -1,3 +1,5 @@
 export * from './create-knex';
+export * from './knex-internals';
 export * from './migrate-latest';
 export * from './partitions';
+export * from './sql';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPgServer, takePooledConnection } from './knex-internals';
 import * as initial from './migrations/001-initial';
 import * as oneStatementWrites from './migrations/002-one-statement-writes';
 import * as boundedTables from './migrations/003-bounded-tables';
@@ -16,6 +17,7 @@ import * as importRefusals from './migrations/014-import-refusals';
 import * as emailVerification from './migrations/015-email-verification';
 import * as authCleanup from './migrations/016-auth-cleanup';
 import * as bounds from './migrations/019-bounds';
+import { runSql, type Sql, sql } from './sql';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -47,8 +49,9 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
 const withoutRequestLimits =
   (step: (knex: Knex) => Promise<void>) =>
   async (knex: Knex): Promise<void> => {
-    await knex.raw(
-      "select set_config('statement_timeout', '0', true), set_config('lock_timeout', '0', true)",
+    await runSql(
+      knex,
+      sql`select set_config('statement_timeout', '0', true), set_config('lock_timeout', '0', true)`,
     );
     await step(knex);
   };
@@ -72,28 +75,30 @@ const MIGRATION_LOCK_ID = 7_340_211;
  * failing on knex's own lock table. PGlite is single-connection and single-process: no lock needed.
  */
 export async function migrateLatest(knex: Knex, options: { useAdvisoryLock?: boolean } = {}): Promise<void> {
-  const useLock = options.useAdvisoryLock ?? knex.client.config.client === 'pg';
+  const useLock = options.useAdvisoryLock ?? isPgServer(knex);
   if (!useLock) {
     await knex.migrate.latest({ migrationSource });
     return;
   }
-  const connection = await knex.client.acquireConnection();
+  // The session lock is held by one connection while `migrate.latest` runs on others.
+  const { connection, release } = await takePooledConnection(knex);
+  const onSession = (statement: Sql) => connection.query(statement.text, [...statement.values]);
   try {
     // Another pod may hold the lock for as long as its migration takes: wait without the
     // connection's lock and statement timeouts, then give the connection back with them.
-    await knex
-      .raw("select set_config('statement_timeout', '0', false), set_config('lock_timeout', '0', false)")
-      .connection(connection);
-    await knex.raw('select pg_advisory_lock(?)', [MIGRATION_LOCK_ID]).connection(connection);
+    await onSession(
+      sql`select set_config('statement_timeout', '0', false), set_config('lock_timeout', '0', false)`,
+    );
+    await onSession(sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`);
     try {
       await knex.migrate.latest({ migrationSource });
     } finally {
-      await knex.raw('select pg_advisory_unlock(?)', [MIGRATION_LOCK_ID]).connection(connection);
-      await knex.raw('reset statement_timeout').connection(connection);
-      await knex.raw('reset lock_timeout').connection(connection);
+      await onSession(sql`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`);
+      await onSession(sql`reset statement_timeout`);
+      await onSession(sql`reset lock_timeout`);
     }
   } finally {
-    await knex.client.releaseConnection(connection);
+    await release();
   }
 }
 

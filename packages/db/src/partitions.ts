@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { raw, runSql, sql } from './sql';
 
 /**
  * Time-partitioned tables (migration 003) and their upkeep: partitions are created ahead of time and
@@ -53,12 +54,11 @@ export type PartitionInfo = {
 
 type Db = Knex | Knex.Transaction;
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
-
 /** The width and the partitions kept ahead, per family, as stored in `tally_partitioning`. */
 export async function readPartitionSettings(db: Db): Promise<Record<PartitionFamily, PartitionSettings>> {
-  const rows = rowsOf<{ name: PartitionFamily; width_ms: string | number; ahead: number }>(
-    await db.raw('select name, extract(epoch from width) * 1000 as width_ms, ahead from tally_partitioning'),
+  const rows = await runSql<{ name: PartitionFamily; width_ms: string | number; ahead: number }>(
+    db,
+    sql`select name, extract(epoch from width) * 1000 as width_ms, ahead from tally_partitioning`,
   );
   const settings: Partial<Record<PartitionFamily, PartitionSettings>> = {};
   for (const row of rows) settings[row.name] = { widthMs: Number(row.width_ms), ahead: Number(row.ahead) };
@@ -69,15 +69,13 @@ export async function readPartitionSettings(db: Db): Promise<Record<PartitionFam
 /** The partitions of `table` with their bounds, oldest first. */
 export async function listPartitions(db: Db, table: string): Promise<PartitionInfo[]> {
   // Bounds print as FOR VALUES FROM ('2026-11-26 00:00:00+00') TO (…), or MINVALUE/MAXVALUE.
-  const rows = rowsOf<{ name: string; lower: Date | string | null; upper: Date | string | null }>(
-    await db.raw(
-      `select c.relname as name,
+  const rows = await runSql<{ name: string; lower: Date | string | null; upper: Date | string | null }>(
+    db,
+    sql`select c.relname as name,
               (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz as lower,
               (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz as upper
          from pg_inherits i join pg_class c on c.oid = i.inhrelid
-        where i.inhparent = ?::regclass`,
-      [table],
-    ),
+        where i.inhparent = ${table}::regclass`,
   );
   const at = (v: Date | string | null) => (v === null ? null : new Date(v));
   return rows
@@ -128,20 +126,25 @@ export function missingRanges(
 const literal = (at: Date | number) => `'${new Date(at).toISOString()}'`;
 
 /**
- * Attaches a new partition of `table` for [from, to): created as a table of its own, then attached,
- * which takes only a SHARE UPDATE EXCLUSIVE lock on the parent (writes and reads go on).
+ * Attaches a new partition `name` of `table` for `bounds`: created as a table of its own, then
+ * attached, which takes only a SHARE UPDATE EXCLUSIVE lock on the parent (writes and reads go on).
+ * DDL takes no parameters: names and bounds are Tally's own, never a request's.
  */
-async function attachPartition(db: Db, table: string, from: number, to: number): Promise<string> {
+async function attach(db: Db, table: string, name: string, bounds: string): Promise<string> {
   const spec = PARTITIONED_TABLES[table];
   if (!spec) throw new Error(`${table} is not a partitioned table of Tally`);
-  const name = partitionName(table, new Date(from));
-  await db.raw(`create table ${name} (like ${table} including defaults including constraints)`);
-  if (spec.ownDdl) await db.raw(spec.ownDdl(name));
-  await db.raw(
-    `alter table ${table} attach partition ${name} for values from (${literal(from)}) to (${literal(to)})`,
+  await runSql(
+    db,
+    sql`create table ${raw(name)} (like ${raw(table)} including defaults including constraints)`,
   );
+  if (spec.ownDdl) await runSql(db, raw(spec.ownDdl(name)));
+  await runSql(db, sql`alter table ${raw(table)} attach partition ${raw(name)} for values ${raw(bounds)}`);
   return name;
 }
+
+/** A new partition of `table` for [from, to). */
+const attachPartition = (db: Db, table: string, from: number, to: number): Promise<string> =>
+  attach(db, table, partitionName(table, new Date(from)), `from (${literal(from)}) to (${literal(to)})`);
 
 /** Creates the partitions of `table` missing in [from, to) (width-aligned); returns their names. */
 export async function createPartitions(
@@ -160,17 +163,8 @@ export async function createPartitions(
 }
 
 /** One partition for everything below `to`: where rows from before partitioning go when they are older than `to`. */
-export async function createPartitionBelow(db: Db, table: string, to: number): Promise<string> {
-  const spec = PARTITIONED_TABLES[table];
-  if (!spec) throw new Error(`${table} is not a partitioned table of Tally`);
-  const name = `${table}_p_before`;
-  await db.raw(`create table ${name} (like ${table} including defaults including constraints)`);
-  if (spec.ownDdl) await db.raw(spec.ownDdl(name));
-  await db.raw(
-    `alter table ${table} attach partition ${name} for values from (minvalue) to (${literal(to)})`,
-  );
-  return name;
-}
+export const createPartitionBelow = (db: Db, table: string, to: number): Promise<string> =>
+  attach(db, table, `${table}_p_before`, `from (minvalue) to (${literal(to)})`);
 
 export type MaintenanceOptions = {
   /** The time to maintain for (tests move it forward). @default new Date() */
@@ -237,12 +231,16 @@ function horizonMs(
 
 async function takeLock(trx: Knex.Transaction, wait: boolean): Promise<boolean> {
   if (wait) {
-    await trx.raw("select set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)");
-    await trx.raw('select pg_advisory_xact_lock(?)', [PARTITION_LOCK_ID]);
+    await runSql(
+      trx,
+      sql`select set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)`,
+    );
+    await runSql(trx, sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID})`);
     return true;
   }
-  const [row] = rowsOf<{ locked: boolean }>(
-    await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [PARTITION_LOCK_ID]),
+  const [row] = await runSql<{ locked: boolean }>(
+    trx,
+    sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK_ID}) as locked`,
   );
   return row?.locked === true;
 }
@@ -288,8 +286,8 @@ export async function maintainPartitions(
         (await holdsLive(trx, partition, now))
       )
         return false;
-      if (!wait) await trx.raw(`select set_config('lock_timeout', '${DROP_LOCK_TIMEOUT}', true)`);
-      await trx.raw(`drop table if exists ${partition.name}`);
+      if (!wait) await runSql(trx, sql`select set_config('lock_timeout', ${DROP_LOCK_TIMEOUT}, true)`);
+      await runSql(trx, sql`drop table if exists ${raw(partition.name)}`);
       return true;
     });
     if (dropped) result.dropped.push(partition.name);
@@ -304,8 +302,9 @@ export async function maintainPartitions(
  * never counts as unseen before its own expiry. One read of a partition that is about to go.
  */
 async function holdsLive(trx: Knex.Transaction, partition: PartitionInfo, now: number): Promise<boolean> {
-  const [row] = rowsOf<{ latest: Date | string | null }>(
-    await trx.raw(`select max(expires_at) as latest from ${partition.name}`),
+  const [row] = await runSql<{ latest: Date | string | null }>(
+    trx,
+    sql`select max(expires_at) as latest from ${raw(partition.name)}`,
   );
   const latest = row?.latest;
   return (

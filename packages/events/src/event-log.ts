@@ -53,13 +53,6 @@ export const toEvent = (row: EventRow): GroupEvent => ({
   data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
 });
 
-type Connection = {
-  query(
-    query: { name: string; text: string; values: unknown[] } | string,
-    values?: unknown[],
-  ): Promise<{ rows: unknown[] }>;
-};
-
 /**
  * How far around this process's clock the first read of `read` looks: the partitions of `events`
  * (by `occurred_at`, a day each) that new events are in. Writers' clocks may differ from this one by
@@ -67,38 +60,31 @@ type Connection = {
  */
 const RECENT_WINDOW_MS = 86_400_000;
 
-/** `$1` group, `$2` the seq to read after, `$3` limit, `$4`..`$5` the window of `occurred_at`. */
-const RECENT = {
-  name: 'tally_event_log_recent',
-  text: `select g.last_seq as group_seq, e.* from groups g
-           left join lateral (select * from events where group_id = $1 and seq > $2
-                                 and occurred_at >= $4 and occurred_at < $5
-                              order by seq limit $3) e on true
-          where g.id = $1`,
-};
-/** `$1` group, `$2` the seq to read after, `$3` limit: every partition. */
-const ALL = {
-  name: 'tally_event_log_read',
-  text: 'select * from events where group_id = $1 and seq > $2 order by seq limit $3',
-};
-
 /** Read access to the event log: what the API's events endpoint and the gateway's catch-up use. */
 export function createEventLog(deps: { knex: Knex }) {
   const { knex } = deps;
 
-  /** One statement on a pooled connection, as a `pg` named (prepared) statement; PGlite has none. */
-  async function query<R>(statement: { name: string; text: string }, values: unknown[]): Promise<R[]> {
-    const connection = (await knex.client.acquireConnection()) as Connection;
-    try {
-      const result =
-        knex.client.config.client === 'pg'
-          ? await connection.query({ ...statement, values })
-          : await connection.query(statement.text, values);
-      return result.rows as R[];
-    } finally {
-      await knex.client.releaseConnection(connection);
-    }
-  }
+  /** The events after `afterSeq`, oldest first, at most `limit` (every partition, unless narrowed). */
+  const eventsAfter = (groupId: string, afterSeq: number, limit: number) =>
+    knex('events').where({ group_id: groupId }).where('seq', '>', afterSeq).orderBy('seq').limit(limit);
+
+  /**
+   * The events after `afterSeq` in the window of `occurred_at` `[from, to)` (its partitions), with
+   * the group's seq, in one statement. Sent as a `pg` named (prepared) statement: its text is the
+   * same for every call (knex's builder, public API); PGlite ignores the name.
+   */
+  const recentEvents = (groupId: string, afterSeq: number, limit: number, from: Date, to: Date) =>
+    knex('groups as g')
+      .select('g.last_seq as group_seq', 'e.*')
+      .leftJoin(
+        eventsAfter(groupId, afterSeq, limit)
+          .where('occurred_at', '>=', from)
+          .where('occurred_at', '<', to)
+          .as('e'),
+        knex.raw('true'),
+      )
+      .where('g.id', groupId)
+      .options({ name: 'tally_event_log_recent' });
 
   return {
     /**
@@ -110,10 +96,9 @@ export function createEventLog(deps: { knex: Knex }) {
      */
     async read(groupId: string, afterSeq: number, limit: number): Promise<GroupEvent[]> {
       const now = Date.now();
-      const recent = await query<EventRow & { group_seq: number | string | null; id: string | null }>(
-        RECENT,
-        [groupId, afterSeq, limit, new Date(now - RECENT_WINDOW_MS), new Date(now + RECENT_WINDOW_MS)],
-      );
+      const window = [new Date(now - RECENT_WINDOW_MS), new Date(now + RECENT_WINDOW_MS)] as const;
+      const recent: (EventRow & { group_seq: number | string | null; id: string | null })[] =
+        await recentEvents(groupId, afterSeq, limit, ...window);
       const head = recent[0]?.group_seq;
       const rows = recent.filter((row) => row.id !== null);
       const runs = rows.every((row, i) => Number(row.seq) === afterSeq + 1 + i);
@@ -123,7 +108,10 @@ export function createEventLog(deps: { knex: Knex }) {
         head !== null &&
         (last === undefined ? Number(head) <= afterSeq : Number(last.seq) === Number(head));
       if (runs && (rows.length === limit || reachesHead)) return rows.map(toEvent);
-      return (await query<EventRow>(ALL, [groupId, afterSeq, limit])).map(toEvent);
+      const all: EventRow[] = await eventsAfter(groupId, afterSeq, limit).options({
+        name: 'tally_event_log_read',
+      });
+      return all.map(toEvent);
     },
     /**
      * Whether the log still holds the group's event `seq`. Events go only by retention

@@ -55,14 +55,9 @@ type Row = {
  * event (migration 013), the event's field as the writer serialised it (`events.data` is `json`:
  * `->` returns the text as written). `occurred_at` is the events' partition key: one partition.
  */
-const FIND = `
-  select r.user_id, r.key, r.path, r.fingerprint, r.status, r.headers, r.expires_at,
-         coalesce(r.body, (select (e.data -> r.body_event_field)::text from events e
-                            where e.group_id = r.body_event_group and e.seq = r.body_event_seq
-                              and e.occurred_at = r.body_event_at)) as body
-    from idempotency_records r
-   where r.user_id = ? and r.key = ? and r.path = ? and r.expires_at > now()
-   limit 1`;
+const BODY = `coalesce(r.body, (select (e.data -> r.body_event_field)::text from events e
+                                  where e.group_id = r.body_event_group and e.seq = r.body_event_seq
+                                    and e.occurred_at = r.body_event_at)) as body`;
 
 /**
  * The PostgreSQL half of exactly-once: a record per (user, key, path), written by the money write's
@@ -76,8 +71,19 @@ export function createDurableRecords(deps: { knex: Knex }) {
 
   return {
     async find(userId: string, key: string, path: string): Promise<DurableRecord | undefined> {
-      const result = (await knex.raw(FIND, [userId, key, storedPath(path)])) as { rows: Row[] };
-      const row = result.rows[0];
+      const row: Row | undefined = await knex('idempotency_records as r')
+        .first(
+          'r.user_id',
+          'r.key',
+          'r.path',
+          'r.fingerprint',
+          'r.status',
+          'r.headers',
+          'r.expires_at',
+          knex.raw(BODY),
+        )
+        .where({ 'r.user_id': userId, 'r.key': key, 'r.path': storedPath(path) })
+        .where('r.expires_at', '>', knex.fn.now());
       if (!row) return undefined;
       // The events are kept at least as long as the records that point at them (`maintainPartitions`).
       if (row.body === null) throw new Error('the event a durable idempotency record points at is gone');

@@ -1,5 +1,7 @@
+import { runSql } from '@tally/db';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
+import { sql } from '../ledger/sql';
 
 /** The name every deleted account shows under, in its groups and in old records. */
 export const DELETED_USER_NAME = 'Deleted user';
@@ -17,20 +19,20 @@ type NetRow = { group_id: string; group_name: string; currency: string; net: str
 
 /**
  * The caller's non-zero nets, their own and those of the pending members they claimed, per group and
- * currency. `$1`, `$2` the caller. Driven by the caller's memberships (`group_members (user_id, …)`),
+ * currency. Driven by the caller's memberships (`group_members (user_id, …)`),
  * each net read once by its whole primary key (group, currency, user: a sub-plan per pair, so the
  * planner cannot make it a scan) for each currency the group has ever had (`group_currencies`): the
  * cost is the caller's groups × their currencies (API.md §9.1 `groupsPerUser`), never the size of
  * the `balances` table. Only members can have a net that is not zero: every change checks that its
  * parties are members, and a member leaves only at zero.
  */
-const NETS = `
+const netsOf = (userId: string) => sql`
   with mine as (
-    select m.group_id, m.user_id from group_members m where m.user_id = ?
+    select m.group_id, m.user_id from group_members m where m.user_id = ${userId}
     union all
     select c.group_id, c.user_id from group_members m
       join group_members c on c.group_id = m.group_id and c.claimed_by = m.user_id
-     where m.user_id = ?),
+     where m.user_id = ${userId}),
   nets as materialized (
     select mine.group_id, gc.currency,
            (select b.net from balances b
@@ -62,14 +64,13 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
   return {
     async deleteAccount(userId: string): Promise<void> {
       await knex.transaction(async (trx) => {
-        const { rows: users } = (await trx.raw(`select status from users where id = ? for update`, [
-          userId,
-        ])) as {
-          rows: { status: string }[];
-        };
+        const users = await runSql<{ status: string }>(
+          trx,
+          sql`select status from users where id = ${userId} for update`,
+        );
         if (users[0]?.status !== 'active')
           throw new AppError('unauthenticated', 401, 'The user of this token no longer exists.');
-        const { rows: nets } = (await trx.raw(NETS, [userId, userId])) as { rows: NetRow[] };
+        const nets = await runSql<NetRow>(trx, netsOf(userId));
         if (nets.length > 0) {
           throw new AppError(
             'member_has_balance',
@@ -84,23 +85,23 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
           );
         }
         const now = new Date();
-        await trx.raw(
-          `update users set email = null, email_normalized = null, password_hash = null, name = ?,
-                            pending_email = null, pending_email_normalized = null, email_verified_at = null,
-                            status = 'deleted', deleted_at = ?
-            where id = ?`,
-          [DELETED_USER_NAME, now, userId],
+        await runSql(
+          trx,
+          sql`update users set email = null, email_normalized = null, password_hash = null, name = ${DELETED_USER_NAME},
+                               pending_email = null, pending_email_normalized = null, email_verified_at = null,
+                               status = 'deleted', deleted_at = ${now}
+               where id = ${userId}`,
         );
         // The links mailed to confirm an address hold that address: they go with it.
-        await trx.raw('delete from email_verifications where user_id = ?', [userId]);
+        await runSql(trx, sql`delete from email_verifications where user_id = ${userId}`);
         // The live sessions by `sessions_user_live`, their refresh tokens by family (every token
         // since migration 011 belongs to a session; a refresh is refused once its session ended).
-        await trx.raw(
-          `with ended as (
-             update sessions set revoked_at = ?, revoked_reason = 'deleted' where user_id = ? and revoked_at is null
-             returning id)
-           update refresh_tokens set revoked_at = ? where family_id in (select id from ended) and revoked_at is null`,
-          [now, userId, now],
+        await runSql(
+          trx,
+          sql`with ended as (
+                update sessions set revoked_at = ${now}, revoked_reason = 'deleted' where user_id = ${userId} and revoked_at is null
+                returning id)
+              update refresh_tokens set revoked_at = ${now} where family_id in (select id from ended) and revoked_at is null`,
         );
       });
       deps.onDeleted(userId);

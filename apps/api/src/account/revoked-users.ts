@@ -1,4 +1,6 @@
+import { runSql } from '@tally/db';
 import type { Knex } from 'knex';
+import { sql } from '../ledger/sql';
 
 export type RevokedUsersOptions = {
   knex: Knex;
@@ -48,14 +50,14 @@ export function createRevokedUsers(options: RevokedUsersOptions) {
       const sessionUntil = sessionId === undefined ? undefined : sessions.get(sessionId);
       if (sessionUntil === 0) return true;
       if (isFresh(until) && (sessionId === undefined || isFresh(sessionUntil))) return false;
-      const { rows } = (await knex.raw(
+      const rows = await runSql<{ status: string; ended: boolean | null }>(
+        knex,
         sessionId === undefined
-          ? 'select status, null as ended from users where id = ?'
-          : `select u.status, (s.revoked_at is not null) as ended
-               from users u left join sessions s on s.id = ? and s.user_id = u.id
-              where u.id = ?`,
-        sessionId === undefined ? [userId] : [sessionId, userId],
-      )) as { rows: { status: string; ended: boolean | null }[] };
+          ? sql`select status, null as ended from users where id = ${userId}`
+          : sql`select u.status, (s.revoked_at is not null) as ended
+                  from users u left join sessions s on s.id = ${sessionId} and s.user_id = u.id
+                 where u.id = ${userId}`,
+      );
       // Only a deleted account is refused here: a token of an id this database does not hold (signed
       // with a shared secret elsewhere) is left to the routes, as before accounts could be deleted.
       // Likewise a `sid` without a session row (none was recorded for it) is not refused.

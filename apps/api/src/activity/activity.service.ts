@@ -1,8 +1,10 @@
+import { runSql } from '@tally/db';
 import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { jsonColumn } from '../json-column';
-import { createRunRead } from '../read-queries';
+import { empty, raw, sql } from '../ledger/sql';
+import { createRunRead, named, readNamed } from '../read-queries';
 
 /** One item of the feed: a group's event with the group's id and name (API.md §8a). */
 export type ActivityItem = {
@@ -50,11 +52,12 @@ const toItem = (row: ItemRow): ActivityItem => ({
  * `limit + 1` keys (a LATERAL index-only scan per membership); the keys are merged, and only the
  * page's rows are then read whole (their `data`). The cost is per group the caller is in, never per
  * event they can see. A member sees the events from their `joined_at` on; a member who left has no
- * row, so sees nothing of that group any more. `$1` user, `$2` limit + 1, `$3`/`$4` the cursor.
+ * row, so sees nothing of that group any more.
  */
-const feedStatement = (after: boolean) => ({
-  name: after ? 'tally_activity_after' : 'tally_activity_first',
-  text: `
+const feedStatement = (userId: string, take: number, after: { at: Date; id: string } | undefined) =>
+  named(
+    after ? 'tally_activity_after' : 'tally_activity_first',
+    sql`
   with top as (
     select e.group_id, e.occurred_at, e.id, g.name
       from group_members m
@@ -62,23 +65,26 @@ const feedStatement = (after: boolean) => ({
       cross join lateral (
         select x.group_id, x.occurred_at, x.id from events x
          where x.group_id = m.group_id and x.occurred_at >= m.joined_at
-           ${after ? 'and (x.occurred_at, x.id) < ($3::timestamptz, $4::text)' : ''}
+           ${after ? sql`and (x.occurred_at, x.id) < (${after.at}::timestamptz, ${after.id}::text)` : empty}
          order by x.occurred_at desc, x.id desc
-         limit $2) e
-     where m.user_id = $1
+         limit ${take}) e
+     where m.user_id = ${userId}
      order by e.occurred_at desc, e.id desc
-     limit $2)
+     limit ${take})
   select x.id, x.group_id, top.name as group_name, x.seq, x.type, x.actor_id, x.occurred_at, x.data
     from top
     join events x on x.group_id = top.group_id and x.occurred_at = top.occurred_at and x.id = top.id
    order by x.occurred_at desc, x.id desc`,
-});
+  );
 
 /**
  * Items newer than the caller's marker (all of them without one), counted up to `UNREAD_CAP + 1`:
  * each group stops after that many, and so does the sum.
  */
-const UNREAD_SQL = `
+/** The cap as text of the statement (a constant, as the plan was made with). */
+const CAP_PLUS_ONE = raw(String(UNREAD_CAP + 1));
+
+const unreadCount = (userId: string) => sql`
   select count(*)::int as n from (
     select 1 from group_members m
       left join activity_read_markers r on r.user_id = m.user_id
@@ -87,32 +93,30 @@ const UNREAD_SQL = `
         where x.group_id = m.group_id and x.occurred_at >= m.joined_at
           and (r.user_id is null or (x.occurred_at, x.id) > (r.read_at, r.read_id))
         order by x.occurred_at desc, x.id desc
-        limit ${UNREAD_CAP + 1}) e
-     where m.user_id = ?
-     limit ${UNREAD_CAP + 1}) c`;
+        limit ${CAP_PLUS_ONE}) e
+     where m.user_id = ${userId}
+     limit ${CAP_PLUS_ONE}) c`;
 
 /**
  * Moves the marker to the item `upTo`, an event of a group the caller is in and sees (from their
  * `joined_at` on), and only forward. Answers whether the item was found and the marker after.
  */
-const MARK_SQL = `
+const markRead = (userId: string, upTo: string) => sql`
   with target as (
     select e.occurred_at, e.id from events e
-      join group_members m on m.group_id = e.group_id and m.user_id = ?
-     where e.id = ? and e.occurred_at >= m.joined_at
+      join group_members m on m.group_id = e.group_id and m.user_id = ${userId}
+     where e.id = ${upTo} and e.occurred_at >= m.joined_at
      limit 1),
   moved as (
     insert into activity_read_markers (user_id, read_at, read_id, updated_at)
-    select ?, t.occurred_at, t.id, now() from target t
+    select ${userId}, t.occurred_at, t.id, now() from target t
     on conflict (user_id) do update
        set read_at = excluded.read_at, read_id = excluded.read_id, updated_at = excluded.updated_at
      where (activity_read_markers.read_at, activity_read_markers.read_id) < (excluded.read_at, excluded.read_id)
     returning read_id)
   select (select count(*)::int from target) as found,
          coalesce((select read_id from moved),
-                  (select read_id from activity_read_markers where user_id = ?)) as read_id`;
-
-type Rows<R> = { rows: R[] };
+                  (select read_id from activity_read_markers where user_id = ${userId})) as read_id`;
 
 export function createActivityService(deps: { knex: Knex }) {
   const { knex } = deps;
@@ -122,12 +126,12 @@ export function createActivityService(deps: { knex: Knex }) {
 
   async function unreadOf(userId: string): Promise<Unread> {
     const [counted, marker] = await Promise.all([
-      knex.raw(UNREAD_SQL, [userId]) as Promise<Rows<{ n: number }>>,
+      runSql<{ n: number }>(knex, unreadCount(userId)),
       knex('activity_read_markers').where({ user_id: userId }).first('read_id') as Promise<
         { read_id: string } | undefined
       >,
     ]);
-    const n = Number(counted.rows[0]?.n ?? 0);
+    const n = Number(counted[0]?.n ?? 0);
     return {
       unread: Math.min(n, UNREAD_CAP),
       unreadCapped: n > UNREAD_CAP,
@@ -140,9 +144,8 @@ export function createActivityService(deps: { knex: Knex }) {
     async list(userId: string, query: { limit: number; cursor?: string | undefined }): Promise<ActivityPage> {
       const after = decodeTimeIdCursor(query.cursor, 'event');
       const take = query.limit + 1;
-      const values = after ? [userId, take, after.at, after.id] : [userId, take];
       const [rows, unread] = await Promise.all([
-        prepared<ItemRow>(feedStatement(after !== undefined), values),
+        readNamed<ItemRow>(prepared, feedStatement(userId, take, after)),
         unreadOf(userId),
       ]);
       const page = pageOf(rows.map(toItem), query.limit, (item) => [item.occurredAt, item.id]);
@@ -157,8 +160,8 @@ export function createActivityService(deps: { knex: Knex }) {
      * they joined, or dropped by retention).
      */
     async markRead(userId: string, upTo: string): Promise<Unread> {
-      const result = (await knex.raw(MARK_SQL, [userId, upTo, userId, userId])) as Rows<{ found: number }>;
-      if (Number(result.rows[0]?.found ?? 0) === 0) throw notFound('Activity item');
+      const [marked] = await runSql<{ found: number }>(knex, markRead(userId, upTo));
+      if (Number(marked?.found ?? 0) === 0) throw notFound('Activity item');
       return unreadOf(userId);
     },
   };

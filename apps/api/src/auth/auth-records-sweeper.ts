@@ -1,4 +1,6 @@
+import { runSql } from '@tally/db';
 import type { Knex } from 'knex';
+import { raw, type Sql, sql } from '../ledger/sql';
 import { REFRESH_TOKEN_TTL_MS } from './sessions';
 
 const DAY_MS = 86_400_000;
@@ -19,7 +21,14 @@ const SWEEP_LOCK_ID = 7_340_216;
 
 export type SweptKind = 'ended_sessions' | 'expired_sessions' | 'refresh_tokens' | 'password_resets';
 
-type Target = { kind: SweptKind; table: string; key: string; where: string; cutoff: (now: number) => Date };
+type Target = {
+  kind: SweptKind;
+  table: string;
+  key: string;
+  /** The rows due, given the cutoff. */
+  where: (cutoff: Date) => Sql;
+  cutoff: (now: number) => Date;
+};
 
 /**
  * What goes, and when (API.md §2.3, §2.4):
@@ -36,28 +45,28 @@ const TARGETS: readonly Target[] = [
     kind: 'ended_sessions',
     table: 'sessions',
     key: 'id',
-    where: 'revoked_at is not null and revoked_at < ?',
+    where: (cutoff) => sql`revoked_at is not null and revoked_at < ${cutoff}`,
     cutoff: (now) => new Date(now - ENDED_SESSION_RETENTION_MS),
   },
   {
     kind: 'expired_sessions',
     table: 'sessions',
     key: 'id',
-    where: 'revoked_at is null and last_used_at < ?',
+    where: (cutoff) => sql`revoked_at is null and last_used_at < ${cutoff}`,
     cutoff: (now) => new Date(now - REFRESH_TOKEN_TTL_MS - ENDED_SESSION_RETENTION_MS),
   },
   {
     kind: 'refresh_tokens',
     table: 'refresh_tokens',
     key: 'id',
-    where: 'expires_at < ?',
+    where: (cutoff) => sql`expires_at < ${cutoff}`,
     cutoff: (now) => new Date(now),
   },
   {
     kind: 'password_resets',
     table: 'password_resets',
     key: 'token_hash',
-    where: 'expires_at < ?',
+    where: (cutoff) => sql`expires_at < ${cutoff}`,
     cutoff: (now) => new Date(now - PASSWORD_RESET_RETENTION_MS),
   },
 ];
@@ -104,19 +113,19 @@ export async function sweepAuthRecords(knex: Knex, options: SweepOptions = {}): 
     const cutoff = target.cutoff(now);
     for (let slice = 1; ; slice++) {
       const deleted = await knex.transaction(async (trx) => {
-        const [lock] = (
-          (await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [SWEEP_LOCK_ID])) as {
-            rows: { locked: boolean }[];
-          }
-        ).rows;
+        const [lock] = await runSql<{ locked: boolean }>(
+          trx,
+          sql`select pg_try_advisory_xact_lock(${SWEEP_LOCK_ID}) as locked`,
+        );
         if (lock?.locked !== true) return undefined;
-        const { rows } = (await trx.raw(
-          `with doomed as (select ${target.key} from ${target.table} where ${target.where}
-                            limit ? for update skip locked)
-           delete from ${target.table} where ${target.key} in (select ${target.key} from doomed)
-           returning 1`,
-          [cutoff, sliceRows],
-        )) as { rows: unknown[] };
+        const [table, key] = [raw(target.table), raw(target.key)];
+        const rows = await runSql(
+          trx,
+          sql`with doomed as (select ${key} from ${table} where ${target.where(cutoff)}
+                               limit ${sliceRows} for update skip locked)
+              delete from ${table} where ${key} in (select ${key} from doomed)
+              returning 1`,
+        );
         return rows.length;
       });
       if (deleted === undefined) return { ...result, ran: false };

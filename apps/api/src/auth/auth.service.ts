@@ -1,9 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { runSql } from '@tally/db';
 import type { AccessTokens } from '@tally/http-kit';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toIso } from '../db-errors';
 import type { NewId } from '../ids';
+import { sql } from '../ledger/sql';
 import { sha256Hex } from '../sha256';
 import type { LoginThrottle } from './login-throttle';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';
@@ -123,25 +125,13 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (device === undefined) await db('refresh_tokens').insert(token);
     else {
       const s = sessionRow(familyId, user.id, device, new Date(now));
-      await db.raw(
-        `with s as (insert into sessions (id, user_id, user_agent, ip, created_at, last_used_at)
-                    values (?, ?, ?, ?, ?, ?))
-         insert into refresh_tokens (id, token_hash, family_id, user_id, expires_at, created_at)
-         values (?, ?, ?, ?, ?, ?)`,
-        [
-          s.id,
-          s.user_id,
-          s.user_agent,
-          s.ip,
-          s.created_at,
-          s.last_used_at,
-          token.id,
-          token.token_hash,
-          token.family_id,
-          token.user_id,
-          token.expires_at,
-          token.created_at,
-        ],
+      await runSql(
+        db,
+        sql`with s as (insert into sessions (id, user_id, user_agent, ip, created_at, last_used_at)
+                       values (${s.id}, ${s.user_id}, ${s.user_agent}, ${s.ip}, ${s.created_at}, ${s.last_used_at}))
+            insert into refresh_tokens (id, token_hash, family_id, user_id, expires_at, created_at)
+            values (${token.id}, ${token.token_hash}, ${token.family_id}, ${token.user_id},
+                    ${token.expires_at}, ${token.created_at})`,
       );
     }
     return {
@@ -223,12 +213,12 @@ export function createAuthService(deps: AuthServiceDeps) {
         // rotation (which then finds the token revoked) or waits for it and revokes its new token.
         // A family without a session row (signed in by a process of the version before sessions,
         // during a rolling deploy) gets one here, device unknown.
-        await trx.raw(
-          `insert into sessions (id, user_id, created_at, last_used_at)
-           select family_id, user_id, ?, ? from refresh_tokens
-            where token_hash = ? and revoked_at is null and expires_at > ?
-           on conflict (id) do update set last_used_at = excluded.last_used_at where sessions.revoked_at is null`,
-          [now, now, hash, now],
+        await runSql(
+          trx,
+          sql`insert into sessions (id, user_id, created_at, last_used_at)
+              select family_id, user_id, ${now}, ${now} from refresh_tokens
+               where token_hash = ${hash} and revoked_at is null and expires_at > ${now}
+              on conflict (id) do update set last_used_at = excluded.last_used_at where sessions.revoked_at is null`,
         );
         const claimed = (await trx('refresh_tokens')
           .where({ token_hash: hash })
@@ -256,11 +246,11 @@ export function createAuthService(deps: AuthServiceDeps) {
         if (!known) return undefined;
         if (!withinGrace(known, now)) {
           // Reuse: the family and its session end (the session row is already locked above).
-          await trx.raw(
-            `with s as (update sessions set revoked_at = ?, revoked_reason = 'reuse'
-                         where id = ? and revoked_at is null returning id)
-             update refresh_tokens set revoked_at = ? where family_id = ? and revoked_at is null`,
-            [now, known.family_id, now, known.family_id],
+          await runSql(
+            trx,
+            sql`with s as (update sessions set revoked_at = ${now}, revoked_reason = 'reuse'
+                            where id = ${known.family_id} and revoked_at is null returning id)
+                update refresh_tokens set revoked_at = ${now} where family_id = ${known.family_id} and revoked_at is null`,
           );
           reused = { userId: known.user_id, familyId: known.family_id };
           return undefined;

@@ -1,7 +1,9 @@
+import { runSql } from '@tally/db';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { normalizeIp } from '../http/client-ip';
+import { join, sql } from '../ledger/sql';
 
 /**
  * Refresh tokens live 30 days; each use rotates it within its family. A session unused that long has
@@ -110,32 +112,24 @@ export async function revokeSessions(
 ): Promise<string[]> {
   if (options.only !== undefined && options.only.length === 0) return [];
   const now = new Date();
-  const conditions = ['user_id = ?', 'revoked_at is null'];
-  const bindings: (string | Date)[] = [now, options.reason ?? 'revoked', options.userId];
-  if (options.only !== undefined) {
-    conditions.push(`id in (${options.only.map(() => '?').join(', ')})`);
-    bindings.push(...options.only);
-  }
-  if (options.except !== undefined) {
-    conditions.push('id <> ?');
-    bindings.push(options.except);
-  }
+  const conditions = [sql`user_id = ${options.userId}`, sql`revoked_at is null`];
+  if (options.only !== undefined) conditions.push(sql`id in (${join(options.only.map((id) => sql`${id}`))})`);
+  if (options.except !== undefined) conditions.push(sql`id <> ${options.except}`);
   // Every session: every refresh token of the user as well, a family without a session row included.
   const everyToken = options.only === undefined && options.except === undefined;
-  bindings.push(now);
-  if (everyToken) bindings.push(options.userId);
-  const { rows } = (await db.raw(
-    `with ended as (
-       update sessions set revoked_at = ?, revoked_reason = ?
-        where ${conditions.join(' and ')}
-        returning id),
-     tokens as (
-       update refresh_tokens set revoked_at = ?
-        where ${everyToken ? 'user_id = ?' : 'family_id in (select id from ended)'} and revoked_at is null
-        returning 1)
-     select id from ended`,
-    bindings,
-  )) as { rows: { id: string }[] };
+  const rows = await runSql<{ id: string }>(
+    db,
+    sql`with ended as (
+          update sessions set revoked_at = ${now}, revoked_reason = ${options.reason ?? 'revoked'}
+           where ${join(conditions, ' and ')}
+           returning id),
+        tokens as (
+          update refresh_tokens set revoked_at = ${now}
+           where ${everyToken ? sql`user_id = ${options.userId}` : sql`family_id in (select id from ended)`}
+             and revoked_at is null
+           returning 1)
+        select id from ended`,
+  );
   return rows.map((r) => r.id);
 }
 

@@ -1,12 +1,13 @@
-import { AppError, notFound } from '@tally/http-kit';
+import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { assertRoom } from '../bounds';
 import { toIso } from '../db-errors';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import type { NewId } from '../ids';
-import { sql } from '../ledger/sql';
+import { empty, raw, sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
-import { createRunRead } from '../read-queries';
+import { openExisting, recordNotFound } from '../open-record';
+import { createRunRead, type NamedSql, named, readNamed } from '../read-queries';
 
 /** What a comment is on (API.md §5.2). */
 export type CommentTarget = { type: 'expense' | 'settlement'; id: string };
@@ -43,44 +44,50 @@ const toComment = (row: CommentRow): Comment => ({
 });
 
 const TABLES = { expense: 'expenses', settlement: 'settlements' } as const;
-const hiddenTarget = (target: CommentTarget) => () =>
-  notFound(target.type === 'expense' ? 'Expense' : 'Settlement');
 
 /**
- * `$1` target type, `$2` target id, `$3` user, `$4` limit (and after a cursor `$5` time, `$6` id):
- * one row `{ visible: false }` when the target does not exist, is deleted, or is in a group the
- * caller is not in; else `{ visible: true }` with the page's columns (null for an empty page).
+ * One row `{ visible: false }` when the target does not exist, is deleted, or is in a group the
+ * caller is not in; else `{ visible: true }` with the page's columns (null for an empty page). The
+ * target's type is a value, so one prepared statement serves both kinds.
  */
-function commentsPage(cursor: string) {
-  const target = (table: string) =>
-    `select t.group_id from ${table} t where $1 = '${table === 'expenses' ? 'expense' : 'settlement'}'
-        and t.id = $2 and t.deleted_at is null`;
-  return `select (t.group_id is not null) as visible, r.* from
-      (select (${target('expenses')} union all ${target('settlements')}) as group_id) t0
-      cross join lateral (select t0.group_id
-                           where exists (select 1 from group_members m
-                                          where m.group_id = t0.group_id and m.user_id = $3)) t
-      left join lateral (select * from comments c
-                          where c.target_type = $1 and c.target_id = $2 and c.deleted_at is null${cursor}
-                          order by c.created_at asc, c.id asc limit $4) r on t.group_id is not null`;
+function commentsPage(
+  target: CommentTarget,
+  userId: string,
+  limit: number,
+  after: { at: Date; id: string } | undefined,
+): NamedSql {
+  const groupOf = (table: keyof typeof KINDS) =>
+    sql`select t.group_id from ${raw(table)} t where ${target.type}::text = ${raw(`'${KINDS[table]}'`)}
+           and t.id = ${target.id} and t.deleted_at is null`;
+  const cursor = after
+    ? sql` and (c.created_at > ${after.at} or (c.created_at = ${after.at} and c.id > ${after.id}))`
+    : empty;
+  return named(
+    after ? 'read_comments_after' : 'read_comments_first',
+    sql`select (t.group_id is not null) as visible, r.* from
+          (select (${groupOf('expenses')} union all ${groupOf('settlements')}) as group_id) t0
+          cross join lateral (select t0.group_id
+                               where exists (select 1 from group_members m
+                                              where m.group_id = t0.group_id and m.user_id = ${userId})) t
+          left join lateral (select * from comments c
+                              where c.target_type = ${target.type} and c.target_id = ${target.id}
+                                and c.deleted_at is null${cursor}
+                              order by c.created_at asc, c.id asc limit ${limit}) r on t.group_id is not null`,
+  );
 }
-const READS = {
-  /**
-   * The target's live comments (`commentsPerTarget`, API.md §9.1), with the `last_seq` of its group
-   * the count is of: `comments_target_idx`. `$1` target type, `$2` target id, `$3` group.
-   */
-  liveCount: {
-    name: 'write_comments_live',
-    text: `select g.last_seq, (select count(*) from comments c where c.target_type = $1 and c.target_id = $2
-                                                           and c.deleted_at is null) as live
-             from groups g where g.id = $3`,
-  },
-  first: { name: 'read_comments_first', text: commentsPage('') },
-  after: {
-    name: 'read_comments_after',
-    text: commentsPage(' and (c.created_at > $5 or (c.created_at = $5 and c.id > $6))'),
-  },
-};
+const KINDS = { expenses: 'expense', settlements: 'settlement' } as const;
+
+/**
+ * The target's live comments (`commentsPerTarget`, API.md §9.1), with the `last_seq` of its group
+ * the count is of: `comments_target_idx`.
+ */
+const liveCount = (target: CommentTarget, groupId: string) =>
+  named(
+    'write_comments_live',
+    sql`select g.last_seq, (select count(*) from comments c where c.target_type = ${target.type} and c.target_id = ${target.id}
+                                                            and c.deleted_at is null) as live
+          from groups g where g.id = ${groupId}`,
+  );
 
 /**
  * Comments on expenses and settlements (API.md §5.2). A comment belongs to its target's group: its
@@ -97,22 +104,21 @@ export function createCommentsService(deps: { knex: Knex; newId: NewId }) {
       target: CommentTarget,
       text: string,
     ): Promise<WriteResult<Comment>> {
-      const hidden = hiddenTarget(target);
       // A target in a group the caller is not in answers exactly like an unknown or deleted one.
-      const found = await ctx.openRecord<{ id: string; deleted_at: string | null }>(
+      const { change } = await openExisting<{ deleted_at: string | null }>(
+        ctx,
         TABLES[target.type],
         target.id,
         userId,
-        hidden,
+        {
+          live: true,
+        },
       );
-      if (!found || found.row.deleted_at) throw hidden();
-      const { change } = found;
       // Counted at the change's own seq, so two comments cannot both take the last place.
-      const [count] = await ctx.read<{ last_seq: number | string; live: number | string }>(READS.liveCount, [
-        target.type,
-        target.id,
-        change.group.id,
-      ]);
+      const [count] = await readNamed<{ last_seq: number | string; live: number | string }>(
+        ctx.read,
+        liveCount(target, change.group.id),
+      );
       if (!count || Number(count.last_seq) !== change.startSeq) throw new StaleState();
       assertRoom('commentsPerTarget', Number(count.live), `This ${target.type} has ${count.live} comments`);
       const now = new Date();
@@ -139,11 +145,7 @@ export function createCommentsService(deps: { knex: Knex; newId: NewId }) {
      * Deleting a deleted comment is `204` again, with no second event.
      */
     async remove(ctx: WriteContext, userId: string, commentId: string): Promise<WriteResult<void>> {
-      const found = await ctx.openRecord<CommentRow>('comments', commentId, userId, () =>
-        notFound('Comment'),
-      );
-      if (!found) throw notFound('Comment');
-      const { change, row } = found;
+      const { change, row } = await openExisting<CommentRow>(ctx, 'comments', commentId, userId);
       if (row.author_id !== userId) {
         throw new AppError('forbidden', 403, 'Only the author of a comment can delete it.');
       }
@@ -164,20 +166,22 @@ export function createCommentsService(deps: { knex: Knex; newId: NewId }) {
 
     /** Oldest first; `404` for a target the caller cannot see (unknown, deleted, or another group's). */
     async list(userId: string, target: CommentTarget, query: { limit: number; cursor?: string }) {
-      const head = [target.type, target.id, userId, query.limit + 1];
       let after: { at: Date; id: string } | undefined;
       try {
         after = decodeTimeIdCursor(query.cursor, 'comment');
       } catch (invalid) {
-        const [row] = await runRead<{ visible: boolean }>(READS.first, head);
-        if (!row?.visible) throw hiddenTarget(target)();
+        const [row] = await readNamed<{ visible: boolean }>(
+          runRead,
+          commentsPage(target, userId, query.limit + 1, undefined),
+        );
+        if (!row?.visible) throw recordNotFound(TABLES[target.type]);
         throw invalid;
       }
-      const rows = await runRead<CommentRow & { visible: boolean }>(
-        after ? READS.after : READS.first,
-        after ? [...head, after.at, after.id] : head,
+      const rows = await readNamed<CommentRow & { visible: boolean }>(
+        runRead,
+        commentsPage(target, userId, query.limit + 1, after),
       );
-      if (!rows[0]?.visible) throw hiddenTarget(target)();
+      if (!rows[0]?.visible) throw recordNotFound(TABLES[target.type]);
       const comments = rows.filter((row) => row.id !== null).map(toComment);
       return pageOf(comments, query.limit, (c) => [c.createdAt, c.id]);
     },

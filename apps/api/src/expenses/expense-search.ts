@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { runSql } from '@tally/db';
 import { searchWordsOf } from '@tally/domain';
 import { notFound, validationFailed } from '@tally/http-kit';
 import { canonicalJson } from '@tally/idempotency';
@@ -6,7 +7,8 @@ import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { CURSOR_IDS, cursorTime, decodeCursor, encodeCursor } from '../http/cursor';
 import { join, type Sql, sql } from '../ledger/sql';
-import { type Expense, type ExpensesService, toExpense } from './expenses.service';
+import { type Expense, toExpense } from './expense-content';
+import type { ExpensesService } from './expenses.service';
 
 /** The query of `GET /v1/groups/{groupId}/expenses` (API.md §5.1), as `expensesQuery` validated it. */
 export type ExpenseFilters = {
@@ -138,8 +140,6 @@ export function searchStatement(
                           order by ${order} limit ${limit}::integer) r on a.member`;
 }
 
-type Connection = { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
-
 /**
  * The expense list with its filters (API.md §5.1). Without any filter it is the plain list (its
  * prepared statement and its two-part cursor); with filters, one statement composed of the
@@ -148,16 +148,8 @@ type Connection = { query(text: string, values: unknown[]): Promise<{ rows: unkn
 export function createExpenseSearch(deps: { knex: Knex; expenses: ExpensesService }) {
   const { knex, expenses } = deps;
 
-  async function run(statement: Sql): Promise<Row[]> {
-    // An unnamed statement: its text varies with the filters, so it is not prepared per connection.
-    const connection = (await knex.client.acquireConnection()) as Connection;
-    try {
-      const result = await connection.query(statement.text, [...statement.values]);
-      return result.rows as Row[];
-    } finally {
-      await knex.client.releaseConnection(connection);
-    }
-  }
+  // An unnamed statement: its text varies with the filters, so it is not prepared per connection.
+  const run = (statement: Sql): Promise<Row[]> => runSql<Row>(knex, statement);
 
   return {
     async list(

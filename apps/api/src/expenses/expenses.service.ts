@@ -1,246 +1,41 @@
-import {
-  type BalanceDelta,
-  computeShares,
-  DomainError,
-  diffBalanceEffects,
-  expenseBalanceEffect,
-  expenseSearchText,
-  normalizePayers,
-  type Payer,
-  type Share,
-  type SplitInput,
-  userIdsOf,
-} from '@tally/domain';
+import { type BalanceDelta, diffBalanceEffects, expenseBalanceEffect } from '@tally/domain';
 import type { EventType } from '@tally/events';
 import { AppError, notFound } from '@tally/http-kit';
 import { canonicalJson } from '@tally/idempotency';
 import type { Knex } from 'knex';
-import { isUniqueViolation, toIso } from '../db-errors';
+import { isUniqueViolation } from '../db-errors';
 import { pageOf } from '../http/cursor';
 import { etagOf, ifMatchHolds } from '../http/reply';
 import type { NewId } from '../ids';
-import { jsonColumn } from '../json-column';
-import type { GroupRow } from '../ledger/group-access';
-import type { GroupChange, Party } from '../ledger/group-change';
-import { sql } from '../ledger/sql';
+import type { GroupChange } from '../ledger/group-change';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
-import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
+import { openExisting } from '../open-record';
+import { createRunRead, READS, readGroupPage, readNamed, timeIdAfter } from '../read-queries';
+import {
+  EXPENSE_WRITES,
+  type Expense,
+  type ExpenseInput,
+  type ExpensePatch,
+  type ExpenseRow,
+  type ExpenseWritten,
+  type OccurrenceOrigin,
+  partiesOf,
+  prepare,
+  sameContent,
+  toExpense,
+  touchedParties,
+} from './expense-content';
 
-export type ExpenseInput = {
-  groupId: string;
-  description: string;
-  category?: string | null;
-  amount: number;
-  currency?: string;
-  paidBy: string | Payer[];
-  occurredAt?: string;
-  split: SplitInput;
-};
-export type ExpensePatch = Partial<Omit<ExpenseInput, 'groupId'>>;
-
-export type Expense = {
-  id: string;
-  groupId: string;
-  description: string;
-  category: string | null;
-  amount: number;
-  currency: string;
-  paidBy: Payer[];
-  occurredAt: string;
-  split: SplitInput;
-  shares: Share[];
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-  /** The recurring expense (API.md §6a) this expense is an occurrence of; null for any other. */
-  recurringId: string | null;
-};
-
-/** Where an occurrence of a recurring expense comes from: its schedule and its local date. */
-export type OccurrenceOrigin = { recurringId: string; occurrenceDate: string };
-
-type ExpenseRow = {
-  id: string;
-  group_id: string;
-  description: string;
-  category: string | null;
-  amount: number | string;
-  currency: string;
-  paid_by: Payer[] | string;
-  split: SplitInput | string;
-  shares: Share[] | string;
-  occurred_at: Date | string;
-  created_by: string;
-  created_at: Date | string;
-  updated_at: Date | string;
-  version: number;
-  deleted_at: Date | string | null;
-  recurring_id?: string | null;
-};
-
-export const toExpense = (row: ExpenseRow): Expense => ({
-  id: row.id,
-  groupId: row.group_id,
-  description: row.description,
-  category: row.category,
-  amount: Number(row.amount),
-  currency: row.currency,
-  paidBy: jsonColumn(row.paid_by),
-  occurredAt: toIso(row.occurred_at),
-  split: jsonColumn(row.split),
-  shares: jsonColumn(row.shares),
-  createdBy: row.created_by,
-  createdAt: toIso(row.created_at),
-  updatedAt: toIso(row.updated_at),
-  version: row.version,
-  recurringId: row.recurring_id ?? null,
-});
-
-/** An expense a write left, and whether the write created it (a PUT may create or replace). */
-export type ExpenseWritten = { expense: Expense; created: boolean };
-
-/** The money-relevant content of an expense, after validation against the domain rules. */
-type Prepared = Pick<
-  Expense,
-  'description' | 'category' | 'amount' | 'currency' | 'paidBy' | 'occurredAt' | 'split' | 'shares'
->;
-
-/** Runs a domain computation; a broken domain rule (shares that do not add up…) is a 422. */
-function domainChecked<T>(compute: () => T): T {
-  try {
-    return compute();
-  } catch (error) {
-    if (error instanceof DomainError) {
-      throw new AppError(
-        error.code,
-        422,
-        error.message,
-        error.errors.length > 0 ? { errors: error.errors } : {},
-      );
-    }
-    throw error;
-  }
-}
-
-/**
- * The rules an expense's body must satisfy on its own, whatever its group holds: payers and shares
- * add up to the amount. Checked before the request's key is claimed (a 422 here records nothing).
- */
-export function checkExpenseInput(input: Pick<ExpenseInput, 'amount' | 'paidBy' | 'split'>): void {
-  domainChecked(() => {
-    normalizePayers(input.amount, input.paidBy);
-    computeShares(input.amount, input.split);
-  });
-}
-
-function prepare(
-  input: Omit<ExpenseInput, 'groupId'>,
-  group: GroupRow,
-  fallbackOccurredAt: string,
-): Prepared {
-  return domainChecked(() => ({
-    description: input.description,
-    category: input.category ?? null,
-    amount: input.amount,
-    currency: input.currency ?? group.currency,
-    paidBy: normalizePayers(input.amount, input.paidBy),
-    occurredAt: input.occurredAt ? new Date(input.occurredAt).toISOString() : fallbackOccurredAt,
-    split: input.split,
-    shares: computeShares(input.amount, input.split),
-  }));
-}
-
-const contentOf = (p: Prepared) => [
-  p.description,
-  p.category,
-  p.amount,
-  p.currency,
-  p.paidBy,
-  p.occurredAt,
-  p.split,
-  p.shares,
-];
-
-const sameContent = (a: Prepared, b: Prepared): boolean =>
-  canonicalJson(contentOf(a)) === canonicalJson(contentOf(b));
-
-/**
- * The users an expense names, each with the path that names them (API.md §1 `errors[].path`):
- * `paidBy` when it is one id, else `paidBy[i].userId`; `split.between[i]` (equal) or
- * `split.between[i].userId`.
- */
-const partiesOf = (e: { paidBy: string | readonly Payer[]; split: SplitInput }): Party[] => [
-  ...(typeof e.paidBy === 'string'
-    ? [{ userId: e.paidBy, path: 'paidBy' }]
-    : e.paidBy.map((p, i) => ({ userId: p.userId, path: `paidBy[${i}].userId` }))),
-  ...userIdsOf(e.split).map((userId, i) => ({
-    userId,
-    path: e.split.type === 'equal' ? `split.between[${i}]` : `split.between[${i}].userId`,
-  })),
-];
-
-/**
- * The parties whose balances `deltas` change, named where `first` names them (the request), else
- * where `fallback` does (the stored expense: a party the change drops).
- */
-const touchedParties = (deltas: readonly BalanceDelta[], first: Party[], fallback: Party[] = []): Party[] =>
-  [...new Set(deltas.map((d) => d.userId))].flatMap((userId) => {
-    const named = first.filter((p) => p.userId === userId);
-    if (named.length > 0) return named;
-    const before = fallback.filter((p) => p.userId === userId);
-    return before.length > 0 ? before : [{ userId, path: 'userId' }];
-  });
-
-/**
- * The columns the search and filters read (migration 008, API.md §5.1), derived from an expense's
- * content by every write of `description`, `category`, `paidBy` or `split`: the normalized search
- * text, the payers, and everyone involved (payers and the split's users), as text arrays.
- */
-export function searchColumnsOf(p: Pick<Prepared, 'description' | 'category' | 'paidBy' | 'split'>) {
-  const payers = [...new Set(p.paidBy.map((payer) => payer.userId))];
-  return {
-    searchText: expenseSearchText(p.description, p.category),
-    payerIds: JSON.stringify(payers),
-    involvedIds: JSON.stringify([...new Set([...payers, ...userIdsOf(p.split)])]),
-  };
-}
-
-/** A JSON array of strings as a `text[]` value (the same on pg and PGlite, which serialize arrays differently). */
-const textArray = (json: string) => sql`array(select jsonb_array_elements_text(${json}::jsonb))`;
-
-/** The expense rows' writes, as parts of a change's one statement (`GroupChange.write`). */
-const EXPENSE_WRITES = {
-  insert: (id: string, p: Prepared, userId: string, now: Date, origin: OccurrenceOrigin | undefined) => {
-    const search = searchColumnsOf(p);
-    return sql`insert into expenses (id, group_id, description, category, amount, currency, paid_by, split, shares,
-                              occurred_at, created_by, created_at, updated_at, version, recurring_id, occurrence_date,
-                              search_text, payer_ids, involved_ids)
-        select ${id}::text, guard.id, ${p.description}::text, ${p.category}::text, ${p.amount}::bigint,
-               ${p.currency}::text, ${JSON.stringify(p.paidBy)}::jsonb, ${JSON.stringify(p.split)}::jsonb,
-               ${JSON.stringify(p.shares)}::jsonb, ${p.occurredAt}::timestamptz, ${userId}::text,
-               ${now}::timestamptz, ${now}::timestamptz, 1, ${origin?.recurringId ?? null}::text,
-               ${origin?.occurrenceDate ?? null}::text, ${search.searchText}::text, ${textArray(search.payerIds)},
-               ${textArray(search.involvedIds)} from guard`;
-  },
-  replace: (id: string, p: Prepared, now: Date, version: number) => {
-    const search = searchColumnsOf(p);
-    return sql`update expenses set description = ${p.description}::text, category = ${p.category}::text,
-                            search_text = ${search.searchText}::text, payer_ids = ${textArray(search.payerIds)},
-                            involved_ids = ${textArray(search.involvedIds)},
-                            amount = ${p.amount}::bigint, currency = ${p.currency}::text,
-                            paid_by = ${JSON.stringify(p.paidBy)}::jsonb, split = ${JSON.stringify(p.split)}::jsonb,
-                            shares = ${JSON.stringify(p.shares)}::jsonb, occurred_at = ${p.occurredAt}::timestamptz,
-                            updated_at = ${now}::timestamptz, version = ${version}::integer
-          from guard where expenses.id = ${id}::text`;
-  },
-  remove: (id: string, now: Date, version: number) =>
-    sql`update expenses set deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz, version = ${version}::integer
-          from guard where expenses.id = ${id}::text`,
-  restore: (id: string, now: Date, version: number) =>
-    sql`update expenses set deleted_at = null, updated_at = ${now}::timestamptz, version = ${version}::integer
-          from guard where expenses.id = ${id}::text`,
-};
+export {
+  checkExpenseInput,
+  type Expense,
+  type ExpenseInput,
+  type ExpensePatch,
+  type ExpenseWritten,
+  type OccurrenceOrigin,
+  searchColumnsOf,
+  toExpense,
+} from './expense-content';
 
 /**
  * A PUT-create that lost the race for its client-chosen id: another request created it after this
@@ -307,18 +102,6 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     );
     return { value: { expense, created: true }, events: [event] };
   }
-
-  /**
-   * The expense with a change to its group; undefined for an unknown id. A non-member gets
-   * `hidden()`, which must be exactly what the caller answers for an unknown id, so that not even
-   * the problem's detail tells them the id exists (API.md §1).
-   */
-  const openExpense = (
-    ctx: WriteContext,
-    userId: string,
-    expenseId: string,
-    hidden: () => AppError = () => notFound('Expense'),
-  ) => ctx.openRecord<ExpenseRow>('expenses', expenseId, userId, hidden);
 
   function replace(
     change: GroupChange,
@@ -403,7 +186,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     ): Promise<WriteResult<ExpenseWritten>> {
       // For an unknown id PUT creates the expense in `input.groupId`, which a non-member of that
       // group is told is not found; an existing expense they cannot see answers the same.
-      const found = await openExpense(ctx, userId, expenseId, () => notFound('Group'));
+      const found = await ctx.openRecord<ExpenseRow>('expenses', expenseId, userId, () => notFound('Group'));
       if (!found) {
         if (ifMatch !== undefined) throw preconditionFailed();
         return insert(await ctx.open(input.groupId, userId), userId, expenseId, input);
@@ -427,9 +210,9 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       patch: ExpensePatch,
       ifMatch: string | undefined,
     ): Promise<WriteResult<Expense>> {
-      const found = await openExpense(ctx, userId, expenseId);
-      if (!found || found.row.deleted_at) throw notFound('Expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<ExpenseRow>(ctx, 'expenses', expenseId, userId, {
+        live: true,
+      });
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
       const onlyPayer = current.paidBy.length === 1 ? current.paidBy[0] : undefined;
@@ -454,9 +237,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       expenseId: string,
       ifMatch: string | undefined,
     ): Promise<WriteResult<void>> {
-      const found = await openExpense(ctx, userId, expenseId);
-      if (!found) throw notFound('Expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<ExpenseRow>(ctx, 'expenses', expenseId, userId);
       if (row.deleted_at) return { value: undefined, events: [] };
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
@@ -474,9 +255,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     },
 
     async restore(ctx: WriteContext, userId: string, expenseId: string): Promise<WriteResult<Expense>> {
-      const found = await openExpense(ctx, userId, expenseId);
-      if (!found) throw notFound('Expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<ExpenseRow>(ctx, 'expenses', expenseId, userId);
       const current = toExpense(row);
       if (!row.deleted_at) return { value: current, events: [] };
       const deltas = expenseBalanceEffect(current);
@@ -494,7 +273,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
 
     /** One statement; an expense in a group the caller is not in is as unknown as any other id. */
     async get(userId: string, expenseId: string): Promise<Expense> {
-      const [row] = await runRead<ExpenseRow>(READS.expense, [expenseId, userId]);
+      const [row] = await readNamed<ExpenseRow>(runRead, READS.expense(expenseId, userId));
       if (!row) throw notFound('Expense');
       return toExpense(row);
     },

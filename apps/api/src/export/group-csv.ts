@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { runSql } from '@tally/db';
 import {
   expenseBalanceEffect,
   minorUnitsOf,
@@ -9,8 +10,9 @@ import {
 import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { jsonColumn } from '../json-column';
+import { sql } from '../ledger/sql';
 import { csvRecord, decimalOf, numberCell, textCell, utcDateTime } from './csv';
-import { type KeyedRow, keysetRows, mergeByTime } from './keyset-pages';
+import { type Key, type KeyedRow, keysetRows, mergeByTime } from './keyset-pages';
 import { writeWithBackpressure } from './write-with-backpressure';
 
 /** Excel reads a CSV as UTF-8 only when it starts with the byte order mark; other readers skip it. */
@@ -50,41 +52,45 @@ type SettlementRow = KeyedRow & {
   to_user_id: string;
 };
 
-const EXPENSE_PAGE = `select 'expense' as kind, id, occurred_at as at, occurred_at::text as at_key, description,
+const expensePage = (groupId: string) => (after: Key, limit: number) =>
+  sql`select 'expense' as kind, id, occurred_at as at, occurred_at::text as at_key, description,
                              category, amount, currency, paid_by, shares
                         from expenses
-                       where group_id = ? and deleted_at is null and (occurred_at, id) > (?::timestamptz, ?)
-                       order by occurred_at, id limit ?`;
-const SETTLEMENT_PAGE = `select 'settlement' as kind, id, created_at as at, created_at::text as at_key, note,
+                       where group_id = ${groupId} and deleted_at is null and (occurred_at, id) > (${after[0]}::timestamptz, ${after[1]})
+                       order by occurred_at, id limit ${limit}`;
+const settlementPage = (groupId: string) => (after: Key, limit: number) =>
+  sql`select 'settlement' as kind, id, created_at as at, created_at::text as at_key, note,
                                 amount, currency, from_user_id, to_user_id
                            from settlements
-                          where group_id = ? and deleted_at is null and (created_at, id) > (?::timestamptz, ?)
-                          order by created_at, id limit ?`;
+                          where group_id = ${groupId} and deleted_at is null and (created_at, id) > (${after[0]}::timestamptz, ${after[1]})
+                          order by created_at, id limit ${limit}`;
 
 /**
  * The ids a page of live expenses names, in the file's keyset order: `involved_ids`, kept with every
  * expense (payers and the split's users, as its `paid_by` and `shares` name them; migration 008).
  */
-const EXPENSE_PEOPLE_PAGE = `select id, occurred_at::text as at_key, involved_ids as ids
+const expensePeoplePage = (groupId: string) => (after: Key, limit: number) =>
+  sql`select id, occurred_at::text as at_key, involved_ids as ids
                               from expenses
-                             where group_id = ? and deleted_at is null and (occurred_at, id) > (?::timestamptz, ?)
-                             order by occurred_at, id limit ?`;
+                             where group_id = ${groupId} and deleted_at is null and (occurred_at, id) > (${after[0]}::timestamptz, ${after[1]})
+                             order by occurred_at, id limit ${limit}`;
 /** The ids a page of live settlements names. */
-const SETTLEMENT_PEOPLE_PAGE = `select id, created_at::text as at_key, array[from_user_id, to_user_id] as ids
+const settlementPeoplePage = (groupId: string) => (after: Key, limit: number) =>
+  sql`select id, created_at::text as at_key, array[from_user_id, to_user_id] as ids
                                  from settlements
-                                where group_id = ? and deleted_at is null and (created_at, id) > (?::timestamptz, ?)
-                                order by created_at, id limit ?`;
+                                where group_id = ${groupId} and deleted_at is null and (created_at, id) > (${after[0]}::timestamptz, ${after[1]})
+                                order by created_at, id limit ${limit}`;
 
 /**
- * The people of `$1` (the ids of every member and of everyone a live record names), each with the
+ * The people of `ids` (the ids of every member and of everyone a live record names), each with the
  * column it goes to: a pending member an account claimed is folded into the account, as the group's
- * reads show it (`claimed_by`). `$2`, `$3` the group.
+ * reads show it (`claimed_by`).
  */
-const PEOPLE = `
+const peopleOf = (ids: string[], groupId: string) => sql`
   select n.id, coalesce(m.claimed_by, n.id) as column_id, u.name, u.status, m.joined_at, m.claimed_by
-    from unnest(?::text[]) as n(id)
-    join users u on u.id = coalesce((select claimed_by from group_members c where c.group_id = ? and c.user_id = n.id), n.id)
-    left join group_members m on m.group_id = ? and m.user_id = n.id`;
+    from unnest(${ids}::text[]) as n(id)
+    join users u on u.id = coalesce((select claimed_by from group_members c where c.group_id = ${groupId} and c.user_id = n.id), n.id)
+    left join group_members m on m.group_id = ${groupId} and m.user_id = n.id`;
 
 type PersonRow = {
   id: string;
@@ -145,30 +151,29 @@ export function createGroupCsvExport(deps: GroupCsvDeps) {
      * written, so a refusal is still a problem+json.
      */
     async prepare(userId: string, groupId: string): Promise<PreparedCsv> {
-      const { rows: groups } = (await knex.raw(
-        `select g.id, g.name from groups g
-          where g.id = ? and exists (select 1 from group_members m where m.group_id = g.id and m.user_id = ?)`,
-        [groupId, userId],
-      )) as { rows: { id: string; name: string }[] };
-      const group = groups[0];
+      const [group] = await runSql<{ id: string; name: string }>(
+        knex,
+        sql`select g.id, g.name from groups g
+             where g.id = ${groupId}
+               and exists (select 1 from group_members m where m.group_id = g.id and m.user_id = ${userId})`,
+      );
       if (!group) throw notFound('Group');
       // Everyone who is a member or is named by a live record: current members first in join
       // order, then the others (removed members) by name. Collected a page at a time (never one
       // statement over the whole group's history, which grows without bound), so other requests
       // are served between the pages.
       const ids = new Set<string>();
-      const { rows: members } = (await knex.raw('select user_id from group_members where group_id = ?', [
-        groupId,
-      ])) as { rows: { user_id: string }[] };
+      const members = await runSql<{ user_id: string }>(
+        knex,
+        sql`select user_id from group_members where group_id = ${groupId}`,
+      );
       for (const m of members) ids.add(m.user_id);
-      for (const pageSql of [EXPENSE_PEOPLE_PAGE, SETTLEMENT_PEOPLE_PAGE]) {
-        for await (const row of keysetRows<KeyedRow & { ids: string[] }>(knex, pageSql, [groupId])) {
+      for (const page of [expensePeoplePage(groupId), settlementPeoplePage(groupId)]) {
+        for await (const row of keysetRows<KeyedRow & { ids: string[] }>(knex, page)) {
           for (const id of row.ids) if (id !== null) ids.add(id);
         }
       }
-      const { rows: people } = (await knex.raw(PEOPLE, [[...ids], groupId, groupId])) as {
-        rows: PersonRow[];
-      };
+      const people = await runSql<PersonRow>(knex, peopleOf([...ids], groupId));
       return { group, ...columnsOf(people) };
     },
 
@@ -187,8 +192,8 @@ export function createGroupCsvExport(deps: GroupCsvDeps) {
         return i === undefined ? id : (columns[i] as Column).header;
       };
       const rows = mergeByTime<ExpenseRow, SettlementRow>(
-        keysetRows<ExpenseRow>(knex, EXPENSE_PAGE, [groupId]),
-        keysetRows<SettlementRow>(knex, SETTLEMENT_PAGE, [groupId]),
+        keysetRows<ExpenseRow>(knex, expensePage(groupId)),
+        keysetRows<SettlementRow>(knex, settlementPage(groupId)),
         (r) => new Date(r.at).getTime(),
       );
       let chunk = '';

@@ -1,4 +1,6 @@
+import { runSql } from '@tally/db';
 import type { Knex } from 'knex';
+import type { Sql } from '../ledger/sql';
 
 /** A row with its keyset position: the time column as PostgreSQL's text (microseconds kept) and the id. */
 export type KeyedRow = { at_key: string; id: string };
@@ -6,24 +8,26 @@ export type KeyedRow = { at_key: string; id: string };
 /** Rows per query of an export: small enough to hold, large enough that round trips do not dominate. */
 export const EXPORT_PAGE_ROWS = 1000;
 
+/** The last row's position: the time column as text, and the id (`['-infinity', '']` before the first). */
+export type Key = readonly [at: string, id: string];
+
 /**
- * Every row of a keyset-ordered query, a page at a time: `pageSql` takes `?` for the last key (text),
- * the last id and the page size, after `values`, and returns rows in (`at_key`, `id`) order. The
- * position is the time column as text, not a JavaScript `Date`, which would lose the microseconds
- * and read a row twice. Works the same on PostgreSQL and PGlite (no server-side cursor to keep open).
+ * Every row of a keyset-ordered query, a page at a time: `page` gives the statement of the rows
+ * after a key, at most `limit` of them, in (`at_key`, `id`) order. The position is the time column
+ * as text, not a JavaScript `Date`, which would lose the microseconds and read a row twice. Works
+ * the same on PostgreSQL and PGlite (no server-side cursor to keep open).
  */
 export async function* keysetRows<R extends KeyedRow>(
   knex: Knex,
-  pageSql: string,
-  values: readonly Knex.Value[],
+  page: (after: Key, limit: number) => Sql,
   pageRows = EXPORT_PAGE_ROWS,
 ): AsyncGenerator<R> {
-  let after: [string, string] = ['-infinity', ''];
+  let after: Key = ['-infinity', ''];
   for (;;) {
-    const result = (await knex.raw(pageSql, [...values, after[0], after[1], pageRows])) as { rows: R[] };
-    for (const row of result.rows) yield row;
-    const last = result.rows[result.rows.length - 1];
-    if (!last || result.rows.length < pageRows) return;
+    const rows = await runSql<R>(knex, page(after, pageRows));
+    for (const row of rows) yield row;
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < pageRows) return;
     after = [last.at_key, last.id];
   }
 }

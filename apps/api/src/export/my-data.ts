@@ -1,23 +1,28 @@
 import type { Writable } from 'node:stream';
+import { runSql } from '@tally/db';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
-import { toExpense } from '../expenses/expenses.service';
+import { toExpense } from '../expenses/expense-content';
 import { type ListedGroupRow, toListedGroup } from '../groups/groups.service';
+import { raw, sql } from '../ledger/sql';
 import { membersOfG } from '../read-queries';
 import { toSettlement } from '../settlements/settlements.service';
-import { type KeyedRow, keysetRows } from './keyset-pages';
+import { type Key, type KeyedRow, keysetRows } from './keyset-pages';
 import { writeWithBackpressure } from './write-with-backpressure';
 
-const EXPENSE_PAGE = `select e.*, occurred_at::text as at_key from expenses e
-                       where group_id = ? and deleted_at is null and (occurred_at, id) > (?::timestamptz, ?)
-                       order by occurred_at, id limit ?`;
-const SETTLEMENT_PAGE = `select s.*, created_at::text as at_key from settlements s
-                          where group_id = ? and deleted_at is null and (created_at, id) > (?::timestamptz, ?)
-                          order by created_at, id limit ?`;
-const GROUP_PAGE = `select g.*, ${membersOfG}, m.joined_at::text as at_key from group_members m
+const expensePage = (groupId: string) => (after: Key, limit: number) =>
+  sql`select e.*, occurred_at::text as at_key from expenses e
+                       where group_id = ${groupId} and deleted_at is null and (occurred_at, id) > (${after[0]}::timestamptz, ${after[1]})
+                       order by occurred_at, id limit ${limit}`;
+const settlementPage = (groupId: string) => (after: Key, limit: number) =>
+  sql`select s.*, created_at::text as at_key from settlements s
+                          where group_id = ${groupId} and deleted_at is null and (created_at, id) > (${after[0]}::timestamptz, ${after[1]})
+                          order by created_at, id limit ${limit}`;
+const groupPage = (userId: string) => (after: Key, limit: number) =>
+  sql`select g.*, ${membersOfG}, m.joined_at::text as at_key from group_members m
                       join groups g on g.id = m.group_id
-                     where m.user_id = ? and (m.joined_at, g.id) > (?::timestamptz, ?)
-                     order by m.joined_at, g.id limit ?`;
+                     where m.user_id = ${userId} and (m.joined_at, g.id) > (${after[0]}::timestamptz, ${after[1]})
+                     order by m.joined_at, g.id limit ${limit}`;
 
 /** Pieces of about 64 KiB: fewer writes than one per record, never a group's worth held. */
 const CHUNK_CHARS = 65_536;
@@ -29,19 +34,13 @@ const CHUNK_CHARS = 65_536;
  * client went away.
  */
 export async function writeMyData(knex: Knex, out: Writable, userId: string): Promise<boolean> {
-  const { rows } = (await knex.raw(
-    'select id, email, name, created_at, email_verified_at from users where id = ?',
-    [userId],
-  )) as {
-    rows: {
-      id: string;
-      email: string;
-      name: string;
-      created_at: Date | string;
-      email_verified_at: Date | string | null;
-    }[];
-  };
-  const user = rows[0];
+  const [user] = await runSql<{
+    id: string;
+    email: string;
+    name: string;
+    created_at: Date | string;
+    email_verified_at: Date | string | null;
+  }>(knex, sql`select id, email, name, created_at, email_verified_at from users where id = ${userId}`);
   if (!user) return false;
   let chunk = `{"exportedAt":${JSON.stringify(new Date().toISOString())},"user":${JSON.stringify({
     id: user.id,
@@ -57,25 +56,24 @@ export async function writeMyData(knex: Knex, out: Writable, userId: string): Pr
     return writeWithBackpressure(out, text);
   };
   let firstGroup = true;
-  for await (const row of keysetRows<ListedGroupRow & KeyedRow>(knex, GROUP_PAGE, [userId])) {
+  for await (const row of keysetRows<ListedGroupRow & KeyedRow>(knex, groupPage(userId))) {
     const { at_key: _key, ...groupRow } = row;
     const group = JSON.stringify(toListedGroup(groupRow as ListedGroupRow));
     // The group's own fields, then its records: `{…,"expenses":[…],"settlements":[…]}`.
     chunk += `${firstGroup ? '' : ','}${group.slice(0, -1)},"expenses":[`;
     firstGroup = false;
     let first = true;
-    for await (const e of keysetRows<Parameters<typeof toExpense>[0] & KeyedRow>(knex, EXPENSE_PAGE, [
-      row.id,
-    ])) {
+    for await (const e of keysetRows<Parameters<typeof toExpense>[0] & KeyedRow>(knex, expensePage(row.id))) {
       chunk += (first ? '' : ',') + JSON.stringify(toExpense(e));
       first = false;
       if (!(await flushIfFull())) return false;
     }
     chunk += '],"settlements":[';
     first = true;
-    for await (const s of keysetRows<Parameters<typeof toSettlement>[0] & KeyedRow>(knex, SETTLEMENT_PAGE, [
-      row.id,
-    ])) {
+    for await (const s of keysetRows<Parameters<typeof toSettlement>[0] & KeyedRow>(
+      knex,
+      settlementPage(row.id),
+    )) {
       chunk += (first ? '' : ',') + JSON.stringify(toSettlement(s));
       first = false;
       if (!(await flushIfFull())) return false;

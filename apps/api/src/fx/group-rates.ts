@@ -7,12 +7,12 @@ import {
   balancesOf,
   type CurrencyBalances,
   type GroupSnapshotRow,
-  groupSnapshotSql,
+  groupSnapshot,
   toGroupSnapshot,
 } from '../ledger/group-snapshot';
 import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
-import { createRunRead } from '../read-queries';
+import { createRunRead, named, readNamed } from '../read-queries';
 
 /** A group's own exchange rates (API.md §6): units of each currency per one `base`, as decimal strings. */
 export type GroupRates = {
@@ -36,26 +36,28 @@ type RatesRow = {
 };
 
 /** The group's rates with the caller's membership: no row for a non-member or an unknown group. */
-const READ_RATES = {
-  name: 'read_group_rates',
-  text: `select g.id, r.base, r.rates, r.as_of::text as as_of, r.updated_by, r.updated_at
-           from groups g
-           join group_members m on m.group_id = g.id and m.user_id = $2
-           left join group_rates r on r.group_id = g.id
-          where g.id = $1`,
-};
+const readRates = (groupId: string, userId: string) =>
+  named(
+    'read_group_rates',
+    sql`select g.id, r.base, r.rates, r.as_of::text as as_of, r.updated_by, r.updated_at
+          from groups g
+          join group_members m on m.group_id = g.id and m.user_id = ${userId}
+          left join group_rates r on r.group_id = g.id
+         where g.id = ${groupId}`,
+  );
 
 /**
  * The group's balances (its snapshot, as `GET …/balances` reads it) and its rates, in ONE statement:
  * a conversion is one round trip, like every read. Membership is checked on the snapshot's members.
  */
-const READ_BALANCES_AND_RATES = {
-  name: 'read_group_balances_and_rates',
-  text: `select s.*, r.base as rates_base, r.rates as rates_rates, r.as_of::text as rates_as_of,
-                r.updated_by as rates_updated_by, r.updated_at as rates_updated_at
-           from (${groupSnapshotSql('$1')}) s
-           left join group_rates r on r.group_id = s.id`,
-};
+const readBalancesAndRates = (groupId: string) =>
+  named(
+    'read_group_balances_and_rates',
+    sql`select s.*, r.base as rates_base, r.rates as rates_rates, r.as_of::text as rates_as_of,
+               r.updated_by as rates_updated_by, r.updated_at as rates_updated_at
+          from (${groupSnapshot(sql`${groupId}`)}) s
+          left join group_rates r on r.group_id = s.id`,
+  );
 
 type BalancesAndRatesRow = GroupSnapshotRow & {
   rates_base: string | null;
@@ -121,7 +123,7 @@ export function createGroupRates(deps: { knex: Knex }) {
   return {
     /** `GET /v1/groups/{groupId}/rates`: 404 for a non-member; a group without rates has `base: null`. */
     async get(userId: string, groupId: string): Promise<GroupRates> {
-      const [row] = await runRead<RatesRow>(READ_RATES, [groupId, userId]);
+      const [row] = await readNamed<RatesRow>(runRead, readRates(groupId, userId));
       if (!row) throw notFound('Group');
       return toGroupRates(row);
     },
@@ -134,7 +136,7 @@ export function createGroupRates(deps: { knex: Knex }) {
       balances: { groupId: string; asOfSeq: number; currencies: CurrencyBalances[] };
       rates: GroupRates;
     }> {
-      const [row] = await runRead<BalancesAndRatesRow>(READ_BALANCES_AND_RATES, [groupId]);
+      const [row] = await readNamed<BalancesAndRatesRow>(runRead, readBalancesAndRates(groupId));
       const snapshot = row && toGroupSnapshot(row);
       if (!row || !snapshot?.memberIds.includes(userId)) throw notFound('Group');
       return {
@@ -161,7 +163,7 @@ export function createGroupRates(deps: { knex: Knex }) {
       input: RatesInput,
     ): Promise<WriteResult<GroupRates>> {
       const change = await ctx.open(groupId, userId);
-      const [row] = await ctx.read<RatesRow>(READ_RATES, [groupId, userId]);
+      const [row] = await readNamed<RatesRow>(ctx.read, readRates(groupId, userId));
       if (!row) throw new AppError('not_found', 404, 'Group not found.');
       const current = toGroupRates(row);
       if (

@@ -8,9 +8,9 @@ import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
 import { balancesOf, type GroupSnapshotRow, toGroupSnapshot } from '../ledger/group-snapshot';
-import { sql } from '../ledger/sql';
+import { raw, sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
-import { createRunRead, READS } from '../read-queries';
+import { createRunRead, named, READS, readNamed } from '../read-queries';
 import { addPendingMember } from './pending-members';
 
 export type MemberStatus = 'active' | 'pending' | 'deleted';
@@ -70,28 +70,27 @@ export const MEMBER_WRITES = {
          where group_members.group_id = guard.id and group_members.user_id = ${userId}::text`,
 };
 
-/** How many groups an account is a member of (`groupsPerUser`, API.md §9.1): an index-only count. */
-const groupsOf = (user: string) =>
-  `(select count(*) from group_members g where g.user_id = ${user}) as groups`;
+/** How many groups account `u` is a member of (`groupsPerUser`, API.md §9.1): an index-only count. */
+const GROUPS_OF_U = raw('(select count(*) from group_members g where g.user_id = u.id) as groups');
 
 /**
- * A user to add, how many groups they are in and, when they are in this one already, since when.
- * `$1` id or email, `$2` group.
+ * A user to add (by id or by email), how many groups they are in and, when they are in this one
+ * already, since when.
  */
-const userToAdd = (by: 'id' | 'email_normalized') => ({
-  name: `write_user_by_${by}`,
-  text: `select u.id, u.name, m.joined_at, ${groupsOf('u.id')},
-                (select json_agg(c.user_id order by c.joined_at, c.user_id) from group_members c
-                  where c.group_id = $2 and c.claimed_by = u.id) as claimed
-           from users u
-           left join group_members m on m.group_id = $2 and m.user_id = u.id
-          where u.${by} = $1 and u.status = 'active'`,
-});
-const USER_TO_ADD = { id: userToAdd('id'), email: userToAdd('email_normalized') };
-const USER_NAME = {
-  name: 'write_user_name',
-  text: `select u.name, ${groupsOf('u.id')} from users u where u.id = $1`,
-};
+const userToAdd = (by: 'id' | 'email_normalized', idOrEmail: string, groupId: string) =>
+  named(
+    `write_user_by_${by}`,
+    sql`select u.id, u.name, m.joined_at, ${GROUPS_OF_U},
+               (select json_agg(c.user_id order by c.joined_at, c.user_id) from group_members c
+                 where c.group_id = ${groupId} and c.claimed_by = u.id) as claimed
+          from users u
+          left join group_members m on m.group_id = ${groupId} and m.user_id = u.id
+         where u.${raw(by)} = ${idOrEmail} and u.status = 'active'`,
+  );
+
+/** An account's name and how many groups it is in (the creator of a group, one joining by an invite). */
+export const accountName = (userId: string) =>
+  named('write_user_name', sql`select u.name, ${GROUPS_OF_U} from users u where u.id = ${userId}`);
 
 /**
  * `422 limit_exceeded` when the account `userId`, in `groups` groups now, may not join one more
@@ -107,19 +106,19 @@ export function assertGroupRoom(userId: string, groups: number | string, callerI
   );
 }
 
-/** An account's name and how many groups it is in. `$1` the account. */
-export const ACCOUNT_TO_JOIN = USER_NAME;
 /**
  * The live invites (neither revoked nor expired) a member made in a group, with the group's
- * `last_seq` they were read at. `$1` group, `$2` member.
+ * `last_seq` they were read at.
  */
-const LIVE_INVITES_BY = {
-  name: 'write_live_invites_by',
-  text: `select g.last_seq,
-                (select json_agg(i.id order by i.created_at, i.id) from invites i
-                  where i.group_id = g.id and i.created_by = $2 and i.revoked_at is null and i.expires_at > now()) as ids
-           from groups g where g.id = $1`,
-};
+const liveInvitesBy = (groupId: string, memberId: string) =>
+  named(
+    'write_live_invites_by',
+    sql`select g.last_seq,
+               (select json_agg(i.id order by i.created_at, i.id) from invites i
+                 where i.group_id = g.id and i.created_by = ${memberId} and i.revoked_at is null
+                   and i.expires_at > now()) as ids
+          from groups g where g.id = ${groupId}`,
+  );
 
 export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
   const { newId } = deps;
@@ -131,7 +130,10 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
       userId: string,
       input: { name: string; currency?: string; description?: string },
     ): Promise<WriteResult<Group>> {
-      const [user] = await ctx.read<{ name: string; groups: number | string }>(USER_NAME, [userId]);
+      const [user] = await readNamed<{ name: string; groups: number | string }>(
+        ctx.read,
+        accountName(userId),
+      );
       if (!user) throw notFound('User');
       assertGroupRoom(userId, user.groups, userId);
       const now = new Date();
@@ -165,23 +167,16 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
     /** One statement: the page of groups with their members. */
     async list(userId: string, query: { limit: number; cursor?: string }) {
       const after = decodeTimeIdCursor(query.cursor, 'group');
-      const rows = after
-        ? await runRead<ListedGroupRow & { member_since: Date }>(READS.groups.after, [
-            userId,
-            query.limit + 1,
-            after.at,
-            after.id,
-          ])
-        : await runRead<ListedGroupRow & { member_since: Date }>(READS.groups.first, [
-            userId,
-            query.limit + 1,
-          ]);
+      const rows = await readNamed<ListedGroupRow & { member_since: Date }>(
+        runRead,
+        READS.groups(userId, query.limit + 1, after),
+      );
       const page = pageOf(rows, query.limit, (r) => [toIso(r.member_since), r.id]);
       return { data: page.data.map(toListedGroup), nextCursor: page.nextCursor };
     },
 
     async get(userId: string, groupId: string): Promise<Group> {
-      const [row] = await runRead<ListedGroupRow>(READS.group, [groupId, userId]);
+      const [row] = await readNamed<ListedGroupRow>(runRead, READS.group(groupId, userId));
       if (!row) throw notFound('Group');
       return toListedGroup(row);
     },
@@ -199,7 +194,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
         throw new AppError('precondition_failed', 412, 'The group has changed since you read it.');
       }
       // The members (with their names) for the answer; the change's guard vouches for the rest.
-      const [read] = await ctx.read<ListedGroupRow>(READS.group, [groupId, userId]);
+      const [read] = await readNamed<ListedGroupRow>(ctx.read, READS.group(groupId, userId));
       if (!read || Number(read.last_seq) !== Number(row.last_seq)) throw new StaleState();
       const current = toListedGroup(read);
       const name = input.name ?? row.name;
@@ -234,13 +229,18 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
     ): Promise<WriteResult<{ member: Member; added: boolean }>> {
       const change = await ctx.open(groupId, userId);
       if (input.name !== undefined) return addPendingMember(change, newId, userId, input.name, input.email);
-      const [user] = await ctx.read<{
+      const [user] = await readNamed<{
         id: string;
         name: string;
         joined_at: Date | string | null;
         groups: number | string;
         claimed: string[] | string | null;
-      }>(input.userId ? USER_TO_ADD.id : USER_TO_ADD.email, [input.userId ?? input.email, groupId]);
+      }>(
+        ctx.read,
+        input.userId
+          ? userToAdd('id', input.userId, groupId)
+          : userToAdd('email_normalized', input.email ?? '', groupId),
+      );
       if (!user) throw notFound('User');
       // The read and the change's state disagree on the membership: the state is out of date.
       if (change.isMember(user.id) !== (user.joined_at !== null)) throw new StaleState();
@@ -289,9 +289,9 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
       // The invites they made stop working with their membership (API.md §3.2): otherwise a removed
       // member could come back at once by their own link. Only group changes write invites: read
       // at the change's own `last_seq`, the live ones are exactly those of the change's state.
-      const [read] = await ctx.read<{ last_seq: number | string; ids: string[] | string | null }>(
-        LIVE_INVITES_BY,
-        [groupId, memberId],
+      const [read] = await readNamed<{ last_seq: number | string; ids: string[] | string | null }>(
+        ctx.read,
+        liveInvitesBy(groupId, memberId),
       );
       if (!read || Number(read.last_seq) !== change.startSeq) throw new StaleState();
       const revoked = jsonColumn(read.ids) ?? [];
@@ -316,7 +316,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
 
     async balances(userId: string, groupId: string) {
       // One statement, so `asOfSeq` is exactly the sequence the nets reflect; it has the members too.
-      const [row] = await runRead<GroupSnapshotRow>(READS.snapshot, [groupId]);
+      const [row] = await readNamed<GroupSnapshotRow>(runRead, READS.snapshot(groupId));
       const snapshot = row && toGroupSnapshot(row);
       if (!snapshot?.memberIds.includes(userId)) throw notFound('Group');
       return { groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) };

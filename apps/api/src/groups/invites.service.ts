@@ -9,10 +9,10 @@ import { jsonColumn } from '../json-column';
 import type { GroupChange } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
-import { createRunRead, membersOfG } from '../read-queries';
+import { createRunRead, membersOfG, named, readNamed } from '../read-queries';
 import { sha256Hex } from '../sha256';
 import {
-  ACCOUNT_TO_JOIN,
+  accountName,
   assertGroupRoom,
   type Group,
   type ListedGroupRow,
@@ -65,81 +65,93 @@ const toInvite = (row: InviteRow): Invite => ({
 });
 
 const READS = {
-  /** A live invite by its code's hash. `$1` hash. */
-  liveInvite: {
-    name: 'invite_live',
-    text: `select i.* from invites i where i.code_hash = $1 and i.revoked_at is null and i.expires_at > now()`,
-  },
-  /** An invite of a group, live or not. `$1` invite, `$2` group. */
-  invite: { name: 'invite_by_id', text: 'select i.* from invites i where i.id = $1 and i.group_id = $2' },
-  /** A group with its members, whoever asks (the write's own rules decide). `$1` group. */
-  group: { name: 'invite_group', text: `select g.*, ${membersOfG} from groups g where g.id = $1` },
+  /** A live invite by its code's hash. */
+  liveInvite: (codeHash: string) =>
+    named(
+      'invite_live',
+      sql`select i.* from invites i where i.code_hash = ${codeHash} and i.revoked_at is null and i.expires_at > now()`,
+    ),
+  /** An invite of a group, live or not. */
+  invite: (inviteId: string, groupId: string) =>
+    named(
+      'invite_by_id',
+      sql`select i.* from invites i where i.id = ${inviteId} and i.group_id = ${groupId}`,
+    ),
+  /** A group with its members, whoever asks (the write's own rules decide). */
+  group: (groupId: string) =>
+    named('invite_group', sql`select g.*, ${membersOfG} from groups g where g.id = ${groupId}`),
   /**
    * What decides a claim: the pending user, and the claimant's login email and whether it is
-   * verified (API.md §2.5). `$1` pending user, `$2` account.
+   * verified (API.md §2.5).
    */
-  claim: {
-    name: 'invite_claim_check',
-    text: `select p.status, p.pending_group_id, p.pending_email_normalized,
-                  (select a.email_normalized from users a where a.id = $2) as account_email,
-                  coalesce((select a.email_verified_at is not null from users a where a.id = $2), false) as account_verified
-             from users p where p.id = $1`,
-  },
-  /** The account's name and how many groups it is in (`groupsPerUser`). `$1` account. */
-  accountName: ACCOUNT_TO_JOIN,
+  claim: (pendingId: string, accountId: string) =>
+    named(
+      'invite_claim_check',
+      sql`select p.status, p.pending_group_id, p.pending_email_normalized,
+                 (select a.email_normalized from users a where a.id = ${accountId}) as account_email,
+                 coalesce((select a.email_verified_at is not null from users a where a.id = ${accountId}), false)
+                   as account_verified
+            from users p where p.id = ${pendingId}`,
+    ),
+  /** The account's name and how many groups it is in (`groupsPerUser`). */
+  accountName,
   /**
-   * The group's live invites (`invitesPerGroup`), with the `last_seq` the count is of. `$1` group.
-   * Served by `invites_group_unrevoked_idx` (migration 019).
+   * The group's live invites (`invitesPerGroup`), with the `last_seq` the count is of. Served by
+   * `invites_group_unrevoked_idx` (migration 019).
    */
-  liveCount: {
-    name: 'invite_live_count',
-    text: `select g.last_seq, (select count(*) from invites i where i.group_id = g.id and i.revoked_at is null
-                                                        and i.expires_at > now()) as live
-             from groups g where g.id = $1`,
-  },
-  /** A group's live invites (the 100 newest), with the caller's membership. `$1` group, `$2` user. */
-  list: {
-    name: 'invite_list',
-    text: `select a.member, i.* from
-             (select exists (select 1 from group_members m where m.group_id = $1 and m.user_id = $2) as member) a
-             left join lateral (select * from invites where group_id = $1 and revoked_at is null and expires_at > now()
-                                order by created_at desc, id desc limit 100) i on a.member`,
-  },
+  liveCount: (groupId: string) =>
+    named(
+      'invite_live_count',
+      sql`select g.last_seq, (select count(*) from invites i where i.group_id = g.id and i.revoked_at is null
+                                                         and i.expires_at > now()) as live
+            from groups g where g.id = ${groupId}`,
+    ),
+  /** A group's live invites (the 100 newest), with the caller's membership. */
+  list: (groupId: string, userId: string) =>
+    named(
+      'invite_list',
+      sql`select a.member, i.* from
+            (select exists (select 1 from group_members m where m.group_id = ${groupId} and m.user_id = ${userId}) as member) a
+            left join lateral (select * from invites where group_id = ${groupId} and revoked_at is null and expires_at > now()
+                               order by created_at desc, id desc limit 100) i on a.member`,
+    ),
   /**
    * Unclaimed pending members, still in their group, added with the caller's login email once it
-   * is verified (what the caller may claim by email), oldest first. `$1` the caller.
+   * is verified (what the caller may claim by email), oldest first.
    */
-  claimable: {
-    name: 'invite_claimable',
-    text: `select m.group_id, g.name as group_name, p.id as member_id, p.name
-             from users a
-             join users p on p.pending_email_normalized = a.email_normalized and p.status = 'pending'
-             join group_members m on m.group_id = p.pending_group_id and m.user_id = p.id and m.claimed_by is null
-             join groups g on g.id = m.group_id
-            where a.id = $1 and a.email_verified_at is not null
-            order by m.joined_at, p.id
-            limit 100`,
-  },
+  claimable: (userId: string) =>
+    named(
+      'invite_claimable',
+      sql`select m.group_id, g.name as group_name, p.id as member_id, p.name
+            from users a
+            join users p on p.pending_email_normalized = a.email_normalized and p.status = 'pending'
+            join group_members m on m.group_id = p.pending_group_id and m.user_id = p.id and m.claimed_by is null
+            join groups g on g.id = m.group_id
+           where a.id = ${userId} and a.email_verified_at is not null
+           order by m.joined_at, p.id
+           limit 100`,
+    ),
   /**
    * An invite's preview. Its pending members are those the caller may become (`checkMayClaim`): one
    * added with the caller's verified email, and, for a caller who is not a member, one added by
-   * name only. `$1` hash, `$2` the caller.
+   * name only.
    */
-  preview: {
-    name: 'invite_preview',
-    text: `select x.*,
-                  (select json_agg(json_build_array(u.id, u.name) order by m.joined_at, m.user_id)
-                     from group_members m join users u on u.id = m.user_id
-                    where m.group_id = x.group_id and m.claimed_by is null and u.status = 'pending'
-                      and (u.pending_email_normalized = x.verified_email
-                           or (u.pending_email_normalized is null and not x.is_member))) as pending
-             from (select i.group_id, i.expires_at, g.name as group_name,
-                          (select count(*) from group_members m where m.group_id = g.id and m.claimed_by is null) as member_count,
-                          exists (select 1 from group_members m where m.group_id = g.id and m.user_id = $2) as is_member,
-                          (select a.email_normalized from users a where a.id = $2 and a.email_verified_at is not null) as verified_email
-                     from invites i join groups g on g.id = i.group_id
-                    where i.code_hash = $1 and i.revoked_at is null and i.expires_at > now()) x`,
-  },
+  preview: (codeHash: string, userId: string) =>
+    named(
+      'invite_preview',
+      sql`select x.*,
+                 (select json_agg(json_build_array(u.id, u.name) order by m.joined_at, m.user_id)
+                    from group_members m join users u on u.id = m.user_id
+                   where m.group_id = x.group_id and m.claimed_by is null and u.status = 'pending'
+                     and (u.pending_email_normalized = x.verified_email
+                          or (u.pending_email_normalized is null and not x.is_member))) as pending
+            from (select i.group_id, i.expires_at, g.name as group_name,
+                         (select count(*) from group_members m where m.group_id = g.id and m.claimed_by is null) as member_count,
+                         exists (select 1 from group_members m where m.group_id = g.id and m.user_id = ${userId}) as is_member,
+                         (select a.email_normalized from users a where a.id = ${userId} and a.email_verified_at is not null) as verified_email
+                    from invites i join groups g on g.id = i.group_id
+                   where i.code_hash = ${codeHash} and i.revoked_at is null and i.expires_at > now()) x`,
+    ),
 };
 
 const unknownInvite = () => notFound('Invite');
@@ -208,7 +220,7 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
 
   /** The group as the change found it (the read must be of the change's own `last_seq`). */
   async function groupOf(ctx: WriteContext, change: GroupChange): Promise<Group> {
-    const [row] = await ctx.read<ListedGroupRow>(READS.group, [change.group.id]);
+    const [row] = await readNamed<ListedGroupRow>(ctx.read, READS.group(change.group.id));
     if (!row) throw notFound('Group');
     if (Number(row.last_seq) !== change.startSeq) throw new StaleState();
     return toListedGroup(row);
@@ -227,9 +239,10 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
     const change = await ctx.openJoining(groupId);
     const group = await groupOf(ctx, change);
     if (change.isMember(accountId)) return { value: { group, added: false }, events: [] };
-    const [account] = await ctx.read<{ name: string; groups: number | string }>(READS.accountName, [
-      accountId,
-    ]);
+    const [account] = await readNamed<{ name: string; groups: number | string }>(
+      ctx.read,
+      READS.accountName(accountId),
+    );
     if (!account) throw notFound('User');
     assertGroupRoom(accountId, account.groups, accountId);
     const at = new Date();
@@ -284,7 +297,10 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
     );
     let account = group.members.find((m) => m.userId === accountId);
     if (!wasMember || !account) {
-      const [row] = await ctx.read<{ name: string; groups: number | string }>(READS.accountName, [accountId]);
+      const [row] = await readNamed<{ name: string; groups: number | string }>(
+        ctx.read,
+        READS.accountName(accountId),
+      );
       if (!row) throw notFound('User');
       assertGroupRoom(accountId, row.groups, accountId);
       change.write(MEMBER_WRITES.add(accountId, at));
@@ -318,7 +334,7 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
     accountId: string,
     groupId: string,
   ): Promise<ClaimCheck> {
-    const [row] = await ctx.read<ClaimCheck>(READS.claim, [pendingId, accountId]);
+    const [row] = await readNamed<ClaimCheck>(ctx.read, READS.claim(pendingId, accountId));
     if (row?.status !== 'pending' || row.pending_group_id !== groupId) throw unknownMember();
     return row;
   }
@@ -332,9 +348,10 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
     ): Promise<WriteResult<CreatedInvite>> {
       const change = await ctx.open(groupId, userId);
       // Counted at the change's own seq, so two creates cannot both take the last place.
-      const [count] = await ctx.read<{ last_seq: number | string; live: number | string }>(READS.liveCount, [
-        groupId,
-      ]);
+      const [count] = await readNamed<{ last_seq: number | string; live: number | string }>(
+        ctx.read,
+        READS.liveCount(groupId),
+      );
       if (!count || Number(count.last_seq) !== change.startSeq) throw new StaleState();
       assertRoom('invitesPerGroup', Number(count.live), `This group has ${count.live} live invites`);
       const code = randomBytes(32).toString('base64url');
@@ -363,7 +380,7 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
       inviteId: string,
     ): Promise<WriteResult<void>> {
       const change = await ctx.open(groupId, userId);
-      const [row] = await ctx.read<InviteRow>(READS.invite, [inviteId, groupId]);
+      const [row] = await readNamed<InviteRow>(ctx.read, READS.invite(inviteId, groupId));
       if (!row) throw unknownInvite();
       if (row.revoked_at !== null) return { value: undefined, events: [] };
       const at = new Date();
@@ -376,20 +393,20 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
     },
 
     async list(userId: string, groupId: string): Promise<{ data: Invite[] }> {
-      const rows = await runRead<InviteRow & { member: boolean }>(READS.list, [groupId, userId]);
+      const rows = await readNamed<InviteRow & { member: boolean }>(runRead, READS.list(groupId, userId));
       if (!rows[0]?.member) throw notFound('Group');
       return { data: rows.filter((row) => row.id !== null).map(toInvite) };
     },
 
     async preview(userId: string, code: string): Promise<InvitePreview> {
-      const [row] = await runRead<{
+      const [row] = await readNamed<{
         group_id: string;
         expires_at: Date | string;
         group_name: string;
         member_count: number | string;
         pending: [string, string][] | string | null;
         is_member: boolean;
-      }>(READS.preview, [sha256Hex(checkedCode(code)), userId]);
+      }>(runRead, READS.preview(sha256Hex(checkedCode(code)), userId));
       if (!row) throw unknownInvite();
       return {
         groupId: row.group_id,
@@ -403,9 +420,9 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
 
     /** Pending members the caller may claim by email (API.md §3.3): at most 100, oldest first. */
     async claimable(userId: string): Promise<{ data: ClaimableMember[] }> {
-      const rows = await runRead<{ group_id: string; group_name: string; member_id: string; name: string }>(
-        READS.claimable,
-        [userId],
+      const rows = await readNamed<{ group_id: string; group_name: string; member_id: string; name: string }>(
+        runRead,
+        READS.claimable(userId),
       );
       return {
         data: rows.map((r) => ({
@@ -424,7 +441,7 @@ export function createInvitesService(deps: { knex: Knex; newId: NewId }) {
       code: string,
       input: { asMember?: string },
     ): Promise<WriteResult<Joined>> {
-      const [invite] = await ctx.read<InviteRow>(READS.liveInvite, [sha256Hex(checkedCode(code))]);
+      const [invite] = await readNamed<InviteRow>(ctx.read, READS.liveInvite(sha256Hex(checkedCode(code))));
       if (!invite) throw unknownInvite();
       if (input.asMember === undefined) return join(ctx, userId, invite.group_id);
       const check = await pendingOf(ctx, input.asMember, userId, invite.group_id);

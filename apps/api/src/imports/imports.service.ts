@@ -8,15 +8,14 @@ import { created, type Reply } from '../http/reply';
 import type { GroupChange } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import type { WriteContext, WriteRunner } from '../ledger/write-runner';
-import { createRunRead } from '../read-queries';
+import { createRunRead, named, readNamed } from '../read-queries';
 import type { SettlementsService } from '../settlements/settlements.service';
 import { sha256Hex } from '../sha256';
+import { csvRecords, nextTurn } from './csv-records';
 import {
   boundReason,
   createSlicer,
-  csvRecords,
   interpretRecord,
-  nextTurn,
   readHeader,
   type SplitwiseFile,
   type SplitwiseRow,
@@ -110,41 +109,51 @@ export const importIdOf = (groupId: string, fileHash: string): string =>
 export const rowIdOf = (prefix: 'exp' | 'stl', importId: string, line: number): string =>
   `${prefix}_i${sha256Hex(`${importId}\n${line}`)}`;
 
-/** The progress of rows refused or found present: their refusals stored once, the counts moved. */
-const SETTLE = {
-  name: 'import_settle',
-  text: `with added as (
-           insert into import_refusals (import_id, line, reason)
-           select $1::text, r.line, r.reason from jsonb_to_recordset($2::jsonb) as r(line integer, reason text)
-           on conflict (import_id, line) do nothing
-           returning 1)
-         update imports set next_line = greatest(next_line, $3::integer), existing = existing + $4::integer,
-                refused_count = refused_count + (select count(*)::integer from added), updated_at = now()
-          where id = $1::text`,
-};
-const FAIL = {
-  name: 'import_fail',
-  text: `update imports set status = 'failed', updated_at = now() where id = $1::text and status = 'running'`,
-};
-const RESUME = {
-  name: 'import_resume',
-  text: `update imports set status = 'running', updated_at = now() where id = $1::text and status = 'failed'`,
-};
-const READ = { name: 'import_read', text: 'select * from imports where id = $1::text' };
-const STATUS = { name: 'import_status', text: 'select status from imports where id = $1::text' };
-const FIRST_REFUSALS = {
-  name: 'import_first_refusals',
-  text: 'select line, reason from import_refusals where import_id = $1::text order by line limit $2::integer',
-};
-const VISIBLE = {
-  name: 'import_visible',
-  text: `select i.* from imports i join group_members m on m.group_id = i.group_id and m.user_id = $1::text
-          where i.id = $2::text and i.group_id = $3::text`,
-};
-const REFUSALS_AFTER = {
-  name: 'import_refusals_after',
-  text: `select line, reason from import_refusals where import_id = $1::text and line > $2::integer
-          order by line limit $3::integer`,
+/** The named statements of an import (each prepared once per connection). */
+const IMPORT_SQL = {
+  /** The progress of rows refused or found present: their refusals stored once, the counts moved. */
+  settle: (importId: string, refused: string, next: number, existing: number) =>
+    named(
+      'import_settle',
+      sql`with added as (
+            insert into import_refusals (import_id, line, reason)
+            select ${importId}::text, r.line, r.reason from jsonb_to_recordset(${refused}::jsonb) as r(line integer, reason text)
+            on conflict (import_id, line) do nothing
+            returning 1)
+          update imports set next_line = greatest(next_line, ${next}::integer), existing = existing + ${existing}::integer,
+                 refused_count = refused_count + (select count(*)::integer from added), updated_at = now()
+           where id = ${importId}::text`,
+    ),
+  fail: (importId: string) =>
+    named(
+      'import_fail',
+      sql`update imports set status = 'failed', updated_at = now() where id = ${importId}::text and status = 'running'`,
+    ),
+  resume: (importId: string) =>
+    named(
+      'import_resume',
+      sql`update imports set status = 'running', updated_at = now() where id = ${importId}::text and status = 'failed'`,
+    ),
+  read: (importId: string) => named('import_read', sql`select * from imports where id = ${importId}::text`),
+  status: (importId: string) =>
+    named('import_status', sql`select status from imports where id = ${importId}::text`),
+  firstRefusals: (importId: string, limit: number) =>
+    named(
+      'import_first_refusals',
+      sql`select line, reason from import_refusals where import_id = ${importId}::text order by line limit ${limit}::integer`,
+    ),
+  visible: (userId: string, importId: string, groupId: string) =>
+    named(
+      'import_visible',
+      sql`select i.* from imports i join group_members m on m.group_id = i.group_id and m.user_id = ${userId}::text
+           where i.id = ${importId}::text and i.group_id = ${groupId}::text`,
+    ),
+  refusalsAfter: (importId: string, after: number, limit: number) =>
+    named(
+      'import_refusals_after',
+      sql`select line, reason from import_refusals where import_id = ${importId}::text and line > ${after}::integer
+           order by line limit ${limit}::integer`,
+    ),
 };
 
 /** The largest line a cursor may name (an `integer` column). */
@@ -207,13 +216,15 @@ export function createImportsService(deps: {
   }
 
   async function readRow(importId: string): Promise<ImportRow | undefined> {
-    const [row] = await runRead<ImportRow>(READ, [importId]);
+    const [row] = await readNamed<ImportRow>(runRead, IMPORT_SQL.read(importId));
     return row;
   }
 
   async function reportOf(row: ImportRow): Promise<ImportReport> {
     const refused =
-      row.refused_count === 0 ? [] : await runRead<ImportRefusal>(FIRST_REFUSALS, [row.id, REPORT_REFUSALS]);
+      row.refused_count === 0
+        ? []
+        : await readNamed<ImportRefusal>(runRead, IMPORT_SQL.firstRefusals(row.id, REPORT_REFUSALS));
     return toReport(row, refused);
   }
 
@@ -231,7 +242,7 @@ export function createImportsService(deps: {
       group.assertMembers(
         input.file.people.map((name) => ({ userId: input.members[name] as string, path: `members.${name}` })),
       );
-      const [existing] = await ctx.read<{ status: ImportStatus }>(STATUS, [importId]);
+      const [existing] = await readNamed<{ status: ImportStatus }>(ctx.read, IMPORT_SQL.status(importId));
       if (existing && existing.status !== 'completed') return { events: [] };
       group.write(sql`insert into imports (id, group_id, file_hash, format, status, next_line, rows, created_by, created_at, updated_at)
         select ${importId}::text, guard.id, ${input.fileHash}::text, ${input.format}::text, 'running', 2,
@@ -249,7 +260,7 @@ export function createImportsService(deps: {
       });
       return { events: [event] };
     }, announce);
-    await runRead(RESUME, [importId]);
+    await readNamed(runRead, IMPORT_SQL.resume(importId));
     return importId;
   }
 
@@ -336,7 +347,10 @@ export function createImportsService(deps: {
       let pending = { existing: 0, refused: [] as ImportRefusal[] };
       const settle = async (next: number) => {
         if (pending.existing === 0 && pending.refused.length === 0) return;
-        await runRead(SETTLE, [importId, JSON.stringify(pending.refused), next, pending.existing]);
+        await readNamed(
+          runRead,
+          IMPORT_SQL.settle(importId, JSON.stringify(pending.refused), next, pending.existing),
+        );
         pending = { existing: 0, refused: [] };
       };
       for (const row of batch) {
@@ -433,7 +447,7 @@ export function createImportsService(deps: {
           await importRows(importId, userId, input, row.next_line, announce);
           return await complete(importId, userId, input.groupId, announce);
         } catch (error) {
-          await runRead(FAIL, [importId]).catch(() => {});
+          await readNamed(runRead, IMPORT_SQL.fail(importId)).catch(() => {});
           throw error;
         }
       })();
@@ -448,7 +462,7 @@ export function createImportsService(deps: {
 
     /** The report of an import of `groupId`, for a member of it; 404 otherwise. */
     async get(userId: string, groupId: string, importId: string): Promise<ImportReport> {
-      const [row] = await runRead<ImportRow>(VISIBLE, [userId, importId, groupId]);
+      const [row] = await readNamed<ImportRow>(runRead, IMPORT_SQL.visible(userId, importId, groupId));
       if (!row) throw notFound('Import');
       return reportOf(row);
     },
@@ -461,9 +475,12 @@ export function createImportsService(deps: {
       query: { limit: number; cursor?: string },
     ): Promise<{ data: ImportRefusal[]; nextCursor: string | null }> {
       const after = lineAfter(query.cursor);
-      const [row] = await runRead<ImportRow>(VISIBLE, [userId, importId, groupId]);
+      const [row] = await readNamed<ImportRow>(runRead, IMPORT_SQL.visible(userId, importId, groupId));
       if (!row) throw notFound('Import');
-      const rows = await runRead<ImportRefusal>(REFUSALS_AFTER, [importId, after, query.limit + 1]);
+      const rows = await readNamed<ImportRefusal>(
+        runRead,
+        IMPORT_SQL.refusalsAfter(importId, after, query.limit + 1),
+      );
       return pageOf(rows, query.limit, (r) => [r.line]);
     },
   };

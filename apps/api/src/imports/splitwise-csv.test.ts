@@ -1,18 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { clipCodePoints } from '@tally/domain';
+import { csvRecords, MalformedFile, OverLimit, PARSE_SLICE_CHARS, PARSE_SLICE_RECORDS } from './csv-records';
 import {
   boundReason,
   checkSplitwiseFile,
-  csvRecords,
   deriveExpense,
   interpretRecord,
   MAX_PEOPLE,
   MAX_REASON,
-  MalformedFile,
-  OverLimit,
-  PARSE_SLICE_CHARS,
-  PARSE_SLICE_RECORDS,
   toMinorUnits,
 } from './splitwise-csv';
 

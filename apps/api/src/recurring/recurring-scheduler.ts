@@ -1,4 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
+import { isPgServer, type PooledConnection, poolMaxOf, runSql, takePooledConnection } from '@tally/db';
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../db-errors';
 import { createExpensesService } from '../expenses/expenses.service';
@@ -6,6 +7,7 @@ import { ok } from '../http/reply';
 import { createIdMaker } from '../ids';
 import type { Announcer } from '../ledger/announcer';
 import type { GroupGate } from '../ledger/group-access';
+import { type Sql, sql } from '../ledger/sql';
 import { createWriteRunner, type OnIgnoredError } from '../ledger/write-runner';
 import { createRecurringService, type OccurrenceStep } from './recurring.service';
 
@@ -51,11 +53,14 @@ export type RecurringSchedulerOptions = {
 /** The advisory-lock class of schedules being worked on (the object is `hashtext(id)`). */
 const SCHEDULE_LOCK_CLASS = 7_340_212;
 
-const DUE = `select id from recurring_expenses
-               where next_due_at <= ? and deleted_at is null
-               order by next_due_at, id limit ?`;
+const due = (at: Date, limit: number) =>
+  sql`select id from recurring_expenses
+       where next_due_at <= ${at} and deleted_at is null
+       order by next_due_at, id limit ${limit}`;
 
-type Connection = { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+/** A session statement on the round's own connection (its claims are session advisory locks). */
+const onSession = async <R>(connection: PooledConnection, statement: Sql): Promise<R[]> =>
+  (await connection.query(statement.text, [...statement.values])).rows as R[];
 
 /** What one round did: occurrences stepped, and whether a schedule it worked on is still behind. */
 export type RoundResult = { steps: number; behind: boolean };
@@ -89,8 +94,7 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
   const ignored: OnIgnoredError = options.onIgnoredError ?? (() => {});
   // A claim holds a pooled connection while the occurrences' writes take others: only with a pool
   // of at least two (exactly-once never depends on the claims).
-  const poolMax = (knex.client.config as { pool?: { max?: number } }).pool?.max ?? 1;
-  const claims = knex.client.config.client === 'pg' && poolMax >= 2;
+  const claims = isPgServer(knex) && poolMaxOf(knex) >= 2;
   // The scheduler's own writes: its own ids and state cache, the process's group gate.
   const newId = createIdMaker();
   const writes = createWriteRunner({
@@ -127,13 +131,13 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
   }
 
   /** Claims `id` for this round (always, without claims): false when another process works on it. */
-  async function claim(connection: Connection | undefined, id: string): Promise<boolean> {
+  async function claim(connection: PooledConnection | undefined, id: string): Promise<boolean> {
     if (!connection) return true;
-    const { rows } = await connection.query('select pg_try_advisory_lock($1, hashtext($2)) as claimed', [
-      SCHEDULE_LOCK_CLASS,
-      id,
-    ]);
-    return (rows[0] as { claimed: boolean }).claimed;
+    const [row] = await onSession<{ claimed: boolean }>(
+      connection,
+      sql`select pg_try_advisory_lock(${SCHEDULE_LOCK_CLASS}, hashtext(${id})) as claimed`,
+    );
+    return row?.claimed === true;
   }
 
   /**
@@ -179,7 +183,7 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
   }
 
   const dueSchedules = async (): Promise<{ id: string }[]> =>
-    (await knex.raw<{ rows: { id: string }[] }>(DUE, [now(), batchSize])).rows;
+    runSql<{ id: string }>(knex, due(now(), batchSize));
 
   /**
    * One round: of the due schedules (one batch), as many as it can give a full slice
@@ -191,7 +195,8 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
   async function runRound(): Promise<RoundResult> {
     const rows = await dueSchedules();
     if (rows.length === 0) return { steps: 0, behind: false };
-    const connection = claims ? ((await knex.client.acquireConnection()) as Connection) : undefined;
+    const held = claims ? await takePooledConnection(knex) : undefined;
+    const connection = held?.connection;
     const claimed: string[] = [];
     let healthy = true;
     try {
@@ -209,22 +214,22 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
       healthy = false;
       throw error;
     } finally {
-      if (connection) {
+      if (held && connection) {
         if (healthy) {
           for (const id of claimed) {
-            await connection
-              .query('select pg_advisory_unlock($1, hashtext($2))', [SCHEDULE_LOCK_CLASS, id])
-              .catch((error: unknown) => {
-                healthy = false;
-                ignored('recurring_unlock', error, { recurringId: id });
-              });
+            await onSession(
+              connection,
+              sql`select pg_advisory_unlock(${SCHEDULE_LOCK_CLASS}, hashtext(${id}))`,
+            ).catch((error: unknown) => {
+              healthy = false;
+              ignored('recurring_unlock', error, { recurringId: id });
+            });
             if (!healthy) break;
           }
         }
         // A connection whose claim or unlock query failed may hold claims or be broken: it is
         // closed, not reused (closing it lets go of its claims).
-        if (!healthy) await knex.client.destroyRawConnection(connection).catch(() => {});
-        await knex.client.releaseConnection(connection);
+        await held.release(!healthy);
       }
     }
   }

@@ -23,7 +23,17 @@ import { jsonColumn } from '../json-column';
 import type { GroupChange, Party } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
-import { createRunRead, groupPage, type ReadQuery, readGroupPage, timeIdAfter } from '../read-queries';
+import { openExisting, recordNotFound } from '../open-record';
+import {
+  beforeCursor,
+  createRunRead,
+  groupPage,
+  liveRecordOfMember,
+  named,
+  readGroupPage,
+  readNamed,
+  timeIdAfter,
+} from '../read-queries';
 
 /** The body of POST /v1/expenses without `groupId` and `occurredAt`: what each occurrence copies. */
 export type RecurringTemplate = {
@@ -200,37 +210,34 @@ const RECURRING_WRITES = {
 };
 
 const RECURRING_READS = {
-  one: {
-    name: 'read_recurring',
-    text: `select r.* from recurring_expenses r
-            where r.id = $1 and r.deleted_at is null
-              and exists (select 1 from group_members m where m.group_id = r.group_id and m.user_id = $2)`,
-  },
+  one: (id: string, userId: string) => liveRecordOfMember('read_recurring', 'recurring_expenses', id, userId),
   page: groupPage(
     'read_recurring_page',
     'recurring_expenses',
-    'deleted_at is null',
-    'created_at desc, id desc',
-    '(created_at < $4 or (created_at = $4 and id < $5))',
+    sql`deleted_at is null`,
+    sql`created_at desc, id desc`,
+    beforeCursor('created_at'),
   ),
   /**
    * A group's live schedules, with the `last_seq` they were counted at (one statement: one
    * snapshot), so a create can tell whether the count belongs to the state it decides on.
    */
-  liveCount: {
-    name: 'read_recurring_live_count',
-    text: `select g.last_seq, (select count(*) from recurring_expenses r
-                              where r.group_id = g.id and r.deleted_at is null) as live
-             from groups g where g.id = $1`,
-  },
+  liveCount: (groupId: string) =>
+    named(
+      'read_recurring_live_count',
+      sql`select g.last_seq, (select count(*) from recurring_expenses r
+                               where r.group_id = g.id and r.deleted_at is null) as live
+            from groups g where g.id = ${groupId}`,
+    ),
   /** For the scheduler's rare repair (see `passExisting`): the row alone. */
-  row: { name: 'read_recurring_row', text: 'select * from recurring_expenses where id = $1' },
-  passExisting: {
-    name: 'recurring_pass_existing',
-    text: `update recurring_expenses set next_index = $2 + 1, next_due_at = $3
-            where id = $1 and next_index = $2`,
-  },
-} satisfies Record<string, ReadQuery | { first: ReadQuery; after: ReadQuery }>;
+  row: (id: string) => named('read_recurring_row', sql`select * from recurring_expenses where id = ${id}`),
+  passExisting: (id: string, index: number, dueAt: Date | null) =>
+    named(
+      'recurring_pass_existing',
+      sql`update recurring_expenses set next_index = ${index}::integer + 1, next_due_at = ${dueAt}
+           where id = ${id} and next_index = ${index}::integer`,
+    ),
+};
 
 /** What the scheduler's step for one schedule did. */
 export type OccurrenceStep =
@@ -243,9 +250,6 @@ export type OccurrenceStep =
 export function createRecurringService(deps: { knex: Knex; newId: NewId; expenses: ExpensesService }) {
   const { newId, expenses } = deps;
   const runRead = createRunRead(deps.knex);
-
-  const openRecurring = (ctx: WriteContext, userId: string | null, id: string) =>
-    ctx.openRecord<RecurringRow>('recurring_expenses', id, userId, () => notFound('Recurring expense'));
 
   return {
     async create(
@@ -291,9 +295,9 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       ifMatch: string | undefined,
       checkTemplate: (t: RecurringTemplate) => void,
     ): Promise<WriteResult<Recurring>> {
-      const found = await openRecurring(ctx, userId, id);
-      if (!found || found.row.deleted_at) throw notFound('Recurring expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<RecurringRow>(ctx, 'recurring_expenses', id, userId, {
+        live: true,
+      });
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toRecurring(row);
       const expense = { ...current.expense, ...patch.expense };
@@ -337,9 +341,7 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       id: string,
       ifMatch: string | undefined,
     ): Promise<WriteResult<void>> {
-      const found = await openRecurring(ctx, userId, id);
-      if (!found) throw notFound('Recurring expense');
-      const { change, row } = found;
+      const { change, row } = await openExisting<RecurringRow>(ctx, 'recurring_expenses', id, userId);
       if (row.deleted_at) return { value: undefined, events: [] };
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const now = new Date();
@@ -353,7 +355,7 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
     },
 
     async get(userId: string, id: string): Promise<Recurring> {
-      const [row] = await runRead<RecurringRow>(RECURRING_READS.one, [id, userId]);
+      const [row] = await readNamed<RecurringRow>(runRead, RECURRING_READS.one(id, userId));
       if (!row) throw notFound('Recurring expense');
       return toRecurring(row);
     },
@@ -375,7 +377,9 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
      * the group in a way its split cannot absorb, a `recurring.skipped` event (API.md §6a).
      */
     async occur(ctx: WriteContext, id: string, now: Date): Promise<WriteResult<OccurrenceStep>> {
-      const found = await openRecurring(ctx, null, id);
+      const found = await ctx.openRecord<RecurringRow>('recurring_expenses', id, null, () =>
+        recordNotFound('recurring_expenses'),
+      );
       if (!found) return { value: { kind: 'idle' }, events: [] };
       const { change, row } = found;
       const dueAt = row.next_due_at === null ? undefined : new Date(row.next_due_at);
@@ -398,10 +402,10 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
      * the occurrence exists, so the pointer moves past it, from exactly that index.
      */
     async passExisting(id: string): Promise<void> {
-      const [row] = await runRead<RecurringRow>(RECURRING_READS.row, [id]);
+      const [row] = await readNamed<RecurringRow>(runRead, RECURRING_READS.row(id));
       if (!row) return;
       const after = pointerAt(scheduleOf(row), row.next_index + 1);
-      await runRead(RECURRING_READS.passExisting, [id, row.next_index, after.dueAt]);
+      await readNamed(runRead, RECURRING_READS.passExisting(id, row.next_index, after.dueAt));
     },
   };
 
@@ -413,9 +417,9 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
    * again on the group read afresh.
    */
   async function checkRoomFor(ctx: WriteContext, change: GroupChange): Promise<void> {
-    const [counted] = await ctx.read<{ last_seq: number | string; live: number | string }>(
-      RECURRING_READS.liveCount,
-      [change.group.id],
+    const [counted] = await readNamed<{ last_seq: number | string; live: number | string }>(
+      ctx.read,
+      RECURRING_READS.liveCount(change.group.id),
     );
     if (!counted || Number(counted.last_seq) !== change.startSeq) throw new StaleState();
     const max = RECURRING_LIMITS.schedulesPerGroup;

@@ -7,7 +7,8 @@ import type { NewId } from '../ids';
 import type { GroupChange } from '../ledger/group-change';
 import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
-import { createRunRead, READS, readGroupPage, timeIdAfter } from '../read-queries';
+import { openExisting } from '../open-record';
+import { createRunRead, READS, readGroupPage, readNamed, timeIdAfter } from '../read-queries';
 
 export type SettlementInput = {
   groupId: string;
@@ -144,11 +145,7 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
     /** Undo of a settlement; deleting one already deleted is the same 204. */
     async remove(ctx: WriteContext, userId: string, settlementId: string): Promise<WriteResult<void>> {
       // A settlement in a group the caller cannot see answers exactly like an unknown one.
-      const found = await ctx.openRecord<SettlementRow>('settlements', settlementId, userId, () =>
-        notFound('Settlement'),
-      );
-      if (!found) throw notFound('Settlement');
-      const { change, row } = found;
+      const { change, row } = await openExisting<SettlementRow>(ctx, 'settlements', settlementId, userId);
       if (row.deleted_at) return { value: undefined, events: [] };
       const settlement = toSettlement(row);
       const deltas = diffBalanceEffects(settlementBalanceEffect(settlement), []);
@@ -171,7 +168,7 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
 
     /** One statement; a settlement in a group the caller is not in is as unknown as any other id. */
     async get(userId: string, settlementId: string): Promise<Settlement> {
-      const [row] = await runRead<SettlementRow>(READS.settlement, [settlementId, userId]);
+      const [row] = await readNamed<SettlementRow>(runRead, READS.settlement(settlementId, userId));
       if (!row) throw notFound('Settlement');
       return toSettlement(row);
     },

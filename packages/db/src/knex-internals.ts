@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+
+/**
+ * The only file that reaches past knex's public API (knex 3.3.0, pinned exactly in
+ * `packages/db/package.json`; `knex-internals.test.ts` fails loudly when an upgrade changes any of it).
+ *
+ * Why: the hot reads (`GET` expense, balances, the lists: `createRunRead` in the API) send a `pg`
+ * named statement straight on a pooled connection. Through `knex.raw(…).options({ name })` the same
+ * statement cost about 25 µs more per query on the 2-core CI machine (knex's builder, runner and
+ * events), which the hot lane's budget does not have. Statements that share a session (the
+ * scheduler's advisory-lock claims, the migration lock, a change's locked transaction) hold one
+ * connection through `takePooledConnection`. Everything else goes through knex's public API.
+ */
+
+/** A connection of knex's pool, as `pg` (and PGlite) give it: only what Tally calls. */
+export type PooledConnection = {
+  query(
+    query: { name: string; text: string; values: unknown[] } | string,
+    values?: unknown[],
+  ): Promise<{ rows: unknown[] }>;
+};
+
+type Internals = {
+  config: { client?: unknown; pool?: { max?: number }; acquireConnectionTimeout?: number };
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<unknown>;
+  destroyRawConnection(connection: unknown): Promise<unknown>;
+};
+
+const internalsOf = (knex: Knex) => knex.client as Internals;
+
+/** Whether `knex` talks to a PostgreSQL server through `pg` (not the embedded PGlite). */
+export const isPgServer = (knex: Knex): boolean => internalsOf(knex).config.client === 'pg';
+
+/** The pool's size as configured (PGlite: one connection). */
+export const poolMaxOf = (knex: Knex): number =>
+  isPgServer(knex) ? (internalsOf(knex).config.pool?.max ?? 1) : 1;
+
+/** How long a query waits for a pooled connection, as configured (knex's default when absent). */
+export const acquireTimeoutOf = (knex: Knex): number =>
+  internalsOf(knex).config.acquireConnectionTimeout ?? 60_000;
+
+/**
+ * One connection of `knex`'s pool (its limits and acquire timeout apply as for any knex query), held
+ * until `release`: for statements that must share a session (a transaction, session advisory locks).
+ * `release(true)` closes a connection that may be broken or hold session state, instead of reusing it.
+ */
+export async function takePooledConnection(
+  knex: Knex,
+): Promise<{ connection: PooledConnection; release(broken?: boolean): Promise<void> }> {
+  const client = internalsOf(knex);
+  const connection = (await client.acquireConnection()) as PooledConnection;
+  return {
+    connection,
+    async release(broken = false) {
+      if (broken) await client.destroyRawConnection(connection).catch(() => {});
+      await client.releaseConnection(connection);
+    },
+  };
+}
+
+/** Runs `use` on one connection of `knex`'s pool and gives the connection back after it. */
+export async function withPooledConnection<T>(
+  knex: Knex,
+  use: (connection: PooledConnection) => Promise<T>,
+): Promise<T> {
+  const { connection, release } = await takePooledConnection(knex);
+  try {
+    return await use(connection);
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * One statement on a pooled connection: a `pg` named (prepared) statement on PostgreSQL, parsed and
+ * planned once per connection; PGlite has no named statements, there the text runs as it is.
+ */
+export async function queryNamed<R>(
+  knex: Knex,
+  connection: PooledConnection,
+  statement: { name: string; text: string },
+  values: unknown[],
+): Promise<R[]> {
+  const result = isPgServer(knex)
+    ? await connection.query({ name: statement.name, text: statement.text, values })
+    : await connection.query(statement.text, values);
+  return result.rows as R[];
+}
