@@ -14,6 +14,7 @@ import {
   maintainPartitions,
   migrateLatest,
   migrateTo,
+  raw,
 } from '@tally/db';
 import { createDurableRecords, type DurableRecord } from '@tally/idempotency';
 import { Redis } from 'ioredis';
@@ -22,7 +23,6 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { createIdMaker } from '../../apps/api/src/ids';
 import { durableRecordInsert } from '../../apps/api/src/ledger/group-change';
-import { raw } from '../../apps/api/src/ledger/sql';
 import { createWriteRunner } from '../../apps/api/src/ledger/write-runner';
 import { TestSocket } from '../gateway/ws-client';
 import { currentRunId, databasePrefix } from '../support/run-info';

@@ -1,9 +1,8 @@
-import { queryNamed, takePooledConnection, withPooledConnection } from '@tally/db';
+import { empty, queryNamed, raw, type Sql, sql, takePooledConnection, withPooledConnection } from '@tally/db';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { type CursorIdKind, decodeTimeIdCursor } from './http/cursor';
 import { groupSnapshot } from './ledger/group-snapshot';
-import { empty, raw, type Sql, sql } from './ledger/sql';
 
 /**
  * A read the hot GET routes run as ONE statement: a `pg` named (prepared) query, parsed and planned

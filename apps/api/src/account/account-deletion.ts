@@ -1,7 +1,6 @@
-import { runSql } from '@tally/db';
+import { runSql, sql } from '@tally/db';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
-import { sql } from '../ledger/sql';
 
 /** The name every deleted account shows under, in its groups and in old records. */
 export const DELETED_USER_NAME = 'Deleted user';

@@ -1,6 +1,5 @@
-import { runSql } from '@tally/db';
+import { runSql, sql } from '@tally/db';
 import type { Knex } from 'knex';
-import { sql } from '../ledger/sql';
 
 export type RevokedUsersOptions = {
   knex: Knex;

@@ -1,9 +1,8 @@
-import { runSql } from '@tally/db';
+import { empty, raw, runSql, sql } from '@tally/db';
 import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import { jsonColumn } from '../json-column';
-import { empty, raw, sql } from '../ledger/sql';
 import { createRunRead, named, readNamed } from '../read-queries';
 
 /** One item of the feed: a group's event with the group's id and name (API.md §8a). */

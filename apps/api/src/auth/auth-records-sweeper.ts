@@ -1,6 +1,5 @@
-import { runSql } from '@tally/db';
+import { raw, runSql, type Sql, sql } from '@tally/db';
 import type { Knex } from 'knex';
-import { raw, type Sql, sql } from '../ledger/sql';
 import { REFRESH_TOKEN_TTL_MS } from './sessions';
 
 const DAY_MS = 86_400_000;

@@ -1,11 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { runSql } from '@tally/db';
+import { runSql, sql } from '@tally/db';
 import type { AccessTokens } from '@tally/http-kit';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toIso } from '../db-errors';
 import type { NewId } from '../ids';
-import { sql } from '../ledger/sql';
 import { sha256Hex } from '../sha256';
 import type { LoginThrottle } from './login-throttle';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords';

@@ -1,9 +1,8 @@
-import { runSql } from '@tally/db';
+import { join, runSql, sql } from '@tally/db';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { normalizeIp } from '../http/client-ip';
-import { join, sql } from '../ledger/sql';
 
 /**
  * Refresh tokens live 30 days; each use rotates it within its family. A session unused that long has

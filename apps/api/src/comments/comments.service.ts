@@ -1,10 +1,10 @@
+import { empty, raw, sql } from '@tally/db';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { assertRoom } from '../bounds';
 import { toIso } from '../db-errors';
 import { decodeTimeIdCursor, pageOf } from '../http/cursor';
 import type { NewId } from '../ids';
-import { empty, raw, sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { openExisting, recordNotFound } from '../open-record';
 import { createRunRead, type NamedSql, named, readNamed } from '../read-queries';

@@ -3,6 +3,8 @@
  * satisfy, the parties it names, the search columns derived from it, and its rows' writes as parts
  * of a group change's one statement.
  */
+
+import { sql } from '@tally/db';
 import {
   type BalanceDelta,
   computeShares,
@@ -20,7 +22,6 @@ import { toIso } from '../db-errors';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
 import type { Party } from '../ledger/group-change';
-import { sql } from '../ledger/sql';
 
 export type ExpenseInput = {
   groupId: string;

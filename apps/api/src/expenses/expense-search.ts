@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { runSql } from '@tally/db';
+import { join, runSql, type Sql, sql } from '@tally/db';
 import { searchWordsOf } from '@tally/domain';
 import { notFound, validationFailed } from '@tally/http-kit';
 import { canonicalJson } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { CURSOR_IDS, cursorTime, decodeCursor, encodeCursor } from '../http/cursor';
-import { join, type Sql, sql } from '../ledger/sql';
 import { type Expense, toExpense } from './expense-content';
 import type { ExpensesService } from './expenses.service';
 

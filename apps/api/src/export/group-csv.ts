@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { runSql } from '@tally/db';
+import { runSql, sql } from '@tally/db';
 import {
   expenseBalanceEffect,
   minorUnitsOf,
@@ -10,7 +10,6 @@ import {
 import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { jsonColumn } from '../json-column';
-import { sql } from '../ledger/sql';
 import { csvRecord, decimalOf, numberCell, textCell, utcDateTime } from './csv';
 import { type Key, type KeyedRow, keysetRows, mergeByTime } from './keyset-pages';
 import { writeWithBackpressure } from './write-with-backpressure';

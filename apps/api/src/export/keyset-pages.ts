@@ -1,6 +1,6 @@
+import type { Sql } from '@tally/db';
 import { runSql } from '@tally/db';
 import type { Knex } from 'knex';
-import type { Sql } from '../ledger/sql';
 
 /** A row with its keyset position: the time column as PostgreSQL's text (microseconds kept) and the id. */
 export type KeyedRow = { at_key: string; id: string };

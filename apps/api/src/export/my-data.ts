@@ -1,10 +1,9 @@
 import type { Writable } from 'node:stream';
-import { runSql } from '@tally/db';
+import { raw, runSql, sql } from '@tally/db';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { toExpense } from '../expenses/expense-content';
 import { type ListedGroupRow, toListedGroup } from '../groups/groups.service';
-import { raw, sql } from '../ledger/sql';
 import { membersOfG } from '../read-queries';
 import { toSettlement } from '../settlements/settlements.service';
 import { type Key, type KeyedRow, keysetRows } from './keyset-pages';

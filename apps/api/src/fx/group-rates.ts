@@ -1,3 +1,4 @@
+import { sql } from '@tally/db';
 import { isRealDate, parseRate } from '@tally/domain';
 import { AppError, type FieldError, notFound, validationFailed } from '@tally/http-kit';
 import type { Knex } from 'knex';
@@ -10,7 +11,6 @@ import {
   groupSnapshot,
   toGroupSnapshot,
 } from '../ledger/group-snapshot';
-import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead, named, readNamed } from '../read-queries';
 

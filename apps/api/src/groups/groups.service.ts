@@ -1,3 +1,4 @@
+import { raw, sql } from '@tally/db';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { assertRoom } from '../bounds';
@@ -8,7 +9,6 @@ import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
 import { balancesOf, type GroupSnapshotRow, toGroupSnapshot } from '../ledger/group-snapshot';
-import { raw, sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead, named, READS, readNamed } from '../read-queries';
 import { addPendingMember } from './pending-members';

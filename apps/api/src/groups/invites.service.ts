@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from '@tally/db';
 import type { BalanceDelta } from '@tally/domain';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
@@ -7,7 +8,6 @@ import { toIso } from '../db-errors';
 import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupChange } from '../ledger/group-change';
-import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead, membersOfG, named, readNamed } from '../read-queries';
 import { sha256Hex } from '../sha256';

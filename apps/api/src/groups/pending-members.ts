@@ -1,7 +1,7 @@
+import { sql } from '@tally/db';
 import { validationFailed } from '@tally/http-kit';
 import type { NewId } from '../ids';
 import type { GroupChange } from '../ledger/group-change';
-import { sql } from '../ledger/sql';
 import type { WriteResult } from '../ledger/write-runner';
 import type { Member } from './groups.service';
 

@@ -1,3 +1,4 @@
+import { sql } from '@tally/db';
 import type { GroupEvent } from '@tally/events';
 import { AppError, notFound, validationFailed } from '@tally/http-kit';
 import type { Knex } from 'knex';
@@ -6,7 +7,6 @@ import type { ExpensesService } from '../expenses/expenses.service';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { created, type Reply } from '../http/reply';
 import type { GroupChange } from '../ledger/group-change';
-import { sql } from '../ledger/sql';
 import type { WriteContext, WriteRunner } from '../ledger/write-runner';
 import { createRunRead, named, readNamed } from '../read-queries';
 import type { SettlementsService } from '../settlements/settlements.service';

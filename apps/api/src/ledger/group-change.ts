@@ -1,3 +1,4 @@
+import { empty, join, raw, type Sql, sql } from '@tally/db';
 import type { BalanceDelta } from '@tally/domain';
 import type { EventType, GroupEvent } from '@tally/events';
 import { AppError } from '@tally/http-kit';
@@ -13,7 +14,6 @@ import {
   type GroupState,
   groupSnapshot,
 } from './group-snapshot';
-import { empty, join, raw, type Sql, sql } from './sql';
 
 /**
  * The insert of a keyed write's durable idempotency record (migration 003), for a row of `source`:

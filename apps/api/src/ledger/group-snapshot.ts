@@ -1,7 +1,7 @@
+import { empty, type Sql, sql } from '@tally/db';
 import { simplifyDebts, type Transfer } from '@tally/domain';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from './group-access';
-import { empty, raw, type Sql, sql } from './sql';
 
 /** One currency of API.md §6's balances. */
 export type CurrencyBalances = {
@@ -55,10 +55,7 @@ export const groupSnapshot = (group: Sql, onlyIf?: Sql): Sql =>
                    from group_currencies c where c.group_id = g.id and c.live_records > 0), '[]') as currencies
      from groups g where g.id = ${group}${onlyIf ? sql` and ${onlyIf} offset 0` : empty}`;
 
-/** `groupSnapshot` as the text of a prepared read, the group id being `groupParam` (`$1`, `r.group_id`). */
-export const groupSnapshotSql = (groupParam: string): string => groupSnapshot(raw(groupParam)).text;
-
-/** The snapshot of one row of `groupSnapshotSql`. */
+/** The snapshot of one row of `groupSnapshot`. */
 export function toGroupSnapshot(row: GroupSnapshotRow): GroupSnapshot {
   const nets = new Map<string, Map<string, number>>();
   for (const [currency, userId, net] of jsonColumn(row.balances)) {
@@ -75,7 +72,7 @@ export function toGroupSnapshot(row: GroupSnapshotRow): GroupSnapshot {
   };
 }
 
-/** The row and snapshot of one row of `groupSnapshotSql`. */
+/** The row and snapshot of one row of `groupSnapshot`. */
 export function toGroupState(row: GroupSnapshotRow): GroupState {
   const group: GroupRow = {
     id: row.id,

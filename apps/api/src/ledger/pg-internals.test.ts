@@ -1,19 +1,20 @@
 /**
- * What the write path relies on inside `pg` and `knex` (pg-internals.ts, knex-internals.ts): when
+ * What the write path relies on inside `pg` and `knex` (pg-internals.ts; knex's are checked by packages/db/src/knex-internals.test.ts): when
  * an upgrade changes any of it, this fails, naming what changed, before group commit breaks.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { acquireTimeoutOf, isPgServer } from '@tally/db';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { acquireTimeoutMs, isPg, KNEX_VERSION_RELIED_ON, withPooledClient } from './knex-internals';
 import {
   PG_VERSION_RELIED_ON,
   type PipelineError,
   prepareValue,
   sendPipeline,
   type WireConnection,
+  withPgClient,
 } from './pg-internals';
 import { batchFailureOf } from './write-batch';
 
@@ -23,14 +24,14 @@ const apiPackage = JSON.parse(readFileSync(path.join(__dirname, '../../package.j
 const installed = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
 
 describe('the versions the adapters were written for', () => {
-  it.each([
-    ['pg', PG_VERSION_RELIED_ON],
-    ['knex', KNEX_VERSION_RELIED_ON],
-  ])('%s is pinned to exactly %s, and that is the one installed', (name, version) => {
-    // An upgrade: check what pg-internals.ts / knex-internals.ts rely on, then move the pin and the constant together.
-    expect(apiPackage.dependencies[name]).toBe(version);
-    expect(installed(name)).toBe(version);
-  });
+  it.each([['pg', PG_VERSION_RELIED_ON]])(
+    '%s is pinned to exactly %s, and that is the one installed',
+    (name, version) => {
+      // An upgrade: check what pg-internals.ts relies on, then move the pin and the constant together.
+      expect(apiPackage.dependencies[name]).toBe(version);
+      expect(installed(name)).toBe(version);
+    },
+  );
 });
 
 describe('pg internals', () => {
@@ -72,7 +73,7 @@ describe('a pipeline on a pooled connection (PostgreSQL)', () => {
   const one = (n: number) => ({ name: 'pipeline_one', text: 'select $1::int as n', values: [n] });
 
   it('runs named statements in one round trip, each with its rows typed, and prepares each name once', async () => {
-    await withPooledClient(knex, async (client) => {
+    await withPgClient(knex, async (client) => {
       const rows = await sendPipeline(client, [
         one(1),
         one(2),
@@ -96,7 +97,7 @@ describe('a pipeline on a pooled connection (PostgreSQL)', () => {
   });
 
   it('commits all or nothing, and names the statement that failed', async () => {
-    await withPooledClient(knex, async (client) => {
+    await withPgClient(knex, async (client) => {
       await client.query('create temp table t (n int check (n < 10))');
       const insert = (n: number) => ({
         name: 'pipeline_insert',
@@ -115,9 +116,9 @@ describe('a pipeline on a pooled connection (PostgreSQL)', () => {
   });
 
   it('reads the pool’s settings, and an exhausted pool fails with KnexTimeoutError after its acquire timeout', async () => {
-    expect(isPg(knex)).toBe(true);
-    expect(acquireTimeoutMs(knex)).toBe(300);
-    const error = await withPooledClient(knex, () => withPooledClient(knex, async () => 'never')).catch(
+    expect(isPgServer(knex)).toBe(true);
+    expect(acquireTimeoutOf(knex)).toBe(300);
+    const error = await withPgClient(knex, () => withPgClient(knex, async () => 'never')).catch(
       (e: unknown) => e,
     );
     expect((error as Error).name).toBe('KnexTimeoutError');
@@ -128,7 +129,7 @@ describe('a pipeline on a pooled connection (PostgreSQL)', () => {
     const other = new pg.Client({ connectionString: db.url });
     await other.connect();
     try {
-      const error = await withPooledClient(knex, async (client) => {
+      const error = await withPgClient(knex, async (client) => {
         const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
         const sent = sendPipeline(client, [
           { name: 'pipeline_sleep', text: 'select pg_sleep(30)', values: [] },

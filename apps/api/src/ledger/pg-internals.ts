@@ -10,6 +10,8 @@
  *   `parseComplete` event, and `parsedStatements`, the names it has prepared (shared with `Query`,
  *   so that a named statement is parsed once per connection whichever of the two sent it first).
  */
+import { withPooledConnection } from '@tally/db';
+import type { Knex } from 'knex';
 import pg from 'pg';
 
 export const PG_VERSION_RELIED_ON = '8.23.1';
@@ -43,6 +45,14 @@ export type WireConnection = {
 
 /** A pooled `pg.Client`. */
 export type PgClient = pg.Client;
+
+/**
+ * Runs `use` on a `pg` client of knex's pool (@tally/db's adapter: the pool's size and acquire
+ * timeout bound it like any query). PostgreSQL only: under knex's `pg` dialect a pooled connection
+ * is a `pg.Client`.
+ */
+export const withPgClient = <T>(knex: Knex, use: (client: PgClient) => Promise<T>): Promise<T> =>
+  withPooledConnection(knex, (connection) => use(connection as unknown as PgClient));
 
 /** A pipeline's error: which statement raised it (`failedAt`; undefined when none was running). */
 export type PipelineError = Error & { failedAt?: number };

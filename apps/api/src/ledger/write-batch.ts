@@ -1,6 +1,6 @@
+import { acquireTimeoutOf } from '@tally/db';
 import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { acquireTimeoutMs, withPooledClient } from './knex-internals';
 import {
   type NamedStatement,
   type PgClient,
@@ -8,6 +8,7 @@ import {
   type Row,
   sendOne,
   sendPipeline,
+  withPgClient,
 } from './pg-internals';
 
 /** One write's statement, as the write runner sends it: a named (prepared) statement and its values. */
@@ -152,7 +153,7 @@ export function createStatementBatcher(deps: {
       this.set(inFlight);
     },
   });
-  const queueTimeoutMs = deps.queueTimeoutMs ?? acquireTimeoutMs(deps.knex);
+  const queueTimeoutMs = deps.queueTimeoutMs ?? acquireTimeoutOf(deps.knex);
   /**
    * One timer for the whole queue, armed for its oldest statement: a statement that waited
    * `queueTimeoutMs` while every slot stayed busy fails like a pool acquire timeout (a write stuck
@@ -262,7 +263,7 @@ export function createStatementBatcher(deps: {
     );
     let acquired = false;
     try {
-      await withPooledClient(deps.knex, async (client) => {
+      await withPgClient(deps.knex, async (client) => {
         acquired = true;
         let results: Row[][];
         try {

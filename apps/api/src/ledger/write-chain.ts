@@ -1,7 +1,7 @@
+import type { Sql } from '@tally/db';
 import { DurableRecordExists } from '@tally/idempotency';
 import type { GroupChange } from './group-change';
 import type { GroupState } from './group-snapshot';
-import type { Sql } from './sql';
 import type { StatementBatcher, Ticket } from './write-batch';
 import { isLiveRecord, type StatementRow } from './write-statements';
 

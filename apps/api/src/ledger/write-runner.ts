@@ -1,3 +1,4 @@
+import { isPgServer, raw, type Sql } from '@tally/db';
 import { AppError, notFound, unavailable } from '@tally/http-kit';
 import { type DurableRecord, DurableRecordExists } from '@tally/idempotency';
 import type { Knex } from 'knex';
@@ -8,8 +9,6 @@ import { createGroupGate, type GroupGate, type GroupPlace } from './group-access
 import { durableRecordInsert, GroupChange } from './group-change';
 import { type GroupSnapshotRow, type GroupState, toGroupState } from './group-snapshot';
 import { CACHED_GROUPS, createStateCache } from './group-state-cache';
-import { isPg } from './knex-internals';
-import { raw, type Sql } from './sql';
 import { createStatementBatcher } from './write-batch';
 import { type Ahead, createChain } from './write-chain';
 import {
@@ -114,7 +113,7 @@ export function createWriteRunner(deps: {
   const nameOf = createStatementNames(deps.statementPrefix ?? 'tally_write');
   const ignored = deps.onIgnoredError ?? (() => {});
   // Group commit on PostgreSQL; embedded PGlite (one connection, no named statements) sends alone.
-  const chain = isPg(deps.knex)
+  const chain = isPgServer(deps.knex)
     ? createChain(createStatementBatcher({ knex: deps.knex, registry: deps.registry }), nameOf)
     : undefined;
   const writesBack = async (groupId: string) => chain?.writesBack(groupId);

@@ -1,6 +1,6 @@
+import { raw, type Sql, sql } from '@tally/db';
 import type { RunRead } from '../read-queries';
 import { type GroupSnapshotRow, groupSnapshot } from './group-snapshot';
-import { raw, type Sql, sql } from './sql';
 import type { RecordTable } from './write-types';
 
 /**

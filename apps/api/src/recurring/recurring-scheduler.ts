@@ -1,5 +1,13 @@
 import { setImmediate } from 'node:timers/promises';
-import { isPgServer, type PooledConnection, poolMaxOf, runSql, takePooledConnection } from '@tally/db';
+import {
+  isPgServer,
+  type PooledConnection,
+  poolMaxOf,
+  runSql,
+  type Sql,
+  sql,
+  takePooledConnection,
+} from '@tally/db';
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../db-errors';
 import { createExpensesService } from '../expenses/expenses.service';
@@ -7,7 +15,6 @@ import { ok } from '../http/reply';
 import { createIdMaker } from '../ids';
 import type { Announcer } from '../ledger/announcer';
 import type { GroupGate } from '../ledger/group-access';
-import { type Sql, sql } from '../ledger/sql';
 import { createWriteRunner, type OnIgnoredError } from '../ledger/write-runner';
 import { createRecurringService, type OccurrenceStep } from './recurring.service';
 

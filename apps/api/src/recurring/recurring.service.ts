@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from '@tally/db';
 import {
   firstOccurrenceAfter,
   isWithin,
@@ -21,7 +22,6 @@ import { etagOf, ifMatchHolds } from '../http/reply';
 import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupChange, Party } from '../ledger/group-change';
-import { sql } from '../ledger/sql';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { openExisting, recordNotFound } from '../open-record';
 import {

@@ -1,3 +1,4 @@
+import { sql } from '@tally/db';
 import { diffBalanceEffects, settlementBalanceEffect } from '@tally/domain';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
@@ -5,7 +6,6 @@ import { toIso } from '../db-errors';
 import { pageOf } from '../http/cursor';
 import type { NewId } from '../ids';
 import type { GroupChange } from '../ledger/group-change';
-import { sql } from '../ledger/sql';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { openExisting } from '../open-record';
 import { createRunRead, READS, readGroupPage, readNamed, timeIdAfter } from '../read-queries';
