@@ -1,4 +1,4 @@
-import { empty, queryNamed, raw, type Sql, sql, takePooledConnection, withPooledConnection } from '@tally/db';
+import { empty, queryNamed, queryPooled, raw, type Sql, sql, takePooledConnection } from '@tally/db';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { type CursorIdKind, decodeTimeIdCursor } from './http/cursor';
@@ -18,8 +18,7 @@ export type RunRead = <R>(query: ReadQuery, values: unknown[]) => Promise<R[]>;
  * for any knex query), through `@tally/db`'s one adapter of knex's internals (the hot reads' speed).
  */
 export function createRunRead(knex: Knex): RunRead {
-  return <R>(query: ReadQuery, values: unknown[]) =>
-    withPooledConnection(knex, (connection) => queryNamed<R>(knex, connection, query, values));
+  return <R>(query: ReadQuery, values: unknown[]) => queryPooled<R>(knex, query, values);
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   isPgServer,
   poolMaxOf,
   queryNamed,
+  queryPooled,
   takePooledConnection,
   withPooledConnection,
 } from './knex-internals';
@@ -74,6 +75,23 @@ describe('knex internals adapter', () => {
         sql`select name from pg_prepared_statements where name = ${statement.name}`,
       );
       expect(prepared).toEqual([{ name: statement.name }]);
+      expect(await pidOf(knex)).toBe(first?.pid);
+    }));
+
+  it('runs one named statement on a pooled connection and gives it back (queryPooled, the hot reads)', () =>
+    withKnex(1, async (knex) => {
+      const statement = {
+        name: 'knex_internals_pooled',
+        text: 'select $1::int * 2 as n, pg_backend_pid() as pid',
+      };
+      const [first] = await queryPooled<Pid & { n: number }>(knex, statement, [21]);
+      const [second] = await queryPooled<Pid & { n: number }>(knex, statement, [5]);
+      expect([first?.n, second?.n]).toEqual([42, 10]);
+      // A pool of one: the second read had the connection back, the same backend.
+      expect(second?.pid).toBe(first?.pid);
+      await expect(queryPooled(knex, { name: 'knex_internals_bad', text: 'select 1/0' }, [])).rejects.toThrow(
+        /division by zero/,
+      );
       expect(await pidOf(knex)).toBe(first?.pid);
     }));
 

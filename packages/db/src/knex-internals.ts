@@ -73,6 +73,24 @@ export async function withPooledConnection<T>(
 }
 
 /**
+ * One statement on a connection of `knex`'s pool, given back after it: what `withPooledConnection`
+ * and `queryNamed` do together, in one function, for the hot reads (one `GET` is one of these).
+ */
+export async function queryPooled<R>(
+  knex: Knex,
+  statement: { name: string; text: string },
+  values: unknown[],
+): Promise<R[]> {
+  const client = internalsOf(knex);
+  const connection = (await client.acquireConnection()) as PooledConnection;
+  try {
+    return await queryNamed<R>(knex, connection, statement, values);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/**
  * One statement on a pooled connection: a `pg` named (prepared) statement on PostgreSQL, parsed and
  * planned once per connection; PGlite has no named statements, there the text runs as it is.
  */

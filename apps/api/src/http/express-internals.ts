@@ -6,7 +6,7 @@ import type { Express } from 'express';
  * HTTP server calls for each request (express 5.3.0, pinned in package.json). `ahead` sees each
  * request first; what it does not take (returns false) goes to express as usual. Skipping express
  * for the busiest requests saves its router walk and the request and response objects it sets up.
- * test/component/pipeline-equivalence.test.ts fails loudly if an upgrade changes it.
+ * test/component/pipeline.test.ts fails loudly if an upgrade changes it.
  */
 export function handleAhead(
   app: Express,
