@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { CEL_CHECKS, CEL_RULES, CNPG_CLUSTER_SCHEMA, clusterSchemaErrors } from './cnpg-schema';
 import {
@@ -20,6 +21,7 @@ import {
   named,
   OVERLAYS,
   ofKind,
+  portNumbers,
   quantity,
   renderedOverlay,
   secretValue,
@@ -187,6 +189,19 @@ describe.each(OVERLAYS)('k8s/overlays/%s: PostgreSQL', (overlay) => {
     expect(apiConfig.databaseUrl).toBe(
       containerEnv(objects, api.spec?.template.spec?.containers[0] as IContainer)['DATABASE_URL'],
     );
+  });
+
+  it('lets the workloads reach PostgreSQL only at the Cluster’s pods (CloudNativePG labels them cnpg.io/cluster)', () => {
+    const policies = ofKind<INetworkPolicy>(objects, 'NetworkPolicy');
+    const databaseRules = policies.flatMap((p) =>
+      (p.spec?.egress ?? []).filter((rule) => portNumbers(rule.ports).includes(5432)),
+    );
+    expect(databaseRules.map((r) => r.ports)).toEqual(policies.map(() => [{ protocol: 'TCP', port: 5432 }]));
+    for (const rule of databaseRules) {
+      expect(rule.to).toEqual([
+        { podSelector: { matchLabels: { 'cnpg.io/cluster': cluster.metadata.name } } },
+      ]);
+    }
   });
 
   if (overlay === 'prod') {
