@@ -273,8 +273,9 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     const server = api.spec?.template.spec?.containers[0] as IContainer;
     expect(container.image).toBe(server.image);
     expect(container.envFrom).toEqual(server.envFrom);
-    const envWithoutRole = (server.env ?? []).filter((e) => e.name !== 'ROLE');
-    expect(container.env).toEqual(envWithoutRole);
+    // Not ROLE, and not the replicas' URL: migrations run on the primary.
+    const envForJob = (server.env ?? []).filter((e) => !['ROLE', 'DATABASE_READ_URL'].includes(e.name));
+    expect(container.env).toEqual(envForJob);
     expect(containerConfig(objects, container).databaseUrl).toBe(apiConfig.databaseUrl);
   });
 
@@ -287,7 +288,7 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     expect(image.tag).not.toBe('latest');
   });
 
-  it('takes DATABASE_URL, REDIS_URL and JWT_SECRET from the Secret tally-secrets', () => {
+  it('takes REDIS_URL and JWT_SECRET from the Secret tally-secrets, the database credentials from CloudNativePG’s', () => {
     const refs = workloads(objects).flatMap((w) =>
       w.spec.containers.flatMap((c) =>
         (c.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef] as const),
@@ -295,9 +296,15 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     );
     const secretRefs = refs.filter(([, ref]) => ref);
     expect(new Set(secretRefs.map(([name]) => name))).toEqual(
-      new Set(['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'JWT_SECRET_PREVIOUS', 'SMTP_URL']),
+      new Set(['PGUSER', 'PGPASSWORD', 'REDIS_URL', 'JWT_SECRET', 'JWT_SECRET_PREVIOUS', 'SMTP_URL']),
     );
+    const databaseKeys: Record<string, string> = { PGUSER: 'username', PGPASSWORD: 'password' };
     for (const [name, ref] of secretRefs) {
+      const databaseKey = databaseKeys[name];
+      if (databaseKey) {
+        expect(ref).toEqual({ name: 'tally-db-app', key: databaseKey });
+        continue;
+      }
       // The retired key exists only during a rotation, so it alone is optional.
       // So is SMTP_URL: without it, reset mails go to the log (docs/OPERATIONS.md).
       const optional = name === 'JWT_SECRET_PREVIOUS' || name === 'SMTP_URL' ? { optional: true } : {};
@@ -319,8 +326,7 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       // Generated from secrets.env: placeholder URLs, and the random JWT_SECRET make-secrets.sh wrote.
       const [secret] = secrets;
       expect(Object.keys(secret?.data ?? {}).sort()).toEqual(Object.keys(SECRET_STAND_INS).sort());
-      for (const name of ['DATABASE_URL', 'REDIS_URL'])
-        expect(secretValue(objects, 'tally-secrets', name)).toContain('REPLACE_ME');
+      expect(secretValue(objects, 'tally-secrets', 'REDIS_URL')).toContain('REPLACE_ME');
       expect(secretValue(objects, 'tally-secrets', 'JWT_SECRET')).toMatch(/^[A-Za-z0-9_-]{64}$/);
     }
   });

@@ -20,6 +20,7 @@ import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { type ISecret, Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { type Config, loadConfig } from '../../apps/server/src/config';
+import { CnpgCluster } from './cnpg-schema';
 import { type K8sObject, renderKustomization } from './render-kustomize';
 import { ROOT } from './repository-files';
 
@@ -55,6 +56,7 @@ export const MODELS: Record<string, new (data: never) => { validate(): void }> =
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/Ingress': Ingress,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'postgresql.cnpg.io/v1/Cluster': CnpgCluster,
 };
 
 /** The environment variables config.ts reads: its Joi schema's keys, taken from the source. */
@@ -68,10 +70,42 @@ export const KNOWN_ENV = new Set(
 
 /** The Secret the prod overlay expects an external secret manager to create: stand-in values. */
 export const SECRET_STAND_INS: Record<string, string> = {
-  DATABASE_URL: 'postgresql://tally:secret@postgres.example.internal:5432/tally',
   REDIS_URL: 'rediss://:secret@redis.example.internal:6379/0',
   JWT_SECRET: 'a-stand-in-secret-of-at-least-32-characters',
 };
+
+/** A CloudNativePG Cluster as far as the tests read it. */
+export type CnpgClusterObject = K8sObject & {
+  spec: {
+    instances: number;
+    bootstrap?: { initdb?: { database?: string; owner?: string; secret?: { name: string } } };
+    postgresql?: {
+      parameters?: Record<string, string>;
+      synchronous?: { method: string; number: number; dataDurability?: string; failoverQuorum?: boolean };
+    };
+    [key: string]: unknown;
+  };
+};
+
+/**
+ * The Secret `<cluster>-app` CloudNativePG makes for a Cluster bootstrapped with initdb (its
+ * pkg/specs/secrets.go): the owner, a generated password of 64 letters and digits, the database.
+ */
+export function cnpgAppSecret(cluster: CnpgClusterObject): Record<string, string> {
+  const dbname = cluster.spec.bootstrap?.initdb?.database ?? 'app';
+  const username = cluster.spec.bootstrap?.initdb?.owner ?? dbname;
+  const password = 'Stand1nPassw0rd'.repeat(5).slice(0, 64);
+  const host = `${cluster.metadata.name}-rw`;
+  return {
+    username,
+    user: username,
+    password,
+    dbname,
+    host,
+    port: '5432',
+    uri: `postgresql://${username}:${password}@${host}.${cluster.metadata.namespace}:5432/${dbname}`,
+  };
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers over rendered objects
@@ -135,9 +169,24 @@ export function workloads(objects: K8sObject[]): Workload[] {
 
 export function secretValue(objects: K8sObject[], name: string, key: string): string | undefined {
   const secret = ofKind<ISecret>(objects, 'Secret').find((s) => s.metadata?.name === name);
-  if (!secret) return name === 'tally-secrets' ? SECRET_STAND_INS[key] : undefined;
+  if (!secret && name === 'tally-secrets') return SECRET_STAND_INS[key];
+  // Made by the operator at run time, unless the Cluster names a Secret of its own.
+  const cluster = ofKind<CnpgClusterObject>(objects, 'Cluster').find(
+    (c) => c.spec.bootstrap?.initdb?.secret === undefined && `${c.metadata.name}-app` === name,
+  );
+  if (!secret) return cluster ? cnpgAppSecret(cluster)[key] : undefined;
   const encoded = secret.data?.[key];
   return secret.stringData?.[key] ?? (encoded ? Buffer.from(encoded, 'base64').toString('utf8') : undefined);
+}
+
+/**
+ * `$(NAME)` in an env value, as the kubelet expands it: NAME defined before it (envFrom or earlier in
+ * env) is replaced, `$$` is a literal `$`, anything else stays as written.
+ */
+export function expandEnvValue(value: string, env: Record<string, string>): string {
+  return value.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (match, name: string | undefined) =>
+    name === undefined ? '$' : (env[name] ?? match),
+  );
 }
 
 /** The environment a container starts with, as the kubelet builds it (env overrides envFrom). */
@@ -150,7 +199,7 @@ export function containerEnv(objects: K8sObject[], container: IContainer): Recor
   }
   for (const variable of container.env ?? []) {
     if (variable.value !== undefined) {
-      env[variable.name] = variable.value;
+      env[variable.name] = expandEnvValue(variable.value, env);
       continue;
     }
     const ref = variable.valueFrom?.secretKeyRef;

@@ -13,4 +13,4 @@ fi
 secret="$(node -e 'process.stdout.write(require("node:crypto").randomBytes(48).toString("base64url"))')"
 umask 077
 sed "s|^JWT_SECRET=.*\$|JWT_SECRET=${secret}|" "$dir/secrets.env.example" >"$out"
-echo "make-secrets: wrote $out; now set DATABASE_URL and REDIS_URL in it" >&2
+echo "make-secrets: wrote $out; now set REDIS_URL in it" >&2
