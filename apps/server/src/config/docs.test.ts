@@ -35,11 +35,20 @@ function tableRows(text: string): string[][] {
     .filter((cells) => cells[0] !== 'variable');
 }
 
+/** The variables §10 lists, as `[name, default, meaning]` (its items: `- \`NAME\` (default x): meaning`). */
+function listRows(text: string): string[][] {
+  return text
+    .split('\n')
+    .map((line) => /^- (`[A-Z][A-Z0-9_]*`) \(default (.*?)\): (.*)$/.exec(line))
+    .filter((match) => match !== null)
+    .map((match) => [match[1] as string, match[2] as string, match[3] as string]);
+}
+
 const apiSection = () => section('docs/API.md', /^## 10\. Configuration/);
 
 describe('docs/API.md §10, Configuration', () => {
   const declared = documentedVariables();
-  const rows = tableRows(apiSection());
+  const rows = listRows(apiSection());
   const listed = new Map<string, { default: string; meaning: string }[]>();
   for (const [name = '', shownDefault = '', meaning = ''] of rows) {
     const variable = /^`([A-Z][A-Z0-9_]*)`$/.exec(name)?.[1] ?? name;

@@ -1,6 +1,7 @@
 /**
- * docs/API.md §10 from the declarations in config.ts: one table row per variable (name, default,
- * meaning), one table per group, written between two marker comments by `gen-docs.ts`. The test
+ * docs/API.md §10 from the declarations in config.ts: one list item per variable (name, default,
+ * meaning), one list per group, written between two marker comments by `gen-docs.ts`. A list, not a
+ * table: a table pads every row of a group out to its longest meaning. The test
  * beside this file fails when the document and the declarations differ.
  */
 import type Joi from 'joi';
@@ -9,7 +10,7 @@ import { CONFIG_GROUPS } from '../config';
 export type DocumentedVariable = Readonly<{ name: string; group: string; default: string; meaning: string }>;
 
 const BEGIN = '<!-- config:begin';
-export const DOCS_BEGIN = `${BEGIN}: generated from apps/server/src/config.ts by node --import tsx apps/server/src/config/gen-docs.ts; edit the declarations there, not this table -->`;
+export const DOCS_BEGIN = `${BEGIN}: generated from apps/server/src/config.ts by node --import tsx apps/server/src/config/gen-docs.ts; edit the declarations there, not this list -->`;
 export const DOCS_END = '<!-- config:end -->';
 
 const flagsOf = (schema: Joi.Schema) =>
@@ -36,25 +37,19 @@ export function documentedVariables(): DocumentedVariable[] {
   );
 }
 
-/** A Markdown table with its columns padded to one width, as the rest of the document has them. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => row[i]?.length ?? 0)));
-  const line = (cells: readonly string[]) =>
-    `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
-}
+/** How §10 lists one variable: `- \`NAME\` (default \`x\`): meaning`. */
+export const listItem = (v: Pick<DocumentedVariable, 'name' | 'default' | 'meaning'>): string =>
+  `- \`${v.name}\` (default ${v.default}): ${v.meaning}`;
 
 /** The generated part of §10, markers included. */
 export function renderConfigDocs(): string {
   const variables = documentedVariables();
   const groups = [...new Set(variables.map((v) => v.group))];
-  const tables = groups.map((group) => {
-    const rows = variables
-      .filter((v) => v.group === group)
-      .map((v) => [`\`${v.name}\``, v.default, v.meaning]);
-    return `**${group}**\n\n${table(['variable', 'default', 'meaning'], rows)}`;
+  const lists = groups.map((group) => {
+    const items = variables.filter((v) => v.group === group).map(listItem);
+    return `**${group}**\n\n${items.join('\n')}`;
   });
-  return [DOCS_BEGIN, ...tables, DOCS_END].join('\n\n');
+  return [DOCS_BEGIN, ...lists, DOCS_END].join('\n\n');
 }
 
 /**
