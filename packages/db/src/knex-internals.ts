@@ -30,7 +30,9 @@ type Internals = {
 const internalsOf = (knex: Knex) => knex.client as Internals;
 
 /** Whether `knex` talks to a PostgreSQL server through `pg` (not the embedded PGlite). */
-export const isPgServer = (knex: Knex): boolean => internalsOf(knex).config.client === 'pg';
+export const isPgServer = (knex: Knex): boolean =>
+  // A stand-in knex (an app built without a database, e.g. to list its routes) has no client.
+  (internalsOf(knex) as Partial<Internals> | undefined)?.config?.client === 'pg';
 
 /** The pool's size as configured (PGlite: one connection). */
 export const poolMaxOf = (knex: Knex): number =>
