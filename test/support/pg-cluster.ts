@@ -23,7 +23,6 @@ import {
   makeTempDir,
   onExit,
   postgresRunner,
-  type Runner,
   run,
   tail,
 } from './throwaway-servers';
