@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { ClientConfig, Client as PgClient } from 'pg';
+import type { DatabaseUrl } from './database-url';
+import { createHostConnector } from './multi-host';
 
 /**
  * The only file that reaches past knex's public API (knex 3.3.0, pinned exactly in
@@ -30,7 +33,63 @@ type Internals = {
 const internalsOf = (knex: Knex) => knex.client as Internals;
 
 /** Whether `knex` talks to a PostgreSQL server through `pg` (not the embedded PGlite). */
-export const isPgServer = (knex: Knex): boolean => internalsOf(knex).config.client === 'pg';
+export const isPgServer = (knex: Knex): boolean => {
+  const client = internalsOf(knex).config.client;
+  return client === 'pg' || client === MultiHostPg;
+};
+
+/** knex's own `pg` dialect, the class `client: 'pg'` stands for. */
+type PgDialect = new (
+  config: Knex.Config,
+) => {
+  connectionSettings: ClientConfig;
+  driver: { Client: new (config: ClientConfig) => PgClient };
+};
+const KnexPgDialect = require('knex/lib/dialects/postgres/index.js') as PgDialect;
+
+/**
+ * knex's `pg` client for a multi-host `DATABASE_URL` (`multi-host.ts`). knex opens each pooled
+ * connection in `_acquireOnlyConnection` (one `pg` client on the configured host, with the two
+ * listeners below); here that tries the URL's hosts instead. A connection flagged
+ * `__knex__disposed` (knex's own flag: an `error` or `end` of the connection, or here a read-only
+ * or shutting-down server) is destroyed by the pool's validation before it is lent again.
+ */
+class MultiHostPg extends KnexPgDialect {
+  readonly #connector;
+
+  constructor(config: Knex.Config & { multiHost: { url: DatabaseUrl; connectTimeoutMs: number } }) {
+    super(config);
+    this.#connector = createHostConnector(
+      config.multiHost.url,
+      this.connectionSettings,
+      config.multiHost.connectTimeoutMs,
+      dispose,
+    );
+  }
+
+  _acquireOnlyConnection(): Promise<PgClient> {
+    return this.#connector.connect(async (settings) => {
+      const client = new this.driver.Client(settings);
+      client.on('error', (error) => dispose(client, error));
+      client.on('end', () => dispose(client, 'Connection ended unexpectedly'));
+      await client.connect();
+      return client;
+    });
+  }
+}
+
+function dispose(client: PgClient, reason: unknown): void {
+  (client as { __knex__disposed?: unknown }).__knex__disposed = reason;
+}
+
+/** knex's config for a multi-host URL: `config`'s `pg` settings shared by every host, the hosts and the per-host connect timeout. */
+export function multiHostKnexConfig(
+  config: Knex.Config,
+  url: DatabaseUrl,
+  connectTimeoutMs: number,
+): Knex.Config {
+  return { ...config, client: MultiHostPg, multiHost: { url, connectTimeoutMs } } as unknown as Knex.Config;
+}
 
 /** The pool's size as configured (PGlite: one connection). */
 export const poolMaxOf = (knex: Knex): number =>
