@@ -80,7 +80,7 @@ const databaseVariables = {
     .empty('')
     .custom(parsedBy(checkDatabaseUrl))
     .description(
-      "`postgres://` or `postgresql://` URL of PostgreSQL, or of several servers in libpq's multi-host form (`postgres://user@h1:5432,h2:5432/tally?target_session_attrs=read-write`): each new connection tries the hosts in turn and keeps the first whose session fits `target_session_attrs` (`read-write`/`primary`: the one not in recovery; also `any`, `read-only`, `standby`, `prefer-standby`); a connection whose server turned read-only or shuts down is dropped. Promoting a standby is the operator's job. Unset: embedded PGlite in `DATA_DIR/pg` (a single process only).",
+      "`postgres://` or `postgresql://` URL of PostgreSQL, or libpq's multi-host form (`postgres://u@h1:5432,h2:5432/tally?target_session_attrs=read-write`): hosts tried in turn for a session that fits. Unset: embedded PGlite in `DATA_DIR/pg` (a single process only).",
     ),
   DATA_DIR: Joi.string()
     .default('./data')
