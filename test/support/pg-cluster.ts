@@ -272,14 +272,21 @@ function killNode(node: PgNode): void {
     return;
   }
   if (!Number.isInteger(pid) || pid <= 0) return;
-  const children = childrenOf(pid);
-  for (const victim of [pid, ...children]) {
-    try {
-      process.kill(victim, 'SIGKILL');
-    } catch {
-      // already gone
+  // Frozen first (the postmaster can fork no more, no backend can say goodbye to its client), then
+  // killed: the clients see their connections reset, as when the machine goes.
+  const signal = (victims: number[], name: NodeJS.Signals) => {
+    for (const victim of victims) {
+      try {
+        process.kill(victim, name);
+      } catch {
+        // already gone
+      }
     }
-  }
+  };
+  signal([pid], 'SIGSTOP');
+  const all = [pid, ...childrenOf(pid)];
+  signal(all, 'SIGSTOP');
+  signal(all, 'SIGKILL');
   // Wait (briefly, synchronously) until the postmaster is gone, so a restart finds its port free.
   for (let i = 0; i < 200 && alive(pid); i++) execFileSync('sleep', ['0.01']);
 }
