@@ -59,6 +59,11 @@ export type PgCluster = {
    * (with `-R`) from the primary, start, and `synchronous_standby_names` naming it again.
    */
   rejoin(): Promise<void>;
+  /**
+   * Whether the primary waits for the standby at each commit (`synchronous_standby_names` naming it,
+   * waiting until it streams as `sync`), or not (`''`: the standby still streams, asynchronously).
+   */
+  setSynchronous(on: boolean): Promise<void>;
   /** Runs `text` on the maintenance database of `node` (the primary by default). */
   query<R>(text: string, values?: unknown[], node?: PgNode): Promise<R[]>;
   /** Stops both servers (immediate) and deletes the directory. Safe to call more than once. */
@@ -193,8 +198,7 @@ export async function startPgCluster(): Promise<PgCluster> {
         ),
       );
       primaryIndex = 1 - primaryIndex;
-      await query("alter system set synchronous_standby_names = ''");
-      await query('select pg_reload_conf()');
+      await cluster.setSynchronous(false);
     },
     async rejoin() {
       const old = standby();
@@ -211,6 +215,11 @@ export async function startPgCluster(): Promise<PgCluster> {
       );
       await startNode(old);
       await requireStandby();
+    },
+    async setSynchronous(on) {
+      if (on) return requireStandby();
+      await query("alter system set synchronous_standby_names = ''");
+      await query('select pg_reload_conf()');
     },
     query,
     async stop() {
