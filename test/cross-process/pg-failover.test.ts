@@ -81,6 +81,7 @@ async function post(groupId: string, key: string): Promise<Outcome & { id?: stri
  * acknowledged write that was sent after it.
  */
 async function writeThrough(fault: (killed: () => void) => Promise<void>) {
+  promotedAt = undefined;
   const outcomes: Outcome[] = [];
   const acked: Acked[] = [];
   let killedAt: number | undefined;
@@ -117,7 +118,12 @@ async function writeThrough(fault: (killed: () => void) => Promise<void>) {
   faultOver = true;
   await Promise.all(writers);
   if (killedAt === undefined || firstWriteAfterKill === undefined) throw new Error('no write after the kill');
-  return { outcomes, acked, killToFirstWriteMs: firstWriteAfterKill - killedAt };
+  return {
+    outcomes,
+    acked,
+    killToFirstWriteMs: firstWriteAfterKill - killedAt,
+    promotionToFirstWriteMs: firstWriteAfterKill - (promotedAt ?? killedAt),
+  };
 }
 
 /** Checks what the primary holds against what the clients were told. */
@@ -165,14 +171,16 @@ const killAndPromote = async (killed: () => void) => {
   killed();
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await cluster.promote();
+  promotedAt = Date.now();
 };
+let promotedAt: number | undefined;
 
 it('loses and doubles nothing when the primary is killed and the standby promoted, and back again', async () => {
   const first = await writeThrough(killAndPromote);
   const refused = expectOnly503sInBetween(first.outcomes);
   await expectNothingLostOrDoubled(first.acked);
   console.log(
-    `failover 1: kill → first write ${first.killToFirstWriteMs} ms; ${first.acked.length} writes acknowledged, ${refused} answers 503`,
+    `failover 1: kill → first write ${first.killToFirstWriteMs} ms (promoted → first write ${first.promotionToFirstWriteMs} ms); ${first.acked.length} writes acknowledged, ${refused} answers 503`,
   );
 
   // The old primary rewound and back as the synchronous standby, while writes go on.
@@ -183,6 +191,6 @@ it('loses and doubles nothing when the primary is killed and the standby promote
   const refusedBack = expectOnly503sInBetween(second.outcomes);
   await expectNothingLostOrDoubled([...first.acked, ...second.acked]);
   console.log(
-    `failover 2 (back, after pg_rewind): kill → first write ${second.killToFirstWriteMs} ms; ${second.acked.length} writes acknowledged, ${refusedBack} answers 503`,
+    `failover 2 (back, after pg_rewind): kill → first write ${second.killToFirstWriteMs} ms (promoted → first write ${second.promotionToFirstWriteMs} ms); ${second.acked.length} writes acknowledged, ${refusedBack} answers 503`,
   );
 }, 180_000);
