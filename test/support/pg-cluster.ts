@@ -59,6 +59,8 @@ export type PgCluster = {
    * (with `-R`) from the primary, start, and `synchronous_standby_names` naming it again.
    */
   rejoin(): Promise<void>;
+  /** `pg_ctl stop -m fast` of the primary, then start again (the standby reconnects to it). */
+  restartPrimary(): Promise<void>;
   /**
    * Whether the primary waits for the standby at each commit (`synchronous_standby_names` naming it,
    * waiting until it streams as `sync`), or not (`''`: the standby still streams, asynchronously).
@@ -215,6 +217,12 @@ export async function startPgCluster(): Promise<PgCluster> {
       );
       await startNode(old);
       await requireStandby();
+    },
+    async restartPrimary() {
+      const node = primary();
+      await withLog(node, run(runner, bin('pg_ctl'), ['-D', node.dataDir, '-m', 'fast', '-w', 'stop'], tmp));
+      running.delete(node);
+      await startNode(node);
     },
     async setSynchronous(on) {
       if (on) return requireStandby();
