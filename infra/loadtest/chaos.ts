@@ -288,7 +288,7 @@ async function main() {
   process.stdout.write(`\n${renderSummary(result)}${renderChaosSummary(result)}`);
   if (result.postgresFailovers > 0)
     process.stdout.write(
-      `PostgreSQL failovers: ${result.postgresFailovers}; slowest retried write overlapping one: ${result.slowestRetriedWriteByKind['postgres failover'] ?? 0} ms\n`,
+      `PostgreSQL failovers: ${result.postgresFailovers}; slowest retried write overlapping one: ${Math.round(result.slowestRetriedWriteByKind['postgres failover'] ?? 0)} ms\n`,
     );
   writeFileSync('chaos-report.html', renderReport(result, 'Tally chaos run'));
   process.stdout.write(
