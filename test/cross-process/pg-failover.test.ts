@@ -170,8 +170,8 @@ const killAndPromote = async (killed: () => void) => {
   await cluster.killPrimary();
   killed();
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  await cluster.promote();
   promotedAt = Date.now();
+  await cluster.promote();
 };
 let promotedAt: number | undefined;
 
@@ -180,7 +180,7 @@ it('loses and doubles nothing when the primary is killed and the standby promote
   const refused = expectOnly503sInBetween(first.outcomes);
   await expectNothingLostOrDoubled(first.acked);
   console.log(
-    `failover 1: kill → first write ${first.killToFirstWriteMs} ms (promoted → first write ${first.promotionToFirstWriteMs} ms); ${first.acked.length} writes acknowledged, ${refused} answers 503`,
+    `failover 1: kill → first write ${first.killToFirstWriteMs} ms (pg_ctl promote → first write ${first.promotionToFirstWriteMs} ms); ${first.acked.length} writes acknowledged, ${refused} answers 503`,
   );
 
   // The old primary rewound and back as the synchronous standby, while writes go on.
@@ -191,6 +191,6 @@ it('loses and doubles nothing when the primary is killed and the standby promote
   const refusedBack = expectOnly503sInBetween(second.outcomes);
   await expectNothingLostOrDoubled([...first.acked, ...second.acked]);
   console.log(
-    `failover 2 (back, after pg_rewind): kill → first write ${second.killToFirstWriteMs} ms (promoted → first write ${second.promotionToFirstWriteMs} ms); ${second.acked.length} writes acknowledged, ${refusedBack} answers 503`,
+    `failover 2 (back, after pg_rewind): kill → first write ${second.killToFirstWriteMs} ms (pg_ctl promote → first write ${second.promotionToFirstWriteMs} ms); ${second.acked.length} writes acknowledged, ${refusedBack} answers 503`,
   );
 }, 180_000);
