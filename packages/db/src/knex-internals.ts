@@ -12,7 +12,9 @@ import { createHostConnector } from './multi-host';
  * statement cost about 25 µs more per query on the 2-core CI machine (knex's builder, runner and
  * events), which the hot lane's budget does not have. Statements that share a session (the
  * scheduler's advisory-lock claims, the migration lock, a change's locked transaction) hold one
- * connection through `takePooledConnection`. Everything else goes through knex's public API.
+ * connection through `takePooledConnection`. A multi-host DATABASE_URL needs knex's `pg` dialect
+ * opening a connection its own way (`MultiHostPg` below; `multi-host.test.ts` fails when knex stops
+ * opening connections through it). Everything else goes through knex's public API.
  */
 
 /** A connection of knex's pool, as `pg` (and PGlite) give it: only what Tally calls. */
@@ -33,10 +35,7 @@ type Internals = {
 const internalsOf = (knex: Knex) => knex.client as Internals;
 
 /** Whether `knex` talks to a PostgreSQL server through `pg` (not the embedded PGlite). */
-export const isPgServer = (knex: Knex): boolean => {
-  const client = internalsOf(knex).config.client;
-  return client === 'pg' || client === MultiHostPg;
-};
+export const isPgServer = (knex: Knex): boolean => internalsOf(knex).config.client === 'pg';
 
 /** knex's own `pg` dialect, the class `client: 'pg'` stands for. */
 type PgDialect = new (
@@ -59,6 +58,9 @@ class MultiHostPg extends KnexPgDialect {
 
   constructor(config: Knex.Config & { multiHost: { url: DatabaseUrl; connectTimeoutMs: number } }) {
     super(config);
+    // knex's 'pg' client in all but how a connection is opened: what reads the config (isPgServer)
+    // sees it as one.
+    (this as unknown as { config: Knex.Config }).config.client = 'pg';
     this.#connector = createHostConnector(
       config.multiHost.url,
       this.connectionSettings,
