@@ -2,10 +2,14 @@
  * `npm run chaos [-- --duration 60]`: the load test against a local fleet (3 API, 2 gateways behind
  * HAProxy) on a throwaway PostgreSQL and Redis of its own, while API and gateway processes are
  * SIGKILLed and restarted, the whole fleet is rolled, Redis is killed and started again (empty), and
- * PostgreSQL is restarted. Fails unless there are 0 duplicate effects, 0 lost acknowledged writes,
+ * PostgreSQL is restarted; with `databaseFailover` (`--failover`), PostgreSQL is a primary and a
+ * synchronous standby (test/support/pg-cluster.ts) behind a multi-host DATABASE_URL, and the
+ * primary is also SIGKILLed, the standby promoted and the old primary rewound back as the standby,
+ * each time the other way. Fails unless there are 0 duplicate effects, 0 lost acknowledged writes,
  * and every realtime client got every event exactly once, in order.
  */
 import { writeFileSync } from 'node:fs';
+import { type PgCluster, startPgCluster } from '../../test/support/pg-cluster';
 import { freePort } from '../../test/support/server-process';
 import { ensurePostgres, ensureRedis, type ThrowawayService } from '../../test/support/services';
 import { type Fleet, startFleet } from '../fleet/fleet';
@@ -21,11 +25,18 @@ export type ChaosOptions = {
   /** How long Redis stays down when it is killed. @default 3 */
   redisOutageSeconds?: number;
   groups?: number;
+  /** PostgreSQL as a primary and a synchronous standby, and failovers among the disruptions (at least two: there and back). */
+  databaseFailover?: boolean;
   log?: (line: string) => void;
   onProgress?: Parameters<typeof runLoadTest>[0]['onProgress'];
 };
 
-export type ChaosKind = 'process kill' | 'rolling restart' | 'redis kill' | 'postgres restart';
+export type ChaosKind =
+  | 'process kill'
+  | 'rolling restart'
+  | 'redis kill'
+  | 'postgres restart'
+  | 'postgres failover';
 
 /** One disruption: from its start until HAProxy saw every process up again. */
 export type ChaosEvent = { kind: ChaosKind; target: string; startedAt: number; endedAt: number };
@@ -35,6 +46,7 @@ export type ChaosResult = LoadTestResult & {
   rollingRestarts: number;
   redisKills: number;
   postgresRestarts: number;
+  postgresFailovers: number;
   events: ChaosEvent[];
   /** The slowest write the SDK retried, and the disruptions it overlapped. */
   slowestRetriedWrite: (RetriedWrite & { during: ChaosKind[] }) | undefined;
@@ -51,8 +63,49 @@ const OPENING: ChaosKind[] = [
   'rolling restart',
 ];
 const CYCLE: ChaosKind[] = ['process kill', 'redis kill', 'process kill', 'postgres restart'];
-const kindOfRound = (round: number): ChaosKind =>
-  OPENING[round] ?? (CYCLE[(round - OPENING.length) % CYCLE.length] as ChaosKind);
+/** With failovers: one right after the opening, then one every cycle. */
+const kindOfRound = (round: number, failover: boolean): ChaosKind => {
+  const opening = failover ? [...OPENING, 'postgres failover' as const] : OPENING;
+  const cycle = failover ? [...CYCLE, 'postgres failover' as const] : CYCLE;
+  return opening[round] ?? (cycle[(round - opening.length) % cycle.length] as ChaosKind);
+};
+
+/** The PostgreSQL a chaos run disrupts: one throwaway server, or a primary and its standby. */
+type ChaosDatabase = {
+  url: string;
+  restart(): Promise<void>;
+  failover(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+async function chaosDatabase(failover: boolean, log: (line: string) => void): Promise<ChaosDatabase> {
+  if (!failover) {
+    const pg = await ensurePostgres({ ephemeral: true });
+    return {
+      url: pg.url,
+      restart: async () => {
+        await pg.down();
+        await pg.up();
+      },
+      failover: () => Promise.reject(new Error('no standby to fail over to')),
+      stop: () => pg.stop(),
+    };
+  }
+  const cluster: PgCluster = await startPgCluster();
+  await cluster.query('create database test');
+  return {
+    url: cluster.multiHostUrl('test'),
+    restart: () => cluster.restartPrimary(),
+    async failover() {
+      const old = cluster.primary().name;
+      await cluster.killPrimary();
+      await cluster.promote();
+      log(`chaos: ${cluster.primary().name} promoted; ${old} rewinds to rejoin as its standby`);
+      await cluster.rejoin();
+    },
+    stop: () => cluster.stop(),
+  };
+}
 
 const overlaps = (write: RetriedWrite, event: ChaosEvent) =>
   write.startedAt <= event.endedAt && write.startedAt + write.ms >= event.startedAt;
@@ -61,7 +114,7 @@ const overlaps = (write: RetriedWrite, event: ChaosEvent) =>
 async function disrupt(
   kind: ChaosKind,
   fleet: Fleet,
-  services: { pg: ThrowawayService; redis: ThrowawayService },
+  services: { pg: ChaosDatabase; redis: ThrowawayService },
   redisOutageMs: number,
   log: (line: string) => void,
   kills: number,
@@ -87,11 +140,14 @@ async function disrupt(
     await new Promise((resolve) => setTimeout(resolve, redisOutageMs));
     await services.redis.up();
     target = 'redis';
-  } else {
+  } else if (kind === 'postgres restart') {
     log('chaos: restart PostgreSQL (pg_ctl stop -m fast, then start)');
-    await services.pg.down();
-    await services.pg.up();
+    await services.pg.restart();
     target = 'postgres';
+  } else {
+    log('chaos: SIGKILL the PostgreSQL primary, pg_ctl promote the standby');
+    await services.pg.failover();
+    target = 'postgres primary';
   }
   await fleet.waitHealthy(120_000);
   return target;
@@ -100,7 +156,8 @@ async function disrupt(
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => {});
   // Throwaway servers of its own: chaos kills and restarts them.
-  const pg = await ensurePostgres({ ephemeral: true });
+  const failover = options.databaseFailover === true;
+  const pg = await chaosDatabase(failover, log);
   const redis = await ensureRedis({ ephemeral: true }).catch(async (error: unknown) => {
     await pg.stop();
     throw error;
@@ -145,7 +202,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         // Pacing between disruptions (the previous one is over: the fleet is healthy).
         await Promise.race([new Promise((resolve) => setTimeout(resolve, every)), stopping]);
         if (!running) break;
-        const kind = kindOfRound(round);
+        const kind = kindOfRound(round, failover);
         const startedAt = Date.now();
         const kills = events.filter((e) => e.kind === 'process kill').length;
         const target = await disrupt(kind, fleet as Fleet, { pg, redis }, redisOutageMs, log, kills);
@@ -178,7 +235,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           (count('process kill') >= 2 &&
             count('rolling restart') >= 1 &&
             count('redis kill') >= 1 &&
-            count('postgres restart') >= 1),
+            count('postgres restart') >= 1 &&
+            (!failover || count('postgres failover') >= 2)),
         onProgress: options.onProgress,
       });
     } finally {
@@ -200,6 +258,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       rollingRestarts: count('rolling restart'),
       redisKills: count('redis kill'),
       postgresRestarts: count('postgres restart'),
+      postgresFailovers: count('postgres failover'),
       events,
       slowestRetriedWrite: slowest ? { ...slowest, during: during(slowest) } : undefined,
       slowestRetriedWriteByKind,
@@ -219,6 +278,7 @@ async function main() {
     api: 3,
     gateways: 2,
     durationSeconds,
+    databaseFailover: process.argv.includes('--failover'),
     log: (line) => {
       if (line.startsWith('chaos:') || line.startsWith('fleet') || line.startsWith('rolling'))
         process.stdout.write(`\n${line}\n`);
@@ -226,6 +286,10 @@ async function main() {
     onProgress: (p) => process.stdout.write(progressLine(p)),
   });
   process.stdout.write(`\n${renderSummary(result)}${renderChaosSummary(result)}`);
+  if (result.postgresFailovers > 0)
+    process.stdout.write(
+      `PostgreSQL failovers: ${result.postgresFailovers}; slowest retried write overlapping one: ${Math.round(result.slowestRetriedWriteByKind['postgres failover'] ?? 0)} ms\n`,
+    );
   writeFileSync('chaos-report.html', renderReport(result, 'Tally chaos run'));
   process.stdout.write(
     `report: chaos-report.html; whole run ${((Date.now() - began) / 1000).toFixed(0)} s\n`,

@@ -70,19 +70,19 @@ export function tail(file: string, lines = 30): string {
   }
 }
 
-function shellQuote(arg: string): string {
+export function shellQuote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** How to run a PostgreSQL binary: directly, or as the `postgres` user when we are root. */
-type Runner = {
+export type Runner = {
   command(file: string, args: string[]): [string, string[]];
   /** Hands a directory we created to the user that runs the server. */
   adopt(dir: string): void;
   description: string;
 };
 
-function postgresRunner(): Runner {
+export function postgresRunner(): Runner {
   if (!isRoot()) {
     return { command: (file, args) => [file, args], adopt: () => {}, description: 'the current user' };
   }
@@ -153,7 +153,7 @@ export function findPostgresBinDir(): string {
 }
 
 /** Makes a temporary directory that `runner`'s user can write to. */
-function makeTempDir(prefix: string, runner: Runner): string {
+export function makeTempDir(prefix: string, runner: Runner): string {
   const bases = [...new Set([os.tmpdir(), '/tmp'])];
   const problems: string[] = [];
   for (const base of bases) {
@@ -172,7 +172,7 @@ function makeTempDir(prefix: string, runner: Runner): string {
   throw new Error(`No temporary directory usable by ${runner.description}: ${problems.join('; ')}`);
 }
 
-async function run(runner: Runner, file: string, args: string[], cwd: string): Promise<void> {
+export async function run(runner: Runner, file: string, args: string[], cwd: string): Promise<void> {
   const [command, commandArgs] = runner.command(file, args);
   try {
     await execFileAsync(command, commandArgs, { cwd, maxBuffer: 16 * 1024 * 1024 });

@@ -1,4 +1,5 @@
 import { DEFAULT_TRUST_PROXY, parseTrustProxy, type TrustProxy } from '@tally/api';
+import { parseDatabaseUrl } from '@tally/db';
 import Joi from 'joi';
 import { parseCorsOrigins, parseRedisClusterNodes, type RedisClusterConfig } from './config/values';
 
@@ -30,6 +31,12 @@ const parsedBy =
       return helpers.message({ custom: `{{#label}}: ${(error as Error).message}` });
     }
   };
+
+/** DATABASE_URL as written, once `parseDatabaseUrl` (one host or several) accepts it. */
+const checkDatabaseUrl = (text: string): string => {
+  parseDatabaseUrl(text);
+  return text;
+};
 
 /** A whole number from `min` (to `max`) with a default: the shape most variables share. */
 function integer(range: { min?: number; max?: number; default: number }, meaning: string) {
@@ -70,10 +77,10 @@ const processVariables = {
 
 const databaseVariables = {
   DATABASE_URL: Joi.string<string | undefined>()
-    .uri({ scheme: ['postgres', 'postgresql'] })
     .empty('')
+    .custom(parsedBy(checkDatabaseUrl))
     .description(
-      '`postgres://` or `postgresql://` URL of PostgreSQL. Unset: embedded PGlite in `DATA_DIR/pg` (a single process only).',
+      "`postgres://` or `postgresql://` URL of PostgreSQL, or libpq's multi-host form (`postgres://u@h1:5432,h2:5432/tally?target_session_attrs=read-write`): hosts tried in turn for a session that fits. Unset: embedded PGlite in `DATA_DIR/pg` (a single process only).",
     ),
   DATA_DIR: Joi.string()
     .default('./data')

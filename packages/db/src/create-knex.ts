@@ -4,10 +4,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
-import { isPgServer } from './knex-internals';
+import { parseDatabaseUrl } from './database-url';
+import { isPgServer, multiHostKnexConfig } from './knex-internals';
 
 export type DatabaseOptions = {
-  /** PostgreSQL URL; when absent the embedded PGlite database in `dataDir` is used. */
+  /**
+   * PostgreSQL URL, or several hosts in libpq's form (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`:
+   * `database-url.ts`); when absent the embedded PGlite database in `dataDir` is used.
+   */
   databaseUrl?: string | undefined;
   /** Where the embedded database lives. */
   dataDir: string;
@@ -31,6 +35,9 @@ export const DATABASE_DEFAULTS = {
   idleInTransactionTimeoutMs: 10_000,
 } as const;
 
+/** How long one host of a multi-host URL may take to accept a connection before the next is tried. */
+const MULTI_HOST_CONNECT_TIMEOUT_MS = 1000;
+
 /**
  * Opens (lazily) the system of record: a real PostgreSQL server, or embedded PGlite.
  *
@@ -42,7 +49,8 @@ export const DATABASE_DEFAULTS = {
  */
 export function createKnex(options: DatabaseOptions): Knex {
   if (options.databaseUrl) {
-    return knexFactory({
+    const acquireTimeoutMs = options.acquireTimeoutMs ?? DATABASE_DEFAULTS.acquireTimeoutMs;
+    const config: Knex.Config = {
       client: 'pg',
       connection: {
         connectionString: options.databaseUrl,
@@ -53,8 +61,17 @@ export function createKnex(options: DatabaseOptions): Knex {
           options.idleInTransactionTimeoutMs ?? DATABASE_DEFAULTS.idleInTransactionTimeoutMs,
       } as Knex.PgConnectionConfig,
       pool: { min: 0, max: options.poolMax ?? DATABASE_DEFAULTS.poolMax },
-      acquireConnectionTimeout: options.acquireTimeoutMs ?? DATABASE_DEFAULTS.acquireTimeoutMs,
-    });
+      acquireConnectionTimeout: acquireTimeoutMs,
+    };
+    const url = parseDatabaseUrl(options.databaseUrl);
+    // Several hosts (or a session kind asked for): Tally picks the host, as libpq would. A host
+    // gone silent costs at most the connect timeout, so the next one is still tried within the
+    // pool's acquire timeout.
+    if (url.multiHost) {
+      const connectTimeoutMs = Math.min(MULTI_HOST_CONNECT_TIMEOUT_MS, acquireTimeoutMs);
+      return knexFactory(multiHostKnexConfig(config, url, connectTimeoutMs));
+    }
+    return knexFactory(config);
   }
   const filename = path.resolve(options.dataDir, 'pg');
   mkdirSync(filename, { recursive: true });

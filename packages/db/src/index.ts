@@ -1,4 +1,5 @@
 export * from './create-knex';
+export * from './database-url';
 export * from './knex-internals';
 export * from './migrate-latest';
 export * from './partitions';

@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { ClientConfig, Client as PgClient } from 'pg';
+import type { DatabaseUrl } from './database-url';
+import { createHostConnector } from './multi-host';
 
 /**
  * The only file that reaches past knex's public API (knex 3.3.0, pinned exactly in
@@ -9,7 +12,9 @@ import type { Knex } from 'knex';
  * statement cost about 25 µs more per query on the 2-core CI machine (knex's builder, runner and
  * events), which the hot lane's budget does not have. Statements that share a session (the
  * scheduler's advisory-lock claims, the migration lock, a change's locked transaction) hold one
- * connection through `takePooledConnection`. Everything else goes through knex's public API.
+ * connection through `takePooledConnection`. A multi-host DATABASE_URL needs knex's `pg` dialect
+ * opening a connection its own way (`MultiHostPg` below; `multi-host.test.ts` fails when knex stops
+ * opening connections through it). Everything else goes through knex's public API.
  */
 
 /** A connection of knex's pool, as `pg` (and PGlite) give it: only what Tally calls. */
@@ -33,6 +38,62 @@ const internalsOf = (knex: Knex) => knex.client as Internals;
 export const isPgServer = (knex: Knex): boolean =>
   // A stand-in knex (an app built without a database, e.g. to list its routes) has no client.
   (internalsOf(knex) as Partial<Internals> | undefined)?.config?.client === 'pg';
+
+/** knex's own `pg` dialect, the class `client: 'pg'` stands for. */
+type PgDialect = new (
+  config: Knex.Config,
+) => {
+  connectionSettings: ClientConfig;
+  driver: { Client: new (config: ClientConfig) => PgClient };
+};
+const KnexPgDialect = require('knex/lib/dialects/postgres/index.js') as PgDialect;
+
+/**
+ * knex's `pg` client for a multi-host `DATABASE_URL` (`multi-host.ts`). knex opens each pooled
+ * connection in `_acquireOnlyConnection` (one `pg` client on the configured host, with the two
+ * listeners below); here that tries the URL's hosts instead. A connection flagged
+ * `__knex__disposed` (knex's own flag: an `error` or `end` of the connection, or here a read-only
+ * or shutting-down server) is destroyed by the pool's validation before it is lent again.
+ */
+class MultiHostPg extends KnexPgDialect {
+  readonly #connector;
+
+  constructor(config: Knex.Config & { multiHost: { url: DatabaseUrl; connectTimeoutMs: number } }) {
+    super(config);
+    // knex's 'pg' client in all but how a connection is opened: what reads the config (isPgServer)
+    // sees it as one.
+    (this as unknown as { config: Knex.Config }).config.client = 'pg';
+    this.#connector = createHostConnector(
+      config.multiHost.url,
+      this.connectionSettings,
+      config.multiHost.connectTimeoutMs,
+      dispose,
+    );
+  }
+
+  _acquireOnlyConnection(): Promise<PgClient> {
+    return this.#connector.connect(async (settings) => {
+      const client = new this.driver.Client(settings);
+      client.on('error', (error) => dispose(client, error));
+      client.on('end', () => dispose(client, 'Connection ended unexpectedly'));
+      await client.connect();
+      return client;
+    });
+  }
+}
+
+function dispose(client: PgClient, reason: unknown): void {
+  (client as { __knex__disposed?: unknown }).__knex__disposed = reason;
+}
+
+/** knex's config for a multi-host URL: `config`'s `pg` settings shared by every host, the hosts and the per-host connect timeout. */
+export function multiHostKnexConfig(
+  config: Knex.Config,
+  url: DatabaseUrl,
+  connectTimeoutMs: number,
+): Knex.Config {
+  return { ...config, client: MultiHostPg, multiHost: { url, connectTimeoutMs } } as unknown as Knex.Config;
+}
 
 /** The pool's size as configured (PGlite: one connection). */
 export const poolMaxOf = (knex: Knex): number =>
