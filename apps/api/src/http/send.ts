@@ -15,7 +15,9 @@ const DEPENDENCY_DOWN =
 function isDependencyFailure(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   if (!e) return false;
-  if (e.code === '57P01' || e.code === '57P03' || e.code === '53300') return true;
+  // Shutting down, crashed, starting up, out of connections, or read-only (a primary demoted in a
+  // failover, until the pool reconnects to the new one): all pass, so a retry gets 503.
+  if (/^(57P0[123]|53300|25006)$/.test(e.code ?? '')) return true;
   return DEPENDENCY_DOWN.test(`${e.code ?? ''} ${e.message ?? ''}`);
 }
 

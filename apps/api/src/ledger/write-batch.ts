@@ -72,7 +72,9 @@ export function batchFailureOf(error: unknown): BatchFailure {
   if (e?.code === '57014') return 'statement_timeout';
   // admin_shutdown and friends (57P01–57P03, e.g. `pg_terminate_backend`), connection_exception
   // (08…), or pg's own errors of a connection that ended or broke (they carry no SQLSTATE).
-  if (/^(57P0|08)/.test(e?.code ?? '')) return 'connection_lost';
+  // A server turned read-only (25006: a demoted primary) committed nothing and never will: like a
+  // lost connection, every write answers 503 and the pool finds the new primary.
+  if (/^(57P0|08|25006$)/.test(e?.code ?? '')) return 'connection_lost';
   if (e?.code === undefined && /connection|terminat|queryable|socket|ECONN|EPIPE/i.test(e?.message ?? ''))
     return 'connection_lost';
   return 'statement_error';
