@@ -3,7 +3,9 @@ import { runChaos } from '../../infra/loadtest/chaos';
 /**
  * The short chaos run of the test suite (`npm run chaos` is the long one): the SDK-based load test
  * against a fleet behind HAProxy, on a throwaway PostgreSQL and Redis, while processes are SIGKILLed,
- * the fleet is rolled, Redis is killed (and comes back empty) and PostgreSQL is restarted.
+ * the fleet is rolled, Redis is killed (and comes back empty) and PostgreSQL is restarted; and once
+ * more on a primary and synchronous standby, with the primary SIGKILLed and the standby promoted,
+ * there and back (the old primary rejoins with pg_rewind).
  */
 describe('chaos: load while processes die, the fleet rolls, and Redis and PostgreSQL restart', () => {
   it('keeps 0 duplicate effects, 0 lost acknowledged writes, and every event in order for every client', async () => {
@@ -29,6 +31,27 @@ describe('chaos: load while processes die, the fleet rolls, and Redis and Postgr
     expect(result.outOfOrderClients).toBe(0);
     expect(result.eventsDelivered).toBe(result.eventsExpected);
     expect(result.eventsExpected).toBeGreaterThan(0);
+    expect(result.failures).toEqual([]);
+  }, 300_000);
+
+  it('keeps them through PostgreSQL failovers too: the primary SIGKILLed, the standby promoted, there and back', async () => {
+    const result = await runChaos({
+      api: 2,
+      gateways: 2,
+      durationSeconds: 8,
+      killEverySeconds: 1,
+      groups: 3,
+      databaseFailover: true,
+    });
+    expect(result.postgresFailovers).toBeGreaterThanOrEqual(2);
+    expect(result.operations['create expense']?.count).toBeGreaterThan(20);
+    expect(result.duplicatesCreated).toBe(0);
+    expect(result.lostWrites).toBe(0);
+    expect(result.replayMismatches).toBe(0);
+    expect(result.eventsLost).toBe(0);
+    expect(result.eventsOutOfOrder).toBe(0);
+    expect(result.outOfOrderClients).toBe(0);
+    expect(result.eventsDelivered).toBe(result.eventsExpected);
     expect(result.failures).toEqual([]);
   }, 300_000);
 });
