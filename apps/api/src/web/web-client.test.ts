@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
-import { SDK_BUNDLE_PATH, WEB_CSP, webClientAvailable, webClientRoutes } from './web-client';
+import { APP_MODULES, SDK_BUNDLE_PATH, WEB_CSP, webClientAvailable, webClientRoutes } from './web-client';
 
 /** The web client's middleware alone; what it passes on gets 418, so passing on is visible. */
 function app() {
@@ -32,12 +32,30 @@ describe('the web client middleware (run from the sources, as npm start does)', 
     expect(head.status).toBe(200);
   });
 
-  it('serves the script module, which imports the browser SDK from beside it', async () => {
-    const res = await request(web).get('/web/app.js');
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/javascript/);
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.text).toContain("from './tally-client.js'");
+  it('serves the entry module and every module of app/, which import only each other and the SDK', async () => {
+    /** What a module imports: its specifiers (`import './x.js'`, `… from './x.js'`). */
+    const importsOf = (code: string) =>
+      [...code.matchAll(/(?:^import|\bfrom) '([^']+)';$/gm)].map(([, specifier]) => specifier as string);
+    const entry = await request(web).get('/web/app.js');
+    expect(entry.status).toBe(200);
+    expect(entry.headers['content-type']).toMatch(/javascript/);
+    expect(entry.headers['x-content-type-options']).toBe('nosniff');
+    expect(importsOf(entry.text)).not.toEqual([]);
+    for (const specifier of importsOf(entry.text)) {
+      expect(APP_MODULES.map((name) => `./app/${name}.js`)).toContain(specifier);
+    }
+    // Every file of app/ is listed, hence served: a module left out would not load in the page.
+    const files = readdirSync(path.join(__dirname, 'app')).sort();
+    expect(files).toEqual(APP_MODULES.map((name) => `${name}.js`).sort());
+    const siblings = [...APP_MODULES.map((name) => `./${name}.js`), '../tally-client.js'];
+    for (const name of APP_MODULES) {
+      const res = await request(web).get(`/web/app/${name}.js`);
+      expect({ name, status: res.status }).toEqual({ name, status: 200 });
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      for (const specifier of importsOf(res.text)) expect(siblings).toContain(specifier);
+    }
+    expect((await request(web).get('/web/app/client.js')).text).toContain("from '../tally-client.js'");
   });
 
   it('bundles the SDK as one ES module with nothing left to resolve', async () => {
@@ -59,6 +77,8 @@ describe('the web client middleware (run from the sources, as npm start does)', 
     expect((await request(web).post('/')).status).toBe(418);
     for (const path of [
       '/web/',
+      '/web/app/',
+      '/web/app/nothing.js',
       '/web/web-client.ts',
       '/web/index.html',
       '/__proto__',
@@ -72,7 +92,7 @@ describe('the web client middleware (run from the sources, as npm start does)', 
 describe('the web client’s minor units', () => {
   it('are ISO 4217’s, as the server converts with them (the domain’s table), not the browser’s display digits', async () => {
     const { minorUnitsOf } = await import('@tally/domain');
-    const source = readFileSync(path.join(__dirname, 'app.js'), 'utf8');
+    const source = readFileSync(path.join(__dirname, 'app/money.js'), 'utf8');
     const listed = new Map<string, number>();
     for (const [, codes, digits] of source.matchAll(
       /'([A-Z ]+)'\.split\(' '\)\.map\(\(c\) => \[c, (\d)\]\)/g,

@@ -4,8 +4,9 @@ import type { RequestHandler } from 'express';
 
 /**
  * The demo web client at `/` (docs/OPERATIONS.md#browsers-cors-and-the-web-client): one HTML page,
- * one small script module and a style sheet, built on the browser build of the TypeScript SDK
- * (`@tally/client`). It shows the API working; it is not a product.
+ * its script modules (app.js, the entry, and one per part of the page in app/) and a style sheet,
+ * built on the browser build of the TypeScript SDK (`@tally/client`). It shows the API working; it is
+ * not a product.
  *
  * The SDK is bundled for browsers by esbuild from `packages/client/src` ({@link buildBrowserSdk}),
  * in memory, on the first request for it, so the page always runs the SDK of the sources the server
@@ -19,10 +20,26 @@ export const WEB_DIR = __dirname;
 export const SDK_ENTRY = path.resolve(__dirname, '../../../../packages/client/src/index.ts');
 /** Where the browser build of the SDK is served (an ES module). */
 export const SDK_BUNDLE_PATH = '/web/tally-client.js';
+/** The page's script modules beside its entry app.js: app/<name>.js, served at /web/app/<name>.js. */
+export const APP_MODULES = [
+  'account',
+  'activity',
+  'client',
+  'dom',
+  'expenses',
+  'groups',
+  'imports',
+  'invites',
+  'money',
+  'rates',
+  'recurring',
+  'session',
+];
 /** Served files of this directory, by path. */
-const FILES = new Map([
+const FILES = new Map<string, string>([
   ['/', 'index.html'],
   ['/web/app.js', 'app.js'],
+  ...APP_MODULES.map((name) => [`/web/app/${name}.js`, `app/${name}.js`] as const),
   ['/web/style.css', 'style.css'],
 ]);
 

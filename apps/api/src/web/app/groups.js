@@ -1,0 +1,189 @@
+// The user's groups, and the group open: its members and balances, live (API.md §3, §4), its CSV.
+import { activityOf } from './activity.js';
+import { tally } from './client.js';
+import { $, describe, element, handle, saveFile, say } from './dom.js';
+import { closeComments, listExpenses, refreshComments, showExpenseEvent } from './expenses.js';
+import { listClaimable } from './invites.js';
+import { formatMoney } from './money.js';
+import { fillRatesForm, settleIn, showConverted } from './rates.js';
+import { listRecurring } from './recurring.js';
+import { me, realtime, showMe } from './session.js';
+
+/** The open group: `{ group, balances, unsubscribe }`. */
+export let open;
+
+/** A member's name; an id a member took over (a claimed pending member, still named by old records) resolves to them. */
+export const nameOf = (userId) =>
+  open?.group.members.find((m) => m.userId === userId || m.claimed?.includes(userId))?.name ?? userId;
+
+/** A member of the open group as a choice of a select (its value, their id). */
+export function memberOption(m) {
+  return element('option', m.status === 'pending' ? `${m.name} (not on Tally yet)` : m.name, {
+    value: m.userId,
+  });
+}
+
+export async function listGroups() {
+  // The gateway follows the groups the user is in when asked: ask again once they may have changed.
+  realtime?.followActivity();
+  const [page, user] = await Promise.all([
+    tally.groups.list({ limit: 100 }),
+    tally.auth.me(),
+    listClaimable(),
+  ]);
+  showMe(user);
+  $('group-list').replaceChildren(
+    ...page.data.map((group) => {
+      const button = element('button', `${group.name} (${group.currency})`, { type: 'button' });
+      button.dataset.groupId = group.id;
+      button.addEventListener(
+        'click',
+        handle(() => openGroup(group.id)),
+      );
+      const item = element('li');
+      item.append(button);
+      return item;
+    }),
+  );
+}
+
+export function closeGroup() {
+  open?.unsubscribe?.();
+  open = undefined;
+  $('group').hidden = true;
+  closeComments();
+}
+
+export async function openGroup(groupId) {
+  closeGroup();
+  const [group, balances, rates] = await Promise.all([
+    tally.groups.get(groupId),
+    tally.groups.balances(groupId),
+    tally.groups.rates(groupId),
+  ]);
+  open = { group, balances: balances.currencies, unsubscribe: undefined };
+  fillRatesForm(rates);
+  $('group').hidden = false;
+  $('group').dataset.groupId = groupId;
+  $('group-name').textContent = `${group.name} (${group.currency})`;
+  $('activity').replaceChildren();
+  renderMembers();
+  renderBalances();
+  await listRecurring(groupId);
+  await listExpenses(groupId);
+  // A group without the rates the chosen currency needs still opens (and follows live).
+  await showConverted().catch((error) => say(describe(error), true));
+  // Live from the balances just read: every event after them, once, in order.
+  open.unsubscribe = realtime.subscribe(groupId, {
+    afterSeq: balances.asOfSeq,
+    onEvent: (event) => {
+      $('activity').prepend(element('li', activityOf(event)));
+      if (
+        event.type === 'member.added' ||
+        event.type === 'member.removed' ||
+        event.type === 'member.claimed'
+      ) {
+        handle(() => refreshMembers(groupId))();
+      }
+      if (event.type.startsWith('recurring.')) handle(() => listRecurring(groupId))();
+      if (event.type.startsWith('expense.')) showExpenseEvent(event);
+      if (event.type.startsWith('comment.')) handle(() => refreshComments(event.data.comment))();
+      if (event.type === 'rates.updated' && settleIn) handle(showConverted)();
+    },
+    onBalances: (update) => {
+      if (open?.group.id !== update.groupId) return;
+      open.balances = update.currencies;
+      renderBalances();
+      if (settleIn) handle(showConverted)();
+    },
+    onEnded: () => {
+      closeGroup();
+      say('You are no longer a member of that group.', true);
+    },
+  });
+}
+
+async function refreshMembers(groupId) {
+  const group = await tally.groups.get(groupId);
+  if (open?.group.id !== groupId) return;
+  open.group = group;
+  renderMembers();
+  renderBalances();
+}
+
+/** The open group's members as the payers to choose from, the user chosen. */
+export function renderMembers() {
+  for (const select of [$('paid-by'), $('recurring-paid-by')]) {
+    select.replaceChildren(
+      ...open.group.members.map((m) => {
+        const option = memberOption(m);
+        option.selected = m.userId === me.id;
+        return option;
+      }),
+    );
+  }
+}
+
+function renderBalances() {
+  const rows = [];
+  const transfers = [];
+  for (const { currency, members, simplified } of open.balances) {
+    for (const { userId, net } of members) {
+      const row = element('tr', undefined, { 'data-user-id': userId, 'data-currency': currency });
+      row.dataset.net = String(net);
+      row.append(element('td', nameOf(userId)), element('td', formatMoney(net, currency)));
+      rows.push(row);
+    }
+    for (const t of simplified) {
+      transfers.push(
+        element('li', `${nameOf(t.from)} pays ${nameOf(t.to)} ${formatMoney(t.amount, currency)}`),
+      );
+    }
+  }
+  if (rows.length === 0) {
+    const row = element('tr');
+    row.append(element('td', 'No expenses yet.', { colspan: '2' }));
+    rows.push(row);
+  }
+  $('balances').replaceChildren(...rows);
+  $('transfers').replaceChildren(...transfers);
+}
+
+$('refresh-groups').addEventListener('click', handle(listGroups));
+
+$('group-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const group = await tally.groups.create({
+      name: String(form.get('name')),
+      currency: String(form.get('currency')),
+    });
+    event.target.reset();
+    await listGroups();
+    await openGroup(group.id);
+    say(`Created ${group.name}.`);
+  }),
+);
+
+$('member-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const member = await tally.groups.addMember(open.group.id, { email: String(form.get('email')) });
+    event.target.reset();
+    say(`${member.name} is a member.`);
+  }),
+);
+
+// ---- the group's export (API.md §11) ---------------------------------------------------------------
+$('download-csv').addEventListener(
+  'click',
+  handle(async () => {
+    const csv = await tally.groups.exportCsv(open.group.id);
+    // The byte order mark that Response.text() dropped: Excel reads the file as UTF-8 only with it.
+    const name = `${open.group.name.replace(/[^A-Za-z0-9_-]+/g, '-') || 'group'}.csv`;
+    saveFile(`\uFEFF${csv}`, name, 'text/csv;charset=utf-8');
+    say(`Downloaded ${name}.`);
+  }),
+);
