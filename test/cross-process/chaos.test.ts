@@ -1,5 +1,20 @@
 import { runChaos } from '../../infra/loadtest/chaos';
 
+type ChaosResult = Awaited<ReturnType<typeof runChaos>>;
+
+/** The promise under every disruption: no write twice, none acknowledged and lost, every event once and in order. */
+function expectNothingLostDoubledOrLate(result: ChaosResult): void {
+  expect(result.duplicatesCreated).toBe(0);
+  expect(result.lostWrites).toBe(0);
+  expect(result.replayMismatches).toBe(0);
+  expect(result.eventsLost).toBe(0);
+  expect(result.eventsOutOfOrder).toBe(0);
+  expect(result.outOfOrderClients).toBe(0);
+  expect(result.eventsExpected).toBeGreaterThan(0);
+  expect(result.eventsDelivered).toBe(result.eventsExpected);
+  expect(result.failures).toEqual([]);
+}
+
 /**
  * The short chaos run of the test suite (`npm run chaos` is the long one): the SDK-based load test
  * against a fleet behind HAProxy, on a throwaway PostgreSQL and Redis, while processes are SIGKILLed,
@@ -23,15 +38,7 @@ describe('chaos: load while processes die, the fleet rolls, and Redis and Postgr
     expect(result.redisKills).toBeGreaterThanOrEqual(1);
     expect(result.postgresRestarts).toBeGreaterThanOrEqual(1);
     expect(result.operations['create expense']?.count).toBeGreaterThan(20);
-    expect(result.duplicatesCreated).toBe(0);
-    expect(result.lostWrites).toBe(0);
-    expect(result.replayMismatches).toBe(0);
-    expect(result.eventsLost).toBe(0);
-    expect(result.eventsOutOfOrder).toBe(0);
-    expect(result.outOfOrderClients).toBe(0);
-    expect(result.eventsDelivered).toBe(result.eventsExpected);
-    expect(result.eventsExpected).toBeGreaterThan(0);
-    expect(result.failures).toEqual([]);
+    expectNothingLostDoubledOrLate(result);
   }, 300_000);
 
   it('keeps them through PostgreSQL failovers too: the primary SIGKILLed, the standby promoted, there and back', async () => {
@@ -45,13 +52,6 @@ describe('chaos: load while processes die, the fleet rolls, and Redis and Postgr
     });
     expect(result.postgresFailovers).toBeGreaterThanOrEqual(2);
     expect(result.operations['create expense']?.count).toBeGreaterThan(20);
-    expect(result.duplicatesCreated).toBe(0);
-    expect(result.lostWrites).toBe(0);
-    expect(result.replayMismatches).toBe(0);
-    expect(result.eventsLost).toBe(0);
-    expect(result.eventsOutOfOrder).toBe(0);
-    expect(result.outOfOrderClients).toBe(0);
-    expect(result.eventsDelivered).toBe(result.eventsExpected);
-    expect(result.failures).toEqual([]);
+    expectNothingLostDoubledOrLate(result);
   }, 300_000);
 });
