@@ -60,6 +60,7 @@ import { type BackgroundTasks, createBackgroundTasks } from './mail/background';
 import { createLogMailer, type Mailer, withMailMetrics } from './mail/mailer';
 import { memberRoutes } from './members.routes';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
+import { createReadRouting } from './read-routing';
 import { recurringRoutes } from './recurring/recurring.routes';
 import { createRecurringService } from './recurring/recurring.service';
 import { createSettlementsService } from './settlements/settlements.service';
@@ -67,6 +68,11 @@ import { webClientRoutes } from './web/web-client';
 
 export type AppDeps = {
   knex: Knex;
+  /**
+   * The replicas' pool (`DATABASE_READ_URL`): the reads of expenses, balances, search, activity and
+   * the exports go there, never behind a state the client names (read-routing.ts). Absent: the primary.
+   */
+  readKnex?: Knex;
   tokens: AccessTokens;
   logger: Logger;
   registry: Registry;
@@ -194,6 +200,7 @@ export function createApp(deps: AppDeps): Express {
   // Email verification and change (API.md §2.5): links mailed like password resets.
   const verification = createEmailVerification({ knex: deps.knex, logger: deps.logger, linkBase });
   const emailDeps = { verification, mailer, background };
+  const reads = createReadRouting({ primary: deps.knex, replica: deps.readKnex, registry: deps.registry });
   const writes = createWriteRunner({
     knex: deps.knex,
     newId,
@@ -212,7 +219,7 @@ export function createApp(deps: AppDeps): Express {
   const settlements = createSettlementsService({ knex: deps.knex, newId });
   // The one maker of write routes (http/write-route.ts): every keyed write runs its steps.
   const routes = createWriteRoutes({ writes, announcer: deps.announcer, idempotency: deps.idempotency });
-  const fx = fxRoutes({ knex: deps.knex, routes, provider: deps.ratesProvider });
+  const fx = fxRoutes({ knex: deps.knex, routes, provider: deps.ratesProvider, reads });
   // Every /v1 route, each declared once by its module (method and path from its OpenAPI operation).
   const declared: Route[] = [
     route('openApiDocument', () => ok(openApiDocument())),
@@ -232,12 +239,13 @@ export function createApp(deps: AppDeps): Express {
     ...sessionRoutes({ sessions }),
     ...changePasswordRoutes({ passwords }),
     ...myEmailRoutes(emailDeps),
-    ...exportRoutes({ knex: deps.knex, logger: deps.logger, accounts }),
+    ...exportRoutes({ reads, logger: deps.logger, accounts }),
     ...fx.routes,
     ...commentRoutes({
       routes,
       comments: createCommentsService({ knex: deps.knex, newId }),
       search: createExpenseSearch({ knex: deps.knex, expenses }),
+      reads,
     }),
     ...ledgerRoutes({
       knex: deps.knex,
@@ -246,10 +254,11 @@ export function createApp(deps: AppDeps): Express {
       expenses,
       settlements,
       convertedBalances: fx.convertedBalances,
+      reads,
     }),
     ...memberRoutes({ routes, invites: createInvitesService({ knex: deps.knex, newId }) }),
     ...recurringRoutes({ routes, recurring: createRecurringService({ knex: deps.knex, newId, expenses }) }),
-    ...activityRoutes({ routes, activity: createActivityService({ knex: deps.knex }) }),
+    ...activityRoutes({ routes, activity: createActivityService({ knex: deps.knex }), reads }),
     ...importRoutes({
       imports: createImportsService({ knex: deps.knex, writes, expenses, settlements }),
       routes,

@@ -16,6 +16,7 @@ import { created, etagOf, noContent, ok, type Reply } from './http/reply';
 import { bodyOf, param, pathParamOf, queryOf, type Route, type RouteInput, route } from './http/route';
 import type { WriteRoutes } from './http/write-route';
 import { createRunRead, readEventPage } from './read-queries';
+import type { ReadRouting } from './read-routing';
 import {
   checkSettlementInput,
   type Settlement,
@@ -29,6 +30,8 @@ export type LedgerDeps = {
   settlements: SettlementsService;
   /** The write routes' maker (http/write-route.ts). */
   routes: WriteRoutes;
+  /** Where the expense and balances reads go (read-routing.ts). */
+  reads: ReadRouting;
   /** A balances read that asks for a conversion (`?in=`), answered by fx; undefined: the plain read. */
   convertedBalances: (req: RouteInput) => Promise<Reply> | undefined;
 };
@@ -110,7 +113,9 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
     // A conversion (`?in=`) is fx's (fx/fx.routes.ts); any other query is checked there too.
     route('getBalances', async (req) => {
       const converted = deps.convertedBalances(req);
-      return converted ?? ok(await groups.balances(req.userId, param(req, 'groupId')));
+      if (converted !== undefined) return converted;
+      const groupId = param(req, 'groupId');
+      return ok(await deps.reads.run(req.headers, (db) => groups.balances(req.userId, groupId, db)));
     }),
     // GET /groups/:groupId/expenses: comments/comments.routes.ts (the list with its search and filters).
     route('listSettlements', async (req) => {
@@ -141,9 +146,12 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
       work: (ctx, userId, input) => expenses.create(ctx, userId, input),
       reply: REPLIES.expenseCreated,
     }),
-    route('getExpense', async (req) =>
-      REPLIES.expense(await expenses.get(req.userId, param(req, 'expenseId'))),
-    ),
+    route('getExpense', async (req) => {
+      const expenseId = param(req, 'expenseId');
+      return REPLIES.expense(
+        await deps.reads.run(req.headers, (db) => expenses.get(req.userId, expenseId, db)),
+      );
+    }),
     write({
       operation: 'putExpense',
       parse: (req) => ({

@@ -82,6 +82,12 @@ const databaseVariables = {
     .description(
       "`postgres://` or `postgresql://` URL of PostgreSQL, or libpq's multi-host form (`postgres://u@h1:5432,h2:5432/tally?target_session_attrs=read-write`): hosts tried in turn for a session that fits. Unset: embedded PGlite in `DATA_DIR/pg` (a single process only).",
     ),
+  DATABASE_READ_URL: Joi.string<string | undefined>()
+    .empty('')
+    .custom(parsedBy(checkDatabaseUrl))
+    .description(
+      "Where the reads of expenses, balances, search, activity and the exports go: a replica (a hot standby streaming from the primary; CloudNativePG's `-ro` service), one host or libpq's multi-host form (`target_session_attrs=prefer-standby` or `read-only`). A read never shows an older state than the client names in `X-Min-Seq`: a replica behind it leaves the read to the primary, as does a replica that is down (API.md §1). A pool of `DB_POOL_MAX` connections of its own. Needs `DATABASE_URL`. Unset: every read goes to `DATABASE_URL`.",
+    ),
   DATA_DIR: Joi.string()
     .default('./data')
     .description(
@@ -407,6 +413,12 @@ const schema = Joi.object(VARIABLES)
       return helpers.message({
         custom:
           '"REDIS_CLUSTER_NODES" and "REDIS_URL" are both set: set REDIS_CLUSTER_NODES for a Redis Cluster or REDIS_URL for a single Redis, not both',
+      });
+    }
+    if (value['DATABASE_READ_URL'] && !value['DATABASE_URL']) {
+      return helpers.message({
+        custom:
+          '"DATABASE_READ_URL" needs "DATABASE_URL": replicas serve the reads of a PostgreSQL primary, not of the embedded database',
       });
     }
     if (!value['REDIS_URL'] && !value['REDIS_CLUSTER_NODES'] && value['ROLE'] !== 'all') {

@@ -96,6 +96,20 @@ export async function start(
     throw error;
   }
 
+  // Replicas for reads (DATABASE_READ_URL): connected lazily, never migrated, not needed to be ready
+  // (a read the replica cannot serve goes to the primary).
+  const readKnex = config.databaseReadUrl
+    ? createKnex({
+        databaseUrl: config.databaseReadUrl,
+        dataDir: config.dataDir,
+        poolMax: config.dbPoolMax,
+        acquireTimeoutMs: config.dbPoolAcquireTimeoutMs,
+        statementTimeoutMs: config.dbStatementTimeoutMs,
+        lockTimeoutMs: config.dbLockTimeoutMs,
+        idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+      })
+    : undefined;
+
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const ignoredErrors = createIgnoredErrors({ logger, registry });
@@ -156,6 +170,7 @@ export async function start(
   const app = api
     ? createApp({
         knex,
+        readKnex,
         tokens,
         logger,
         registry,
@@ -246,6 +261,7 @@ export async function start(
         await background.idle();
         await mailer.close();
         await redis.close();
+        await readKnex?.destroy();
         await knex.destroy();
       })();
       return stopping;

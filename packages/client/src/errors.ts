@@ -56,6 +56,12 @@ export class IdempotencyKeyInvalidError extends ProblemError {
   override name = 'IdempotencyKeyInvalidError';
 }
 
+/** 400 `min_seq_invalid`: an `X-Min-Seq` that is not `<groupId>:<seq>` entries, or names over 20 groups. */
+export class MinSeqInvalidError extends ProblemError {
+  declare readonly code: 'min_seq_invalid';
+  override name = 'MinSeqInvalidError';
+}
+
 /** 401 `unauthenticated`: no, invalid or expired token (after the one automatic refresh). */
 export class UnauthenticatedError extends ProblemError {
   declare readonly code: 'unauthenticated';
@@ -231,6 +237,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   malformed_json: MalformedJsonError,
   idempotency_key_missing: IdempotencyKeyMissingError,
   idempotency_key_invalid: IdempotencyKeyInvalidError,
+  min_seq_invalid: MinSeqInvalidError,
   unauthenticated: UnauthenticatedError,
   invalid_credentials: InvalidCredentialsError,
   not_found: NotFoundError,

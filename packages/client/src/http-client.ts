@@ -19,6 +19,7 @@ import {
   type RetryPolicy,
   retryDelay,
 } from './retry-policy.js';
+import { SeenStates } from './seen-states.js';
 import type { HttpMethod, Problem } from './types.js';
 
 /** The part of `fetch`'s init the client uses. */
@@ -94,6 +95,12 @@ export type HttpClientOptions = {
   tokens?: TokenManager;
   /** Called before every retry. */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * The group states seen (writes' `X-Seq`, events), sent back as `X-Min-Seq` on the reads a replica
+   * may serve, so that none shows an older state.
+   * @default a new SeenStates of this client
+   */
+  seenStates?: SeenStates;
 };
 
 /** Per-call options of every method. */
@@ -240,6 +247,8 @@ export class HttpClient {
   private readonly headers: Record<string, string>;
   private readonly tokens: TokenManager | undefined;
   private readonly onRetry: ((info: RetryInfo) => void) | undefined;
+  /** The group states this client has seen (see {@link SeenStates}). */
+  readonly seenStates: SeenStates;
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -252,6 +261,7 @@ export class HttpClient {
     this.headers = { ...options.headers };
     this.tokens = options.tokens;
     this.onRetry = options.onRetry;
+    this.seenStates = options.seenStates ?? new SeenStates();
   }
 
   /** The absolute URL of a path and query. */
@@ -282,9 +292,11 @@ export class HttpClient {
     const authenticated = req.authenticated !== false && this.tokens !== undefined;
     const url = this.urlOf(req.path, req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const minSeq = method === 'GET' ? this.seenStates.minSeqFor(req.path) : undefined;
     const baseHeaders: Record<string, string> = {
       Accept: 'application/json',
       ...this.headers,
+      ...(minSeq !== undefined ? { 'X-Min-Seq': minSeq } : {}),
       ...req.headers,
       ...(body !== undefined ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
       ...(key !== undefined ? { 'Idempotency-Key': key } : {}),
@@ -377,6 +389,7 @@ export class HttpClient {
       }
     }
     const header = (name: string) => response.headers.get(name) ?? undefined;
+    this.seenStates.noteHeader(header('x-seq'));
     return {
       status: response.status,
       data: data as T,

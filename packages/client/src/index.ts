@@ -69,6 +69,7 @@ export type {
 export { RecurringApi } from './recurring-api.js';
 export { requestOf } from './request-of.js';
 export * from './retry-policy.js';
+export { MAX_MIN_SEQ_ENTRIES, SeenStates } from './seen-states.js';
 export { SessionsApi } from './sessions-api.js';
 export { SettlementsApi } from './settlements-api.js';
 export { TallyClient, type TallyClientOptions } from './tally-client.js';

@@ -127,7 +127,7 @@ export class TallyClient {
    * known to be expired, and after an upgrade refused with 401). Call `connect()` or `subscribe()`.
    */
   realtime(options: Omit<RealtimeOptions, 'url' | 'getAccessToken'> & { url?: string } = {}): RealtimeClient {
-    return new RealtimeClient({
+    const client = new RealtimeClient({
       url: this.http.baseUrl,
       ...(this.now ? { now: this.now } : {}),
       ...options,
@@ -136,5 +136,10 @@ export class TallyClient {
           ? this.tokens.refreshAfter(rejectedToken)
           : this.tokens.freshAccessToken(),
     });
+    // What the events show is seen: later reads never go behind it (X-Min-Seq).
+    const seen = this.http.seenStates;
+    client.on('event', (event) => seen.note(event.groupId, event.seq));
+    client.on('activity', (item) => seen.note(item.groupId, item.seq));
+    return client;
   }
 }

@@ -3,6 +3,7 @@ export type ErrorCode =
   | 'malformed_json'
   | 'idempotency_key_missing'
   | 'idempotency_key_invalid'
+  | 'min_seq_invalid'
   | 'unauthenticated'
   | 'invalid_credentials'
   | 'not_found'
@@ -37,6 +38,7 @@ const TITLES: Record<ErrorCode, string> = {
   malformed_json: 'Malformed JSON',
   idempotency_key_missing: 'Idempotency key missing',
   idempotency_key_invalid: 'Idempotency key invalid',
+  min_seq_invalid: 'X-Min-Seq invalid',
   unauthenticated: 'Unauthenticated',
   invalid_credentials: 'Invalid credentials',
   not_found: 'Not found',

@@ -14,7 +14,8 @@ export function bodyTextOf(reply: Reply): string {
   return reply.bodyText;
 }
 
-const REPLAYED_HEADERS = ['Location', 'ETag', 'Content-Type'];
+/** `X-Seq`: the group's `seq` the write left, so that a replay's reads never go behind it either. */
+const REPLAYED_HEADERS = ['Location', 'ETag', 'Content-Type', 'X-Seq'];
 
 /** What is recorded of a reply: status, body text and the headers a replay repeats. */
 export function toStored(reply: Reply): StoredResponse {

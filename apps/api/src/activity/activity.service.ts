@@ -139,12 +139,20 @@ export function createActivityService(deps: { knex: Knex }) {
   }
 
   return {
-    /** One page of the caller's feed, newest first, with the unread count. */
-    async list(userId: string, query: { limit: number; cursor?: string | undefined }): Promise<ActivityPage> {
+    /**
+     * One page of the caller's feed, newest first, with the unread count. The feed is read on `db`
+     * (where the request's reads go, read-routing.ts; the primary by default); the count and the
+     * read marker always on the primary, as the caller's own marker moves there (`markRead`).
+     */
+    async list(
+      userId: string,
+      query: { limit: number; cursor?: string | undefined },
+      db?: Knex,
+    ): Promise<ActivityPage> {
       const after = decodeTimeIdCursor(query.cursor, 'event');
       const take = query.limit + 1;
       const [rows, unread] = await Promise.all([
-        readNamed<ItemRow>(prepared, feedStatement(userId, take, after)),
+        readNamed<ItemRow>(db ? createRunRead(db) : prepared, feedStatement(userId, take, after)),
         unreadOf(userId),
       ]);
       const page = pageOf(rows.map(toItem), query.limit, (item) => [item.occurredAt, item.id]);

@@ -2,6 +2,7 @@ import type { ExpenseSearch, ExpensesQuery } from '../expenses/expense-search';
 import { created, noContent, ok, type Reply } from '../http/reply';
 import { bodyOf, param, queryOf, type Route, type RouteInput, route } from '../http/route';
 import type { WriteRoutes } from '../http/write-route';
+import type { ReadRouting } from '../read-routing';
 import type { Comment, CommentsService, CommentTarget } from './comments.service';
 
 export type CommentRoutesDeps = {
@@ -9,6 +10,8 @@ export type CommentRoutesDeps = {
   routes: WriteRoutes;
   comments: CommentsService;
   search: ExpenseSearch;
+  /** Where the expense list is read (read-routing.ts). */
+  reads: ReadRouting;
 };
 
 const REPLIES = {
@@ -21,9 +24,11 @@ export function commentRoutes(deps: CommentRoutesDeps): Route[] {
   const { comments, search } = deps;
   const { write } = deps.routes;
   const routes = [
-    route('listExpenses', async (req) =>
-      ok(await search.list(req.userId, param(req, 'groupId'), queryOf<ExpensesQuery>(req))),
-    ),
+    route('listExpenses', async (req) => {
+      const query = queryOf<ExpensesQuery>(req);
+      const groupId = param(req, 'groupId');
+      return ok(await deps.reads.run(req.headers, (db) => search.list(req.userId, groupId, query, db)));
+    }),
   ];
   for (const [type, Target] of [
     ['expense', 'Expense'],

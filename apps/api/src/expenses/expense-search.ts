@@ -147,18 +147,19 @@ export function searchStatement(
 export function createExpenseSearch(deps: { knex: Knex; expenses: ExpensesService }) {
   const { knex, expenses } = deps;
 
-  // An unnamed statement: its text varies with the filters, so it is not prepared per connection.
-  const run = (statement: Sql): Promise<Row[]> => runSql<Row>(knex, statement);
-
   return {
+    /** `db`: where the request's reads go (read-routing.ts); the primary by default. */
     async list(
       userId: string,
       groupId: string,
       query: ExpensesQuery,
+      db: Knex = knex,
     ): Promise<{ data: ListedExpense[]; nextCursor: string | null }> {
+      // An unnamed statement: its text varies with the filters, so it is not prepared per connection.
+      const run = (statement: Sql): Promise<Row[]> => runSql<Row>(db, statement);
       const f = activeFilters(query);
       if (isUnfiltered(f))
-        return expenses.list(userId, groupId, { limit: query.limit, cursor: query.cursor });
+        return expenses.list(userId, groupId, { limit: query.limit, cursor: query.cursor }, db);
       const fingerprint = fingerprintOf(f);
       let after: { at: Date; id: string } | undefined;
       try {

@@ -1,15 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import { AppError, notFound } from '@tally/http-kit';
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AccountDeletion } from '../account/account-deletion';
 import { EXPORTS_PER_USER } from '../bounds';
 import { noContent } from '../http/reply';
 import { type Route, route } from '../http/route';
+import type { ReadRouting } from '../read-routing';
 import { createGroupCsvExport } from './group-csv';
 import { writeMyData } from './my-data';
 
-export type ExportDeps = { knex: Knex; logger: Logger; accounts: AccountDeletion };
+export type ExportDeps = {
+  logger: Logger;
+  accounts: AccountDeletion;
+  /** Where the downloads read (read-routing.ts). */
+  reads: ReadRouting;
+};
 
 /** A file name a `Content-Disposition` header can carry as it is: ASCII letters, digits, `-` and `_`. */
 const safeFileName = (name: string) =>
@@ -75,7 +80,6 @@ async function streamed(res: ServerResponse, logger: Logger, write: () => Promis
  * write the response themselves (a stream): their handlers answer nothing.
  */
 export function exportRoutes(deps: ExportDeps): Route[] {
-  const csv = createGroupCsvExport({ knex: deps.knex });
   const takeExportSlot = createExportSlots();
 
   return [
@@ -84,23 +88,37 @@ export function exportRoutes(deps: ExportDeps): Route[] {
       const groupId = req.params['groupId'];
       if (typeof groupId !== 'string' || groupId.includes('\u0000')) throw notFound('Group');
       takeExportSlot(userId, res);
-      // Checked before the first byte: a stranger or a missing group is still a 404 problem+json.
-      const prepared = await csv.prepare(userId, groupId);
-      res.statusCode = 200;
-      res.setHeader('Content-Type', 'text/csv; charset=utf-8; header=present');
-      res.setHeader(
-        'Content-Disposition',
-        `attachment; filename="${safeFileName(prepared.group.name)}-${prepared.group.id}.csv"`,
+      const started = () => res.headersSent;
+      await deps.reads.run(
+        req.headers,
+        async (db) => {
+          const csv = createGroupCsvExport({ knex: db });
+          // Checked before the first byte: a stranger or a missing group is still a 404 problem+json.
+          const prepared = await csv.prepare(userId, groupId);
+          res.statusCode = 200;
+          res.setHeader('Content-Type', 'text/csv; charset=utf-8; header=present');
+          res.setHeader(
+            'Content-Disposition',
+            `attachment; filename="${safeFileName(prepared.group.name)}-${prepared.group.id}.csv"`,
+          );
+          await streamed(res, deps.logger, () => csv.write(res, groupId, prepared));
+        },
+        { started },
       );
-      await streamed(res, deps.logger, () => csv.write(res, groupId, prepared));
       return undefined;
     }),
-    route('exportMyData', async ({ res, userId }) => {
+    route('exportMyData', async ({ res, userId, headers }) => {
       takeExportSlot(userId, res);
-      res.statusCode = 200;
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.setHeader('Content-Disposition', 'attachment; filename="tally-my-data.json"');
-      await streamed(res, deps.logger, () => writeMyData(deps.knex, res, userId));
+      await deps.reads.run(
+        headers,
+        async (db) => {
+          res.statusCode = 200;
+          res.setHeader('Content-Type', 'application/json; charset=utf-8');
+          res.setHeader('Content-Disposition', 'attachment; filename="tally-my-data.json"');
+          await streamed(res, deps.logger, () => writeMyData(db, res, userId));
+        },
+        { started: () => res.headersSent },
+      );
       return undefined;
     }),
     route('deleteMe', async (req) => {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { ok, type Reply } from '../http/reply';
 import { bodyOf, param, queryOf, type Route, type RouteInput, route } from '../http/route';
 import type { WriteRoutes } from '../http/write-route';
+import type { ReadRouting } from '../read-routing';
 import { convertedBalances } from './converted-balances';
 import { checkRatesInput, createGroupRates, type RatesInput } from './group-rates';
 import type { RatesProvider } from './rates-provider';
@@ -12,6 +13,8 @@ export type FxDeps = {
   routes: WriteRoutes;
   /** The outside source of rates (`FX_PROVIDER`); absent: only the groups' own rates. */
   provider?: RatesProvider | undefined;
+  /** Where the converted balances are read (read-routing.ts). */
+  reads: ReadRouting;
 };
 
 function isEmpty(query: object): boolean {
@@ -32,7 +35,10 @@ export function fxRoutes(deps: FxDeps): {
   const rates = createGroupRates({ knex: deps.knex });
 
   async function converted(req: RouteInput, currency: string): Promise<Reply> {
-    const { balances, rates: groupRates } = await rates.balancesWithRates(req.userId, param(req, 'groupId'));
+    const groupId = param(req, 'groupId');
+    const { balances, rates: groupRates } = await deps.reads.run(req.headers, (db) =>
+      rates.balancesWithRates(req.userId, groupId, db),
+    );
     const amounts = await convertedBalances(balances.currencies, currency, groupRates, deps.provider);
     return ok({ ...balances, converted: amounts });
   }

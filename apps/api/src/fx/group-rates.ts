@@ -129,14 +129,17 @@ export function createGroupRates(deps: { knex: Knex }) {
     },
 
     /** The balances of API.md §6 and the group's rates, as of one `asOfSeq`: 404 for a non-member. */
+    /** The balances with the group's rates, in one statement on `db` (read-routing.ts; the primary by default). */
     async balancesWithRates(
       userId: string,
       groupId: string,
+      db?: Knex,
     ): Promise<{
       balances: { groupId: string; asOfSeq: number; currencies: CurrencyBalances[] };
       rates: GroupRates;
     }> {
-      const [row] = await readNamed<BalancesAndRatesRow>(runRead, readBalancesAndRates(groupId));
+      const reads = db ? createRunRead(db) : runRead;
+      const [row] = await readNamed<BalancesAndRatesRow>(reads, readBalancesAndRates(groupId));
       const snapshot = row && toGroupSnapshot(row);
       if (!row || !snapshot?.memberIds.includes(userId)) throw notFound('Group');
       return {

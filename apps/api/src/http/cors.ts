@@ -26,6 +26,7 @@ export const CORS_ALLOWED_HEADERS = [
   'Idempotency-Key',
   'If-Match',
   'If-None-Match',
+  'X-Min-Seq',
   'X-Request-Id',
 ] as const;
 /** Response headers a page may read beyond the CORS-safelisted ones. */
@@ -38,6 +39,7 @@ export const CORS_EXPOSED_HEADERS = [
   'RateLimit-Remaining',
   'RateLimit-Reset',
   'X-Request-Id',
+  'X-Seq',
 ] as const;
 /** How long a browser may reuse a preflight answer (Chromium caps it at 7200). */
 export const CORS_MAX_AGE_SECONDS = 600;

@@ -3,8 +3,10 @@ import { AppError, notFound, unavailable } from '@tally/http-kit';
 import { type DurableRecord, DurableRecordExists } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
+import type { Reply } from '../http/reply';
 import type { NewId } from '../ids';
 import { createRunRead, openTransaction, type RunRead } from '../read-queries';
+import { seqHeader } from '../read-routing';
 import { createGroupGate, type GroupGate, type GroupPlace } from './group-access';
 import { durableRecordInsert, GroupChange } from './group-change';
 import { type GroupSnapshotRow, type GroupState, toGroupState } from './group-snapshot';
@@ -76,6 +78,15 @@ type WriteState = {
    */
   locked: Awaited<ReturnType<typeof openTransaction>> | undefined;
 };
+
+/** `reply` with its group's `X-Seq` as `change` leaves the group (no change opened: as it is). */
+function withSeq(reply: Reply, change: GroupChange | undefined): Reply {
+  if (!change) return reply;
+  return {
+    ...reply,
+    headers: { ...reply.headers, ...seqHeader(change.group.id, Number(change.group.last_seq)) },
+  };
+}
 
 /** The change the current attempt's work opened (read through a call: the work set it meanwhile). */
 const openedChange = (state: WriteState): GroupChange | undefined => state.change;
@@ -256,8 +267,10 @@ export function createWriteRunner(deps: {
       }
       throw error;
     }
-    const reply = request.reply(outcome.value);
     const change = openedChange(state);
+    // The answer says the group's `seq` once this change is in (or as found, when it changes
+    // nothing): a client sends it back in `X-Min-Seq` so that no read goes behind it (read-routing.ts).
+    const reply = withSeq(request.reply(outcome.value), change);
     if (!change?.changed) {
       if (state.fromCache) {
         state.trustCache = false;

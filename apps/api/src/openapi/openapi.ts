@@ -108,6 +108,10 @@ const HEADERS: Record<string, JsonSchema> = {
     type: 'string',
     enum: ['true'],
   }),
+  'X-Seq': header(
+    'The group and its `seq` once this write is in (or as the write found it, when it changed nothing): `<groupId>:<seq>`. Send it back in `X-Min-Seq` so a read never shows an older state (API.md §1). Absent when the write concerns no group.',
+    { type: 'string', pattern: '^grp_[A-Za-z0-9_-]{1,100}:(0|[1-9][0-9]{0,15})$' },
+  ),
   'Retry-After': header('Whole seconds to wait before retrying', { type: 'integer', minimum: 1 }),
   'RateLimit-Limit': header('Requests allowed per window', { type: 'integer' }),
   'RateLimit-Remaining': header('Requests left in the current window', { type: 'integer' }),
@@ -160,6 +164,14 @@ const PARAMETERS: Record<string, JsonSchema> = {
     description: `Optional on group and member writes, honoured exactly as on money writes when present: ${KEY_FORMAT} Malformed: \`400 idempotency_key_invalid\`.`,
     schema: IDEMPOTENCY_KEY_SCHEMA,
   },
+  MinSeq: {
+    name: 'X-Min-Seq',
+    in: 'header',
+    required: false,
+    description:
+      'States the client has seen, as `X-Seq` gave them: `<groupId>:<seq>` entries, comma-separated, at most 20. The answer reflects at least these (a replica behind them leaves the read to the primary; API.md §1). Malformed: `400 min_seq_invalid`.',
+    schema: { type: 'string', maxLength: 2600 },
+  },
   IfMatch: {
     name: 'If-Match',
     in: 'header',
@@ -189,6 +201,7 @@ export function errorCodesOf(op: Operation): DocumentedErrorCode[] {
     codes.add('unsupported_media_type');
   }
   if (op.body || op.query || op.pathSchemas) codes.add('validation_failed');
+  if (op.replicaRead) codes.add('min_seq_invalid');
   if (op.idempotency) {
     if (op.idempotency === 'required') codes.add('idempotency_key_missing');
     codes.add('idempotency_key_invalid');
@@ -254,7 +267,10 @@ function responsesOf(op: Operation): Record<string, JsonSchema> {
       : { 'X-Request-Id': headerRef('X-Request-Id') };
     for (const name of success.headers ?? []) headers[name] = headerRef(name);
     if (op.method === 'get' && !op.websocket) headers['ETag'] = headerRef('ETag');
-    if (op.idempotency) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+    if (op.idempotency) {
+      headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+      headers['X-Seq'] = headerRef('X-Seq');
+    }
     responses[String(success.status)] = {
       description: success.description,
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
@@ -307,6 +323,7 @@ function parametersOf(op: Operation): JsonSchema[] {
   if (op.idempotency === 'required') parameters.push(parameterRef('IdempotencyKeyRequired'));
   if (op.idempotency === 'optional') parameters.push(parameterRef('IdempotencyKeyOptional'));
   if (op.ifMatch) parameters.push(parameterRef('IfMatch'));
+  if (op.replicaRead) parameters.push(parameterRef('MinSeq'));
   if (op.method === 'get' && !op.websocket) parameters.push(parameterRef('IfNoneMatch'));
   return parameters;
 }

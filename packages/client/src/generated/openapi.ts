@@ -2918,6 +2918,7 @@ export interface components {
         | 'malformed_json'
         | 'idempotency_key_missing'
         | 'idempotency_key_invalid'
+        | 'min_seq_invalid'
         | 'unauthenticated'
         | 'invalid_credentials'
         | 'not_found'
@@ -3293,6 +3294,8 @@ export interface components {
     IdempotencyKeyRequired: string;
     /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
     IdempotencyKeyOptional: string;
+    /** @description States the client has seen, as `X-Seq` gave them: `<groupId>:<seq>` entries, comma-separated, at most 20. The answer reflects at least these (a replica behind them leaves the read to the primary; API.md §1). Malformed: `400 min_seq_invalid`. */
+    MinSeq: string;
     /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
     IfMatch: string;
     /** @description `304 Not Modified` when the current ETag matches. */
@@ -3310,6 +3313,8 @@ export interface components {
     'Cache-Control': string;
     /** @description `true` when this is a recorded response replayed for a repeated key */
     'Idempotent-Replayed': 'true';
+    /** @description The group and its `seq` once this write is in (or as the write found it, when it changed nothing): `<groupId>:<seq>`. Send it back in `X-Min-Seq` so a read never shows an older state (API.md §1). Absent when the write concerns no group. */
+    'X-Seq': string;
     /** @description Whole seconds to wait before retrying */
     'Retry-After': number;
     /** @description Requests allowed per window */
@@ -4763,6 +4768,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description States the client has seen, as `X-Seq` gave them: `<groupId>:<seq>` entries, comma-separated, at most 20. The answer reflects at least these (a replica behind them leaves the read to the primary; API.md §1). Malformed: `400 min_seq_invalid`. */
+        'X-Min-Seq'?: components['parameters']['MinSeq'];
         /** @description `304 Not Modified` when the current ETag matches. */
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
@@ -4796,6 +4803,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `min_seq_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'min_seq_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
       };
       /** @description `unauthenticated` */
       401: {
@@ -5292,6 +5314,7 @@ export interface operations {
           ETag: components['headers']['ETag'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -5559,6 +5582,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -5751,6 +5775,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -5762,6 +5787,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -5936,6 +5962,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content?: never;
@@ -6068,6 +6095,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -6081,6 +6109,7 @@ export interface operations {
           ETag: components['headers']['ETag'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -6253,6 +6282,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description States the client has seen, as `X-Seq` gave them: `<groupId>:<seq>` entries, comma-separated, at most 20. The answer reflects at least these (a replica behind them leaves the read to the primary; API.md §1). Malformed: `400 min_seq_invalid`. */
+        'X-Min-Seq'?: components['parameters']['MinSeq'];
         /** @description `304 Not Modified` when the current ETag matches. */
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
@@ -6284,6 +6315,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `min_seq_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'min_seq_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
       };
       /** @description `unauthenticated` */
       401: {
@@ -6447,6 +6493,8 @@ export interface operations {
         cursor?: string;
       };
       header?: {
+        /** @description States the client has seen, as `X-Seq` gave them: `<groupId>:<seq>` entries, comma-separated, at most 20. The answer reflects at least these (a replica behind them leaves the read to the primary; API.md §1). Malformed: `400 min_seq_invalid`. */
+        'X-Min-Seq'?: components['parameters']['MinSeq'];
         /** @description `304 Not Modified` when the current ETag matches. */
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
@@ -6475,6 +6523,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `min_seq_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'min_seq_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
       };
       /** @description `unauthenticated` */
       401: {
@@ -6565,6 +6628,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -6845,6 +6909,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -7019,6 +7084,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7252,6 +7318,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -7265,6 +7332,7 @@ export interface operations {
           ETag: components['headers']['ETag'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -7602,6 +7670,8 @@ export interface operations {
           | 'ZWL';
       };
       header?: {
+        /** @description States the client has seen, as `X-Seq` gave them: `<groupId>:<seq>` entries, comma-separated, at most 20. The answer reflects at least these (a replica behind them leaves the read to the primary; API.md §1). Malformed: `400 min_seq_invalid`. */
+        'X-Min-Seq'?: components['parameters']['MinSeq'];
         /** @description `304 Not Modified` when the current ETag matches. */
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
@@ -7633,6 +7703,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `min_seq_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'min_seq_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
       };
       /** @description `unauthenticated` */
       401: {
@@ -7845,6 +7930,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -8021,6 +8107,8 @@ export interface operations {
         includeDeleted?: boolean;
       };
       header?: {
+        /** @description States the client has seen, as `X-Seq` gave them: `<groupId>:<seq>` entries, comma-separated, at most 20. The answer reflects at least these (a replica behind them leaves the read to the primary; API.md §1). Malformed: `400 min_seq_invalid`. */
+        'X-Min-Seq'?: components['parameters']['MinSeq'];
         /** @description `304 Not Modified` when the current ETag matches. */
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
@@ -8052,6 +8140,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `min_seq_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'min_seq_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
       };
       /** @description `unauthenticated` */
       401: {
@@ -8421,6 +8524,7 @@ export interface operations {
           ETag: components['headers']['ETag'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -8577,6 +8681,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description States the client has seen, as `X-Seq` gave them: `<groupId>:<seq>` entries, comma-separated, at most 20. The answer reflects at least these (a replica behind them leaves the read to the primary; API.md §1). Malformed: `400 min_seq_invalid`. */
+        'X-Min-Seq'?: components['parameters']['MinSeq'];
         /** @description `304 Not Modified` when the current ETag matches. */
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
@@ -8608,6 +8714,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `min_seq_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'min_seq_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
       };
       /** @description `unauthenticated` */
       401: {
@@ -8704,6 +8825,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -8717,6 +8839,7 @@ export interface operations {
           ETag: components['headers']['ETag'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -8907,6 +9030,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content?: never;
@@ -9070,6 +9194,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -9259,6 +9384,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -9559,6 +9685,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -9859,6 +9986,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -10031,6 +10159,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content?: never;
@@ -10172,6 +10301,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -10448,6 +10578,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content?: never;
@@ -10717,6 +10848,7 @@ export interface operations {
           ETag: components['headers']['ETag'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -10995,6 +11127,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content?: never;
@@ -11142,6 +11275,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {
@@ -11335,6 +11469,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
           [name: string]: unknown;
         };
         content: {

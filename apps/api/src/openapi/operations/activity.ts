@@ -9,6 +9,7 @@ export const activityOperations: Operation[] = [
     method: 'get',
     path: '/v1/me/activity',
     operationId: 'listActivity',
+    replicaRead: true,
     tag: 'Events',
     summary: 'Activity across the caller’s groups',
     description:

@@ -185,6 +185,7 @@ export const authOperations: Operation[] = [
     method: 'get',
     path: '/v1/me/export',
     operationId: 'exportMyData',
+    replicaRead: true,
     tag: 'Auth',
     summary: "The caller's data, as one JSON document",
     description:

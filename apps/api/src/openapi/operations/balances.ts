@@ -7,6 +7,7 @@ export const balancesOperations: Operation[] = [
     method: 'get',
     path: '/v1/groups/{groupId}/balances',
     operationId: 'getBalances',
+    replicaRead: true,
     tag: 'Balances',
     summary: 'Who owes whom, per currency',
     description:

@@ -24,6 +24,7 @@ export const expensesOperations: Operation[] = [
     method: 'get',
     path: '/v1/expenses/{expenseId}',
     operationId: 'getExpense',
+    replicaRead: true,
     tag: 'Expenses',
     summary: 'An expense',
     description: 'A deleted expense is `404` (it can still be restored).',

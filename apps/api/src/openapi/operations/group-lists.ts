@@ -9,6 +9,7 @@ export const groupListsOperations: Operation[] = [
     method: 'get',
     path: '/v1/groups/{groupId}/expenses',
     operationId: 'listExpenses',
+    replicaRead: true,
     tag: 'Expenses',
     summary: "A group's expenses, searched and filtered",
     description:

@@ -122,6 +122,7 @@ export const groupsOperations: Operation[] = [
     method: 'get',
     path: '/v1/groups/{groupId}/export.csv',
     operationId: 'exportGroupCsv',
+    replicaRead: true,
     tag: 'Groups',
     summary: "The group's expenses and settlements as CSV",
     description:

@@ -44,6 +44,11 @@ export type Operation = {
   /** Joi schemas of path parameters that the route validates; others are plain strings. */
   pathSchemas?: Record<string, Joi.Schema>;
   idempotency?: 'required' | 'optional';
+  /**
+   * A read that may be served by a replica (`DATABASE_READ_URL`): it takes `X-Min-Seq` (and may
+   * answer `400 min_seq_invalid`).
+   */
+  replicaRead?: boolean;
   ifMatch?: boolean;
   success: Success[];
   /** `not_found` is added to every operation with an id in its path (see `index.ts`). */

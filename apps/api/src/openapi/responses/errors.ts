@@ -9,6 +9,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   malformed_json: 400,
   idempotency_key_missing: 400,
   idempotency_key_invalid: 400,
+  min_seq_invalid: 400,
   unauthenticated: 401,
   invalid_credentials: 401,
   not_found: 404,
