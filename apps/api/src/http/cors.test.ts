@@ -36,7 +36,7 @@ describe('the CORS step with a list of origins', () => {
     expect(res.body).toEqual({ reached: 'GET' });
     expect(res.headers['access-control-allow-origin']).toBe(APP);
     expect(res.headers['access-control-expose-headers']).toBe(
-      'Location, ETag, Idempotent-Replayed, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id',
+      'Location, ETag, Idempotent-Replayed, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, X-Seq',
     );
     expect(res.headers['vary']).toBe('Origin');
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
@@ -64,7 +64,7 @@ describe('the CORS step with a list of origins', () => {
     expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
     expect(res.headers['access-control-allow-headers']).toBe(
-      'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, X-Request-Id',
+      'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, X-Min-Seq, X-Request-Id',
     );
     expect(res.headers['access-control-max-age']).toBe(String(CORS_MAX_AGE_SECONDS));
     expect(res.headers['vary']).toBe('Origin');
