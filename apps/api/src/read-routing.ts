@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { pinnedTo, queryNamed, takePooledConnection } from '@tally/db';
 import { AppError } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { Counter, type Registry } from 'prom-client';
@@ -10,9 +11,9 @@ import { Counter, type Registry } from 'prom-client';
  *
  * - every write's answer carries its group's `seq` (`X-Seq: <groupId>:<seq>`), as every event does;
  * - a read may send the states it has seen (`X-Min-Seq: <groupId>:<seq>, …`); the replica's check
- *   and the read then run in one read-only `repeatable read` transaction on one replica connection
- *   (one snapshot, whatever server of a `-ro` service the connection reached), and a replica that
- *   has not replayed that far leaves the read to the primary;
+ *   and the read then run on one replica connection (so on one server, whichever of a `-ro`
+ *   Service's the connection reached), and a replica that has not replayed that far leaves the
+ *   read to the primary;
  * - a replica that cannot be reached, or that cancels the read (a conflict with recovery), leaves it
  *   to the primary too: a replica only ever takes load off the primary, never availability.
  *
@@ -22,6 +23,12 @@ import { Counter, type Registry } from 'prom-client';
 
 /** The most groups one `X-Min-Seq` may name (API.md §9.1): its check is one indexed statement. */
 export const MAX_MIN_SEQ_ENTRIES = 20;
+
+/** How far a replica has replayed the groups a read names (a named statement: parsed once per connection). */
+const REPLAYED = {
+  name: 'tally_replayed_seqs',
+  text: 'select id, last_seq from groups where id = any($1::text[])',
+};
 
 /** `<groupId>:<seq>`: what `X-Seq` says and `X-Min-Seq` lists. */
 const ENTRY = /^(grp_[A-Za-z0-9_-]{1,100}):(0|[1-9][0-9]{0,15})$/;
@@ -115,34 +122,30 @@ export function createReadRouting(deps: {
     return read(primary);
   }
 
-  /** The read in one snapshot of the replica, if it has replayed every state in `wanted`; else undefined. */
+  /**
+   * The read on one replica connection, if that server has replayed every state in `wanted`; else
+   * undefined. A server replays in order, so every statement after the check sees at least what
+   * the check saw.
+   */
   async function onReplicaAtLeast<T>(
     db: Knex,
     wanted: Map<string, number>,
     read: (db: Knex) => Promise<T>,
   ): Promise<{ value: T } | undefined> {
-    const trx = await db.transaction({ isolationLevel: 'repeatable read', readOnly: true });
+    const { connection, release } = await takePooledConnection(db);
+    let broken = false;
     try {
       const ids = [...wanted.keys()];
-      const rows = (
-        await trx.raw<{ rows: { id: string; last_seq: string }[] }>(
-          'select id, last_seq from groups where id = any(?::text[])',
-          [ids],
-        )
-      ).rows;
+      const rows = await queryNamed<{ id: string; last_seq: string }>(db, connection, REPLAYED, [ids]);
       const replayed = new Map(rows.map((row) => [row.id, Number(row.last_seq)]));
-      // A group the replica has not got at all is behind too (created after its snapshot, or unknown).
-      const behind = ids.some((id) => (replayed.get(id) ?? -1) < (wanted.get(id) as number));
-      if (behind) {
-        await trx.rollback();
-        return undefined;
-      }
-      const value = await read(trx);
-      await trx.commit();
-      return { value };
+      // A group the replica has not got at all is behind too (created since, or unknown).
+      if (ids.some((id) => (replayed.get(id) ?? -1) < (wanted.get(id) as number))) return undefined;
+      return { value: await read(pinnedTo(db, connection)) };
     } catch (error) {
-      if (!trx.isCompleted()) await trx.rollback().catch(() => {});
+      broken = isReplicaFailure(error);
       throw error;
+    } finally {
+      await release(broken);
     }
   }
 

@@ -5,6 +5,7 @@ import { createKnex } from './create-knex';
 import {
   acquireTimeoutOf,
   isPgServer,
+  pinnedTo,
   poolMaxOf,
   queryNamed,
   queryPooled,
@@ -76,6 +77,33 @@ describe('knex internals adapter', () => {
       );
       expect(prepared).toEqual([{ name: statement.name }]);
       expect(await pidOf(knex)).toBe(first?.pid);
+    }));
+
+  it('pins queryPooled and runSql to one held connection, and refuses the rest of knex there', () =>
+    withKnex(4, async (knex) => {
+      const { connection, release } = await takePooledConnection(knex);
+      try {
+        const [held] = await queryNamed<Pid>(
+          knex,
+          connection,
+          { name: 'pin_pid', text: 'select pg_backend_pid() as pid' },
+          [],
+        );
+        const pinned = pinnedTo(knex, connection);
+        // Several at once, as a route's reads may be: each on the held connection.
+        const pids = await Promise.all([
+          queryPooled<Pid>(pinned, { name: 'pin_pooled', text: 'select pg_backend_pid() as pid' }, []),
+          runSql<Pid>(pinned, sql`select pg_backend_pid() as pid`),
+          runSql<Pid>(pinned, sql`select pg_backend_pid() as pid`, 'pin_named'),
+        ]);
+        expect(pids.map(([row]) => row?.pid)).toEqual([held?.pid, held?.pid, held?.pid]);
+        expect(() => pinned('anything')).toThrow(/pinned connection/);
+        expect(() => pinned.transaction()).toThrow(/pinned connection/);
+        // The pool still lends its other connections to everyone else.
+        expect(await pidOf(knex)).not.toBe(held?.pid);
+      } finally {
+        await release();
+      }
     }));
 
   it('runs one named statement on a pooled connection and gives it back (queryPooled, the hot reads)', () =>

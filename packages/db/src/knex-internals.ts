@@ -122,6 +122,33 @@ export async function takePooledConnection(
   };
 }
 
+/**
+ * `knex` with every statement on `connection` (one of its pool's, held by the caller): `queryPooled`
+ * and `runSql` (`raw`) on it run there, in order, as on one session. Anything else of knex (its
+ * builder, a transaction) is refused, loudly: a read pinned to one server must not slip off it.
+ */
+export function pinnedTo(knex: Knex, connection: PooledConnection): Knex {
+  const client = Object.create(internalsOf(knex), {
+    acquireConnection: { value: () => Promise.resolve(connection) },
+    releaseConnection: { value: () => Promise.resolve() },
+  }) as Internals;
+  const refused = (what: string) => () => {
+    throw new Error(`${what} on a pinned connection: use runSql or a named statement`);
+  };
+  return new Proxy(knex, {
+    get(target, property, receiver) {
+      if (property === 'client') return client;
+      // knex's own way to send one statement on a given connection (`Raw#connection`).
+      if (property === 'raw')
+        return (text: string, values: readonly unknown[]) =>
+          target.raw(text, values as never).connection(connection);
+      if (property === 'transaction' || property === 'transactionProvider') return refused('a transaction');
+      return Reflect.get(target, property, receiver);
+    },
+    apply: refused("knex's query builder"),
+  });
+}
+
 /** Runs `use` on one connection of `knex`'s pool and gives the connection back after it. */
 export async function withPooledConnection<T>(
   knex: Knex,

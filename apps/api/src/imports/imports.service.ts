@@ -9,6 +9,7 @@ import { created, type Reply } from '../http/reply';
 import type { GroupChange } from '../ledger/group-change';
 import type { WriteContext, WriteRunner } from '../ledger/write-runner';
 import { createRunRead, named, readNamed } from '../read-queries';
+import { seqHeader } from '../read-routing';
 import type { SettlementsService } from '../settlements/settlements.service';
 import { sha256Hex } from '../sha256';
 import { csvRecords, nextTurn } from './csv-records';
@@ -111,6 +112,9 @@ export const rowIdOf = (prefix: 'exp' | 'stl', importId: string, line: number): 
 
 /** The named statements of an import (each prepared once per connection). */
 const IMPORT_SQL = {
+  /** The group's `seq` now, for the answer's `X-Seq`. */
+  groupSeq: (groupId: string) =>
+    named('import_group_seq', sql`select last_seq from groups where id = ${groupId}::text`),
   /** The progress of rows refused or found present: their refusals stored once, the counts moved. */
   settle: (importId: string, refused: string, next: number, existing: number) =>
     named(
@@ -454,7 +458,13 @@ export function createImportsService(deps: {
       running.set(importId, mine);
       try {
         const report = await mine;
-        return created(report, { Location: `/v1/groups/${input.groupId}/imports/${importId}` });
+        // The group's seq once the import is in (its `import.completed` or later): reads naming it
+        // in `X-Min-Seq` see every row (read-routing.ts).
+        const [group] = await readNamed<{ last_seq: string }>(runRead, IMPORT_SQL.groupSeq(input.groupId));
+        return created(report, {
+          Location: `/v1/groups/${input.groupId}/imports/${importId}`,
+          ...(group ? seqHeader(input.groupId, Number(group.last_seq)) : {}),
+        });
       } finally {
         if (running.get(importId) === mine) running.delete(importId);
       }
