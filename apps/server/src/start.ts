@@ -7,7 +7,7 @@ import {
   createReadiness,
   createSmtpMailer,
 } from '@tally/api';
-import { createKnex, isEmbedded, migrateLatest } from '@tally/db';
+import { createKnex, type DatabaseOptions, isEmbedded, migrateLatest } from '@tally/db';
 import {
   createEventLog,
   createMemoryPresenceStore,
@@ -65,21 +65,23 @@ export async function start(
     isDraining: () => draining,
   });
 
+  // The primary's pool and the replicas' (DATABASE_READ_URL) share their limits.
+  const databaseOptions = (databaseUrl: string | undefined): DatabaseOptions => ({
+    databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.dbPoolMax,
+    acquireTimeoutMs: config.dbPoolAcquireTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    lockTimeoutMs: config.dbLockTimeoutMs,
+    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+  });
   // PostgreSQL may still be starting or restarting: connect and migrate with retries
   // (BOOT_DB_TIMEOUT_SECONDS); what no retry can fix fails at once.
   let knex: Knex;
   try {
     knex = await withDatabaseRetries(
       async () => {
-        const candidate = createKnex({
-          databaseUrl: config.databaseUrl,
-          dataDir: config.dataDir,
-          poolMax: config.dbPoolMax,
-          acquireTimeoutMs: config.dbPoolAcquireTimeoutMs,
-          statementTimeoutMs: config.dbStatementTimeoutMs,
-          lockTimeoutMs: config.dbLockTimeoutMs,
-          idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
-        });
+        const candidate = createKnex(databaseOptions(config.databaseUrl));
         try {
           await migrateLatest(candidate);
           return candidate;
@@ -98,17 +100,7 @@ export async function start(
 
   // Replicas for reads (DATABASE_READ_URL): connected lazily, never migrated, not needed to be ready
   // (a read the replica cannot serve goes to the primary).
-  const readKnex = config.databaseReadUrl
-    ? createKnex({
-        databaseUrl: config.databaseReadUrl,
-        dataDir: config.dataDir,
-        poolMax: config.dbPoolMax,
-        acquireTimeoutMs: config.dbPoolAcquireTimeoutMs,
-        statementTimeoutMs: config.dbStatementTimeoutMs,
-        lockTimeoutMs: config.dbLockTimeoutMs,
-        idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
-      })
-    : undefined;
+  const readKnex = config.databaseReadUrl ? createKnex(databaseOptions(config.databaseReadUrl)) : undefined;
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
