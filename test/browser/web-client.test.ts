@@ -187,6 +187,19 @@ describe('the web client at / in two browser contexts', () => {
     );
   });
 
+  it('adds an itemized receipt: each item among who had it, the tax in proportion', async () => {
+    const form = ada.locator('#receipt-form');
+    await form.locator('input[name=description]').fill('Lunch');
+    // Ada had 10.00 alone and shared 6.00 with Bob: 13.00 and 3.00 of 16.00, then the tax × 17.60/16.
+    await form.locator('textarea[name=items]').fill('10.00 Ada\n6.00 ada bob');
+    await form.locator('input[name=tax]').fill('1.60');
+    await form.locator('button').click();
+    const status = ada.locator('#status', { hasText: 'Added “Lunch”' });
+    await status.waitFor();
+    expect(await status.textContent()).toMatch(/Ada \D*14\.30.*Bob \D*3\.30/);
+    await bob.locator('#expense-list li', { hasText: 'Lunch' }).waitFor({ timeout: 15_000 });
+  });
+
   it('schedules a recurring expense whose occurrences reach Bob live, and stops it', async () => {
     const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
     const form = ada.locator('#recurring-form');

@@ -134,8 +134,24 @@ export interface SharesSplit {
   type: 'shares';
   between: SharesEntry[];
 }
+/** One line of an {@link ItemsSplit}: its amount and who shares it (ids equally, or by shares). */
+export interface ReceiptItem {
+  description?: string;
+  amount: number;
+  between: (string | SharesEntry)[];
+}
+/**
+ * An itemized receipt: each item divided among its people, `tax` and `tip` spread over the items in
+ * proportion, rounded once; items + tax + tip = the expense's `amount` (else `split_mismatch`).
+ */
+export interface ItemsSplit {
+  type: 'items';
+  items: ReceiptItem[];
+  tax?: number;
+  tip?: number;
+}
 /** How an expense is divided: a union on `type`. */
-export type Split = EqualSplit | ExactSplit | PercentSplit | SharesSplit;
+export type Split = EqualSplit | ExactSplit | PercentSplit | SharesSplit | ItemsSplit;
 export type SplitType = Split['type'];
 
 /** Compile-time proof that each named split is exactly its variant of the generated schema. */
@@ -148,6 +164,7 @@ type SplitsMatchTheSchema = AllTrue<
     Same<ExactSplit, SplitOf<'exact'>>,
     Same<PercentSplit, SplitOf<'percent'>>,
     Same<SharesSplit, SplitOf<'shares'>>,
+    Same<ItemsSplit, SplitOf<'items'>>,
     Same<Split, Schemas['ExpenseRequest']['split']>,
   ]
 >;

@@ -4,6 +4,9 @@ import { computeShares } from './compute-shares';
 import { MAX_AMOUNT } from './max-amount';
 import { referenceLargestRemainder } from './reference-largest-remainder.test-support';
 import type { SplitInput } from './types';
+
+/** The splits with a `between` list (every type but `items`, tested in itemized-split.test.ts). */
+type WeightedSplit = Exclude<SplitInput, { type: 'items' }>;
 import { userIdsOf } from './user-ids-of';
 
 const amountArb = fc.oneof(fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 1, max: MAX_AMOUNT }));
@@ -23,7 +26,7 @@ function partsOf(total: number, count: number): fc.Arbitrary<number[]> {
     });
 }
 
-const equalArb = userIdsArb.map((between): SplitInput => ({ type: 'equal', between }));
+const equalArb = userIdsArb.map((between): WeightedSplit => ({ type: 'equal', between }));
 const sharesArb = userIdsArb.chain((ids) =>
   fc
     .array(fc.oneof(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER })), {
@@ -31,7 +34,7 @@ const sharesArb = userIdsArb.chain((ids) =>
       maxLength: ids.length,
     })
     .map(
-      (weights): SplitInput => ({
+      (weights): WeightedSplit => ({
         type: 'shares',
         between: ids.map((userId, index) => ({ userId, shares: weights[index]! })),
       }),
@@ -39,7 +42,7 @@ const sharesArb = userIdsArb.chain((ids) =>
 );
 const percentArb = userIdsArb.chain((ids) =>
   partsOf(10_000, ids.length).map(
-    (basisPoints): SplitInput => ({
+    (basisPoints): WeightedSplit => ({
       type: 'percent',
       between: ids.map((userId, index) => ({ userId, percent: basisPoints[index]! / 100 })),
     }),
@@ -48,7 +51,7 @@ const percentArb = userIdsArb.chain((ids) =>
 const splitArb = fc.oneof(equalArb, sharesArb, percentArb);
 
 /** The weights the API.md rules assign, computed independently of the implementation. */
-function weightsOf(split: SplitInput): bigint[] {
+function weightsOf(split: WeightedSplit): bigint[] {
   switch (split.type) {
     case 'equal':
       return split.between.map(() => 1n);

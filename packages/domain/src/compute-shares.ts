@@ -4,13 +4,15 @@ import { isRecord } from './is-record';
 import type { Share, SplitInput } from './types';
 import { validateAmount } from './validate-amount';
 import { validateUserId } from './validate-user-id';
+import { itemizedWeights } from './itemized-split';
 
 type SplitType = SplitInput['type'];
 
 /** A split that passed field validation: participants and their integer weights, in `between` order. */
 type ParsedSplit = { type: SplitType; userIds: string[]; weights: bigint[] };
+type WeightedType = Exclude<SplitType, 'items'>;
 
-const SPLIT_TYPES: readonly SplitType[] = ['equal', 'exact', 'percent', 'shares'];
+const SPLIT_TYPES: readonly SplitType[] = ['equal', 'exact', 'percent', 'shares', 'items'];
 
 /** Percents are compared as basis points so that 33.33 + 33.33 + 33.34 is exactly 100. */
 const BASIS_POINTS_IN_WHOLE = 10_000n;
@@ -33,7 +35,7 @@ const BASIS_POINT_TOLERANCE = 1e-9;
 export function computeShares(amount: number, split: SplitInput): Share[] {
   const errors: FieldError[] = [];
   validateAmount(amount, 'amount', errors);
-  const parsed = parseSplit(split, errors);
+  const parsed = parseSplit(split, errors, amount);
   if (parsed === undefined || errors.length > 0) {
     throw new DomainError('validation_failed', 'The expense split is invalid.', errors);
   }
@@ -59,7 +61,7 @@ export function computeShares(amount: number, split: SplitInput): Share[] {
   return userIds.map((userId, index) => ({ userId, owed: owed[index]! }));
 }
 
-function parseSplit(split: unknown, errors: FieldError[]): ParsedSplit | undefined {
+function parseSplit(split: unknown, errors: FieldError[], amount: number): ParsedSplit | undefined {
   if (!isRecord(split)) {
     errors.push({ path: 'split', message: 'must be an object' });
     return undefined;
@@ -68,6 +70,10 @@ function parseSplit(split: unknown, errors: FieldError[]): ParsedSplit | undefin
   if (!isSplitType(type)) {
     errors.push({ path: 'split.type', message: `must be one of ${SPLIT_TYPES.join(', ')}` });
     return undefined;
+  }
+  if (type === 'items') {
+    const itemized = itemizedWeights(amount, split, errors);
+    return itemized && { type, ...itemized };
   }
   const between: unknown = split['between'];
   if (!Array.isArray(between) || between.length === 0) {
@@ -97,7 +103,7 @@ function parseSplit(split: unknown, errors: FieldError[]): ParsedSplit | undefin
 }
 
 function readWeight(
-  type: Exclude<SplitType, 'equal'>,
+  type: Exclude<WeightedType, 'equal'>,
   entry: Record<string, unknown>,
   path: string,
   errors: FieldError[],

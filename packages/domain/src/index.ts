@@ -39,4 +39,5 @@ export {
 } from './text';
 export { isRealDate, isRealTimestamp, isStorableInstant } from './timestamps';
 export type { BalanceDelta, MemberNet, Payer, Share, SplitInput, Transfer } from './types';
-export { userIdsOf } from './user-ids-of';
+export { MAX_ITEM_ENTRIES, MAX_ITEMS } from './itemized-split';
+export { splitParties, userIdsOf } from './user-ids-of';

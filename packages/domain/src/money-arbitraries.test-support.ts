@@ -31,6 +31,16 @@ function splitOf(type: SplitInput['type'], amount: number, ids: string[], weight
       const basisPoints = allocateLargestRemainder(10_000, weights.slice(0, ids.length));
       return { type, between: ids.map((userId, index) => ({ userId, percent: basisPoints[index]! / 100 })) };
     }
+    case 'items': {
+      // An item per participant, shared with the first one; a tenth of the amount is the tip.
+      const tip = amount > 10 ? Math.floor(amount / 10) : 0;
+      const parts = allocateLargestRemainder(amount - tip, weights.slice(0, ids.length));
+      const items = ids.map((userId, index) => ({
+        amount: parts[index]!,
+        between: index === 0 ? [userId] : [userId, ids[0]!],
+      }));
+      return { type, items, ...(tip > 0 ? { tip } : {}) };
+    }
   }
 }
 
@@ -45,7 +55,7 @@ export const expenseArb: fc.Arbitrary<ExpenseRecord> = fc
     payerIds: fc.shuffledSubarray(USERS, { minLength: 1 }),
     payerWeights: weightsArb,
     participantIds: fc.shuffledSubarray(USERS, { minLength: 1 }),
-    splitType: fc.constantFrom<SplitInput['type']>('equal', 'exact', 'percent', 'shares'),
+    splitType: fc.constantFrom<SplitInput['type']>('equal', 'exact', 'percent', 'shares', 'items'),
     splitWeights: weightsArb,
   })
   .map(({ currency, amount, payerIds, payerWeights, participantIds, splitType, splitWeights }) => {

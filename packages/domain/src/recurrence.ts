@@ -1,4 +1,5 @@
 import type { Payer, SplitInput } from './types';
+import { userIdsOf } from './user-ids-of';
 
 /** How often a recurring expense recurs (API.md §6a). */
 export type RecurrenceEvery = 'week' | '2 weeks' | 'month' | 'year';
@@ -235,7 +236,7 @@ export type OccurrenceSplit =
 /**
  * An occurrence's payers and split among the group's current members (API.md §6a): removed
  * participants of an `equal` or `shares` split are dropped and the amount is divided among the
- * rest (their relative weights are kept); an `exact` or `percent` split naming a removed member,
+ * rest (their relative weights are kept); an `exact`, `percent` or `items` split naming a removed member,
  * or a removed payer, cannot be re-divided without inventing amounts, so the occurrence is skipped.
  */
 export function splitAmongMembers(
@@ -256,6 +257,10 @@ export function splitAmongMembers(
       if (between.length === 0) return { ok: false, reason: 'no_participants' };
       return { ok: true, paidBy, split: { type: 'shares', between } };
     }
+    case 'items':
+      return userIdsOf(split).every(isMember)
+        ? { ok: true, paidBy, split }
+        : { ok: false, reason: 'participant_removed' };
     case 'exact':
     case 'percent':
       return split.between.every((s) => isMember(s.userId))

@@ -8,7 +8,19 @@ export type SplitInput =
   | { type: 'equal'; between: string[] }
   | { type: 'exact'; between: { userId: string; amount: number }[] }
   | { type: 'percent'; between: { userId: string; percent: number }[] }
-  | { type: 'shares'; between: { userId: string; shares: number }[] };
+  | { type: 'shares'; between: { userId: string; shares: number }[] }
+  | ItemsSplit;
+
+/**
+ * An itemized receipt: each item shared by some people (equally: ids; or by `{userId, shares}`),
+ * `tax` and `tip` spread over the items in proportion (API.md §4).
+ */
+export type ItemsSplit = {
+  type: 'items';
+  items: { description?: string; amount: number; between: (string | { userId: string; shares: number })[] }[];
+  tax?: number;
+  tip?: number;
+};
 
 /** One member's part of what was paid, in minor units. */
 export type Payer = { userId: string; amount: number };

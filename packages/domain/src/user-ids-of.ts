@@ -1,3 +1,4 @@
+import { itemizedParties } from './itemized-split';
 import type { SplitInput } from './types';
 
 /**
@@ -14,5 +15,21 @@ export function userIdsOf(split: SplitInput): string[] {
       return split.between.map((entry) => entry.userId);
     case 'shares':
       return split.between.map((entry) => entry.userId);
+    case 'items':
+      return itemizedParties(split).map((party) => party.userId);
   }
+}
+
+/**
+ * The participants of a split, each with the path (under `prefix`, e.g. `split`) where the request
+ * names it: `between[i]` (equal), `between[i].userId`, or its first place in an item.
+ */
+export function splitParties(split: SplitInput, prefix: string): { userId: string; path: string }[] {
+  if (split.type === 'items') {
+    return itemizedParties(split).map((p) => ({ userId: p.userId, path: p.path.replace(/^split/, prefix) }));
+  }
+  return userIdsOf(split).map((userId, i) => ({
+    userId,
+    path: split.type === 'equal' ? `${prefix}.between[${i}]` : `${prefix}.between[${i}].userId`,
+  }));
 }

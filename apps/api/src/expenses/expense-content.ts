@@ -14,6 +14,7 @@ import {
   type Payer,
   type Share,
   type SplitInput,
+  splitParties,
   userIdsOf,
 } from '@tally/domain';
 import { AppError } from '@tally/http-kit';
@@ -171,10 +172,7 @@ export const partiesOf = (e: { paidBy: string | readonly Payer[]; split: SplitIn
   ...(typeof e.paidBy === 'string'
     ? [{ userId: e.paidBy, path: 'paidBy' }]
     : e.paidBy.map((p, i) => ({ userId: p.userId, path: `paidBy[${i}].userId` }))),
-  ...userIdsOf(e.split).map((userId, i) => ({
-    userId,
-    path: e.split.type === 'equal' ? `split.between[${i}]` : `split.between[${i}].userId`,
-  })),
+  ...splitParties(e.split, 'split'),
 ];
 
 /**

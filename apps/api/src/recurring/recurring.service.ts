@@ -11,7 +11,7 @@ import {
   type SplitInput,
   splitAmongMembers,
   startOfLocalDay,
-  userIdsOf,
+  splitParties,
 } from '@tally/domain';
 import { AppError, limitExceeded, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
@@ -175,10 +175,7 @@ const partiesOf = (t: Pick<RecurringTemplate, 'paidBy' | 'split'>): Party[] => [
   ...(typeof t.paidBy === 'string'
     ? [{ userId: t.paidBy, path: 'expense.paidBy' }]
     : t.paidBy.map((p, i) => ({ userId: p.userId, path: `expense.paidBy[${i}].userId` }))),
-  ...userIdsOf(t.split).map((userId, i) => ({
-    userId,
-    path: t.split.type === 'equal' ? `expense.split.between[${i}]` : `expense.split.between[${i}].userId`,
-  })),
+  ...splitParties(t.split, 'expense.split'),
 ];
 
 const preconditionFailed = () =>

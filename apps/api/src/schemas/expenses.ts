@@ -1,9 +1,15 @@
+import { MAX_ITEMS } from '@tally/domain';
 import Joi from 'joi';
 import { currency, freeText, groupId, money, nameText, nonNegativeMoney, realTimestamp } from './fields';
 
 // ---- expenses ------------------------------------------------------------------------------------
 const participant = Joi.string().min(1).max(100);
 const percent = Joi.number().min(0).max(100).precision(2).strict();
+
+const itemShare = Joi.object({
+  userId: participant.required(),
+  shares: Joi.number().strict().integer().min(1).max(1_000_000).required(),
+});
 
 export const split = Joi.alternatives()
   .conditional('.type', {
@@ -53,9 +59,30 @@ export const split = Joi.alternatives()
             .required(),
         }),
       },
+      {
+        // An itemized receipt (API.md §4): per item who shares it (equally, or by shares), tax and
+        // tip spread over the items in proportion. Bounds: 100 items, 1,000 people over all items.
+        is: 'items',
+        then: Joi.object({
+          type: Joi.string().valid('items').required(),
+          items: Joi.array()
+            .items(
+              Joi.object({
+                description: nameText(100, { trim: true }),
+                amount: nonNegativeMoney.required(),
+                between: Joi.array().items(participant, itemShare).min(1).max(200).required(),
+              }).label('ReceiptItem'),
+            )
+            .min(1)
+            .max(MAX_ITEMS)
+            .required(),
+          tax: nonNegativeMoney,
+          tip: nonNegativeMoney,
+        }),
+      },
     ],
     otherwise: Joi.object({
-      type: Joi.string().valid('equal', 'exact', 'percent', 'shares').required(),
+      type: Joi.string().valid('equal', 'exact', 'percent', 'shares', 'items').required(),
     }).unknown(true),
   })
   .label('Split');

@@ -1175,6 +1175,24 @@ export interface components {
             userId: string;
             shares: number;
           }[];
+        }
+      | {
+          /** @constant */
+          type: 'items';
+          items: {
+            /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
+            description?: string;
+            amount: number;
+            between: (
+              | string
+              | {
+                  userId: string;
+                  shares: number;
+                }
+            )[];
+          }[];
+          tax?: number;
+          tip?: number;
         };
     RegisterRequest: {
       /** Format: email */
@@ -1317,6 +1335,24 @@ export interface components {
               userId: string;
               shares: number;
             }[];
+          }
+        | {
+            /** @constant */
+            type: 'items';
+            items: {
+              /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
+              description?: string;
+              amount: number;
+              between: (
+                | string
+                | {
+                    userId: string;
+                    shares: number;
+                  }
+              )[];
+            }[];
+            tax?: number;
+            tip?: number;
           };
     };
     PatchExpenseRequest: {
@@ -1374,6 +1410,24 @@ export interface components {
               userId: string;
               shares: number;
             }[];
+          }
+        | {
+            /** @constant */
+            type: 'items';
+            items: {
+              /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
+              description?: string;
+              amount: number;
+              between: (
+                | string
+                | {
+                    userId: string;
+                    shares: number;
+                  }
+              )[];
+            }[];
+            tax?: number;
+            tip?: number;
           };
     };
     CommentRequest: {
@@ -1444,6 +1498,24 @@ export interface components {
                 userId: string;
                 shares: number;
               }[];
+            }
+          | {
+              /** @constant */
+              type: 'items';
+              items: {
+                /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
+                description?: string;
+                amount: number;
+                between: (
+                  | string
+                  | {
+                      userId: string;
+                      shares: number;
+                    }
+                )[];
+              }[];
+              tax?: number;
+              tip?: number;
             };
       };
       schedule: {
@@ -1517,6 +1589,24 @@ export interface components {
                 userId: string;
                 shares: number;
               }[];
+            }
+          | {
+              /** @constant */
+              type: 'items';
+              items: {
+                /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
+                description?: string;
+                amount: number;
+                between: (
+                  | string
+                  | {
+                      userId: string;
+                      shares: number;
+                    }
+                )[];
+              }[];
+              tax?: number;
+              tip?: number;
             };
       };
       schedule?: {

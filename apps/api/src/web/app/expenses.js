@@ -28,6 +28,53 @@ $('expense-form').addEventListener(
   }),
 );
 
+/**
+ * An itemized receipt (API.md §4, `split.type: "items"`) from the receipt form: a line per item,
+ * its amount then the first names of who had it (none: everyone); tax and tip spread in proportion.
+ */
+function receiptExpense(form, group) {
+  const minor = (name) =>
+    String(form.get(name) ?? '').trim() ? toMinor(String(form.get(name)), group.currency) : 0;
+  const byFirstName = new Map(group.members.map((m) => [m.name.split(' ')[0].toLowerCase(), m.userId]));
+  const items = String(form.get('items'))
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [amount, ...names] = line.split(/\s+/);
+      const between = names.map((name) => {
+        const userId = byFirstName.get(name.toLowerCase());
+        if (!userId) throw new Error(`No member of this group is called ${name}.`);
+        return userId;
+      });
+      return {
+        amount: toMinor(amount, group.currency),
+        between: between.length > 0 ? between : group.members.map((m) => m.userId),
+      };
+    });
+  const tax = minor('tax');
+  const tip = minor('tip');
+  return {
+    description: String(form.get('description')),
+    amount: items.reduce((sum, item) => sum + item.amount, 0) + tax + tip,
+    paidBy: String(form.get('paidBy')),
+    split: { type: 'items', items, ...(tax > 0 ? { tax } : {}), ...(tip > 0 ? { tip } : {}) },
+  };
+}
+
+$('receipt-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    const { group } = open;
+    const expense = await tally.expenses.create({ groupId: group.id, ...receiptExpense(form, group) });
+    event.target.reset();
+    renderMembers();
+    const shares = expense.shares.map((s) => `${nameOf(s.userId)} ${formatMoney(s.owed, expense.currency)}`);
+    say(`Added “${expense.description}”: ${shares.join(', ')}.`);
+  }),
+);
+
 // ---- search and comments (API.md §5.1, §5.2) -----------------------------------------------------
 
 /** The expense whose comments are shown: `{ id, description }`. */

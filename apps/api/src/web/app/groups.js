@@ -113,7 +113,7 @@ async function refreshMembers(groupId) {
 
 /** The open group's members as the payers to choose from, the user chosen. */
 export function renderMembers() {
-  for (const select of [$('paid-by'), $('recurring-paid-by')]) {
+  for (const select of [$('paid-by'), $('recurring-paid-by'), $('receipt-paid-by')]) {
     select.replaceChildren(
       ...open.group.members.map((m) => {
         const option = memberOption(m);
