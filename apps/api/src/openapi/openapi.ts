@@ -183,6 +183,8 @@ export function errorCodesOf(op: Operation): DocumentedErrorCode[] {
   if (op.websocket) return [...(op.errors ?? [])];
   const codes = new Set<DocumentedErrorCode>();
   if (!op.public) codes.add('unauthenticated');
+  // A request with an API key outside its scopes (API.md §2.6).
+  if (!op.public) codes.add('insufficient_scope');
   if (op.jsonBody) {
     codes.add('malformed_json');
     codes.add('payload_too_large');

@@ -309,6 +309,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/me/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's API keys
+     * @description Every key, the newest first, expired ones too (until revoked); never a secret or its hash. `lastUsedAt` is updated at most once a minute per key. A signed-in person only: a request authenticated with an API key is `403 insufficient_scope`.
+     */
+    get: operations['listApiKeys'];
+    put?: never;
+    /**
+     * Create an API key
+     * @description The answer carries `secret` (`tally_sk_` + 43 random base62 characters + a 6-character base62 CRC-32 checksum of them), **shown this once**: only its SHA-256 is kept. Send it as `Authorization: Bearer <secret>`; it acts as its user within its `scopes` (`read`: GET and HEAD, `write`: the rest) until `expiresAt` or until revoked. At most 25 keys per account, expired ones included (`422 limit_exceeded`, `apiKeysPerUser`). An `expiresAt` not in the future is `422 validation_failed`. Not keyed: an `Idempotency-Key` is ignored (a secret is never recorded for a replay). A signed-in person only: a request authenticated with an API key is `403 insufficient_scope`.
+     */
+    post: operations['createApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/api-keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key
+     * @description Deletes the key: its next request, on any process, is `401 unauthenticated`. Another user’s key, or none (or one already revoked): `404 not_found`. Not keyed. A signed-in person only: a request authenticated with an API key is `403 insufficient_scope`.
+     */
+    delete: operations['revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/groups': {
     parameters: {
       query?: never;
@@ -1219,6 +1263,17 @@ export interface components {
       password: string;
     };
     NoBody: Record<string, never>;
+    CreateApiKeyRequest: {
+      /** @description What the key is for, 1–100 characters: shown in the list. Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
+      name: string;
+      /** @description `read`: GET and HEAD; `write`: every other method. One or both, each once */
+      scopes: ('read' | 'write')[];
+      /**
+       * @description When the key stops working (RFC 3339 with an offset; in the future). Absent: it works until revoked
+       * @example 2027-01-31T00:00:00Z
+       */
+      expiresAt?: string;
+    };
     CreateGroupRequest: {
       /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       name: string;
@@ -2941,7 +2996,8 @@ export interface components {
         | 'internal_error'
         | 'invalid_reset_token'
         | 'wrong_password'
-        | 'limit_exceeded';
+        | 'limit_exceeded'
+        | 'insufficient_scope';
       detail: string;
       /** @description Same as the `X-Request-Id` response header */
       requestId: string;
@@ -3285,6 +3341,77 @@ export interface components {
     };
     DeviceSessionList: {
       data: components['schemas']['DeviceSession'][];
+    };
+    /** @description An API key (API.md §2.6); never its secret. */
+    ApiKey: {
+      /**
+       * @description API key id: `key_` followed by a ULID. Opaque: do not parse it.
+       * @example key_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description What the key is for, as given */
+      name: string;
+      /** @description `read`: GET and HEAD; `write`: every other method */
+      scopes: ('read' | 'write')[];
+      /**
+       * @description The first characters of the secret, to recognise it: not enough to use it
+       * @example tally_sk_4fQ9xZ
+       */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description Null: until revoked
+       */
+      expiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description The last request with the key, to the minute (written at most once a minute); null: never used
+       */
+      lastUsedAt: string | null;
+    };
+    /** @description A new API key with its secret (shown once). */
+    CreatedApiKey: {
+      /**
+       * @description API key id: `key_` followed by a ULID. Opaque: do not parse it.
+       * @example key_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description What the key is for, as given */
+      name: string;
+      /** @description `read`: GET and HEAD; `write`: every other method */
+      scopes: ('read' | 'write')[];
+      /**
+       * @description The first characters of the secret, to recognise it: not enough to use it
+       * @example tally_sk_4fQ9xZ
+       */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description Null: until revoked
+       */
+      expiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description The last request with the key, to the minute (written at most once a minute); null: never used
+       */
+      lastUsedAt: string | null;
+      /** @description The key itself, shown only in this answer: `tally_sk_`, 43 random base62 characters, and their CRC-32 in 6 base62 characters */
+      secret: string;
+    };
+    ApiKeyList: {
+      data: components['schemas']['ApiKey'][];
     };
   };
   responses: never;
@@ -3782,6 +3909,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `rate_limited` */
       429: {
         headers: {
@@ -3849,6 +3991,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -4196,7 +4353,7 @@ export interface operations {
           };
         };
       };
-      /** @description `wrong_password` */
+      /** @description `insufficient_scope`, `wrong_password` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4205,7 +4362,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'wrong_password';
+            code?: 'insufficient_scope' | 'wrong_password';
             /** @constant */
             status?: 403;
           };
@@ -4503,7 +4660,7 @@ export interface operations {
           };
         };
       };
-      /** @description `wrong_password` */
+      /** @description `insufficient_scope`, `wrong_password` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4512,7 +4669,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'wrong_password';
+            code?: 'insufficient_scope' | 'wrong_password';
             /** @constant */
             status?: 403;
           };
@@ -4677,6 +4834,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `payload_too_large` */
       413: {
         headers: {
@@ -4813,6 +4985,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `rate_limited` */
       429: {
         headers: {
@@ -4899,6 +5086,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `rate_limited` */
       429: {
         headers: {
@@ -4969,6 +5171,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -5057,6 +5274,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `rate_limited` */
       429: {
         headers: {
@@ -5124,6 +5356,376 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyList'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyRequest'];
+      };
+    };
+    responses: {
+      /** @description The key, with its secret */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiKey'];
+        };
+      };
+      /** @description `malformed_json` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed`, `limit_exceeded` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed' | 'limit_exceeded';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description keyId */
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key is revoked */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
           };
         };
       };
@@ -5214,6 +5816,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -5326,6 +5943,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -5480,6 +6112,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -5593,6 +6240,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -5799,6 +6461,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -5971,6 +6648,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -6118,7 +6810,7 @@ export interface operations {
           };
         };
       };
-      /** @description `forbidden` */
+      /** @description `insufficient_scope`, `forbidden` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6127,7 +6819,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'forbidden';
+            code?: 'insufficient_scope' | 'forbidden';
             /** @constant */
             status?: 403;
           };
@@ -6301,6 +6993,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -6402,6 +7109,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `rate_limited` */
       429: {
         headers: {
@@ -6489,6 +7211,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -6599,6 +7336,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -6769,6 +7521,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -6879,6 +7646,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -7054,6 +7836,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -7172,6 +7969,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -7302,7 +8114,7 @@ export interface operations {
           };
         };
       };
-      /** @description `forbidden` */
+      /** @description `insufficient_scope`, `forbidden` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7311,7 +8123,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'forbidden';
+            code?: 'insufficient_scope' | 'forbidden';
             /** @constant */
             status?: 403;
           };
@@ -7650,6 +8462,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -7769,6 +8596,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -7879,6 +8721,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -8069,6 +8926,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -8189,6 +9061,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -8313,6 +9200,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -8455,6 +9357,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -8625,6 +9542,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -8751,6 +9683,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -8942,6 +9889,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -9104,6 +10066,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -9296,6 +10273,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -9467,6 +10459,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -9593,6 +10600,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -9767,6 +10789,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -9893,6 +10930,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -10066,7 +11118,7 @@ export interface operations {
           };
         };
       };
-      /** @description `forbidden` */
+      /** @description `insufficient_scope`, `forbidden` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10075,7 +11127,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'forbidden';
+            code?: 'insufficient_scope' | 'forbidden';
             /** @constant */
             status?: 403;
           };
@@ -10206,6 +11258,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -10376,6 +11443,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -10480,6 +11562,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -10624,6 +11721,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -10751,6 +11863,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -10921,6 +12048,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -11027,6 +12169,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -11176,6 +12333,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -11372,6 +12544,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -11541,6 +12728,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -11648,6 +12850,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
