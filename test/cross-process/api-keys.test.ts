@@ -1,7 +1,6 @@
-import WebSocket from 'ws';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, redisUrl, type TestDatabase } from '../support/test-database';
-import { registerUser } from './http';
+import { registerUser, upgradeStatus } from './http';
 
 /**
  * An API key revoked on one API process stops at once on another (API.md §2.6): every keyed
@@ -40,21 +39,6 @@ describe('an API key revoked on one process, across the fleet', () => {
       body: body ? JSON.stringify(body) : undefined,
     });
 
-  /** The HTTP status a WebSocket upgrade with these headers gets (101 when it opened). */
-  const upgradeStatus = (headers: Record<string, string>) =>
-    new Promise<number>((resolve, reject) => {
-      const ws = new WebSocket(`${gateway.url.replace(/^http/, 'ws')}/v1/ws`, { headers });
-      ws.once('unexpected-response', (_req, res) => {
-        resolve(res.statusCode ?? 0);
-        ws.terminate();
-      });
-      ws.once('open', () => {
-        resolve(101);
-        ws.close();
-      });
-      ws.once('error', reject);
-    });
-
   it('works on B until A revokes it, then B refuses it at the very next request', async () => {
     const [apiA, apiB] = apis as [ServerProcess, ServerProcess];
     const ada = await registerUser(apiA.url, 'Ada');
@@ -78,7 +62,7 @@ describe('an API key revoked on one process, across the fleet', () => {
     const bob = await registerUser(apiA.url, 'Bob');
     const made = await call(apiA, 'POST', '/v1/me/api-keys', bob.headers, { name: 'ws', scopes: ['read'] });
     const key = (await made.json()) as { secret: string };
-    expect(await upgradeStatus({ Authorization: `Bearer ${key.secret}` })).toBe(401);
-    expect(await upgradeStatus(bob.headers)).toBe(101);
+    expect(await upgradeStatus(gateway.url, '/v1/ws', { Authorization: `Bearer ${key.secret}` })).toBe(401);
+    expect(await upgradeStatus(gateway.url, '/v1/ws', bob.headers)).toBe(101);
   });
 });
