@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { SESSION_ONLY_OPERATIONS } from '../../apps/api/src/api-keys/scopes';
+import { openApiDocument } from '../../apps/api/src/openapi/openapi';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { expectProblem, expectValidationFailed, idPattern, RFC3339_UTC } from './component-helpers';
 
@@ -249,5 +251,19 @@ describe('API keys (API.md §2.6)', () => {
     expect((await t.request.delete('/v1/me').set(ada.auth)).status).toBe(204);
     expectProblem(await t.request.get('/v1/me').set(withKey(key.secret)), 401, 'unauthenticated');
     expect(await t.db!.knex('api_keys').where({ user_id: ada.id })).toEqual([]);
+  });
+
+  it('the OpenAPI document says which operations take a key: all but the WebSocket and the session-only ones', () => {
+    const doc = openApiDocument() as {
+      security: unknown;
+      paths: Record<string, Record<string, { operationId: string; security?: unknown }>>;
+    };
+    expect(doc.security).toEqual([{ bearerAuth: [] }, { apiKey: [] }]);
+    const tokenOnly = Object.values(doc.paths)
+      .flatMap((ops) => Object.values(ops))
+      .filter((op) => JSON.stringify(op.security) === JSON.stringify([{ bearerAuth: [] }]))
+      .map((op) => op.operationId)
+      .sort();
+    expect(tokenOnly).toEqual([...SESSION_ONLY_OPERATIONS, 'openWebSocket'].sort());
   });
 });
