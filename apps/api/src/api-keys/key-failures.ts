@@ -64,8 +64,11 @@ export function createKeyFailures(options: KeyFailuresOptions = {}): KeyFailures
   /** IP key → { failures counted here, when the window ends }; a lock is `n > free`. */
   const windows = new Map<string, { n: number; endsAt: number }>();
 
+  // Ended windows are swept once 10,000 are kept, at most every 10 s (a flood of IPs costs no scan per request).
+  let sweptAt = 0;
   const sweep = (now: number) => {
-    if (windows.size < 10_000) return;
+    if (windows.size < 10_000 || now - sweptAt < 10_000) return;
+    sweptAt = now;
     for (const [key, w] of windows) if (w.endsAt <= now) windows.delete(key);
   };
 
