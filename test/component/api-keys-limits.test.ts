@@ -113,13 +113,20 @@ describe('rate limits of API keys (API.md §9)', () => {
     const first = await createKey(t, ada); // the user's first point
     const second = await createKey(t, ada); // and second
     const ip = freshIp();
+    // A request outside the key's scopes is refused, and spends the key's budget all the same.
+    const refused = await t.request
+      .post('/v1/groups')
+      .set('Authorization', `Bearer ${first}`)
+      .set('X-Forwarded-For', ip)
+      .send({ name: 'Nope' });
+    expectProblem(refused, 403, 'insufficient_scope');
     const remaining: string[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 4; i++) {
       const res = await asKey(t, first, ip);
       expect(res.status).toBe(200);
       remaining.push(res.headers['ratelimit-remaining'] as string);
     }
-    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+    expect(remaining).toEqual(['3', '2', '1', '0']);
     const over = await asKey(t, first, ip);
     expectProblem(over, 429, 'rate_limited');
     expect(over.headers['ratelimit-limit']).toBe('5');

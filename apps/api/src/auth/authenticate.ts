@@ -1,7 +1,6 @@
 import type { AccessTokens } from '@tally/http-kit';
 import { AppError } from '@tally/http-kit';
 import { isApiKeyCredential, type KeyAuthentication } from '../api-keys/key-authentication';
-import { assertKeyMayCall } from '../api-keys/scopes';
 import type { RequestState, Step } from '../http/pipeline';
 
 export const unauthenticated = (): AppError =>
@@ -24,7 +23,8 @@ export async function identityFromAuthorization(tokens: AccessTokens, header: st
  * token's user and session, or `401`. `isRevoked`: a deleted account's access token (API.md §11.3),
  * or one of a session that was signed out (its `sid`, §2), is refused before it expires; absent,
  * every valid token is accepted. `keys`: a bearer API key (`tally_sk_…`, API.md §2.6) is checked
- * there and held to its scopes; absent, a key is refused like any token that does not verify.
+ * there (its scopes by the `keyScope` step, after its budget); absent, a key is refused like any
+ * token that does not verify.
  */
 export function authenticationStep(
   tokens: AccessTokens,
@@ -36,9 +36,9 @@ export function authenticationStep(
     if (keys && credential && isApiKeyCredential(credential)) {
       // The key's account is checked active by the lookup itself: no `isRevoked` round trip.
       const key = await keys(credential, s.ip);
-      assertKeyMayCall(s.route.operationId, s.method, key.scopes);
       s.userId = key.userId;
       s.apiKeyId = key.keyId;
+      s.apiKeyScopes = key.scopes;
       return;
     }
     const identity = await identityFromAuthorization(tokens, s.req.headers.authorization);

@@ -1,6 +1,7 @@
 import type { AccessTokens } from '@tally/http-kit';
 import { unavailable } from '@tally/http-kit';
 import type { KeyAuthentication } from '../api-keys/key-authentication';
+import { assertKeyMayCall } from '../api-keys/scopes';
 import { authenticationStep } from '../auth/authenticate';
 import { type CorsOrigins, corsStep } from './cors';
 import type { ObserveRequest } from './http-metrics';
@@ -52,8 +53,10 @@ export const requestIdStep: Step = {
  *    routes skip it).
  * 9. `perUser`: the per-user budget, or the key's own for a request with an API key (the public
  *    routes skip it).
- * 10. `route`: the request has reached its route (its template labels the metrics from here).
- * 11. `body`: a write's JSON body (415, 413, 400 before anything runs).
+ * 10. `keyScope`: a request with an API key within the key's scopes, and not to what only a
+ *    signed-in person may do (`403 insufficient_scope`, after the budget: refusals spend it too).
+ * 11. `route`: the request has reached its route (its template labels the metrics from here).
+ * 12. `body`: a write's JSON body (415, 413, 400 before anything runs).
  *
  * Steps 1, 2, 4 and 5 run for the routes outside `/v1` too (the probes, the docs, the web client).
  */
@@ -110,6 +113,13 @@ export function requestSteps(deps: StepDeps): Step[] {
         if (s.route.access !== 'user') return undefined;
         // A key's budget is its own (`key:` ids never collide with user ids): a script cannot spend its user's.
         return rateLimits.perUser.spend(s.apiKeyId === undefined ? s.userId : `key:${s.apiKeyId}`, s.res);
+      },
+    },
+    {
+      name: 'keyScope',
+      run: (s) => {
+        if (s.apiKeyId !== undefined) assertKeyMayCall(s.route.operationId, s.method, s.apiKeyScopes);
+        return undefined;
       },
     },
     {
