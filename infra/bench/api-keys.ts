@@ -16,7 +16,9 @@ import { freePort } from '../../test/support/server-process';
 import { ensureRedis } from '../../test/support/services';
 import { ensureBuilt } from '../fleet/ensure-built';
 import {
+  call,
   createBenchDatabase,
+  percentile,
   runBench,
   spawnBenchServer,
   stopBench,
@@ -27,27 +29,6 @@ import {
 const REQUESTS = Number(process.env.BENCH_API_KEYS_REQUESTS ?? 2000);
 /** Rounds alternate the credentials, so a drift of the machine's load hits both alike. */
 const ROUND = 100;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
 
 runBench('bench:api-keys', async () => {
   const db = await createBenchDatabase('tally_bench_keys');
