@@ -226,7 +226,15 @@ describe('API keys (API.md §2.6)', () => {
 
   it(`refuses a key past the bound of keys per account with 422 limit_exceeded`, async () => {
     const ada = await t.register('Ada');
-    for (let i = 0; i < 25; i++) await createKey(ada, { name: `k${i}`, scopes: ['read'] });
+    for (let i = 0; i < 23; i++) await createKey(ada, { name: `k${i}`, scopes: ['read'] });
+    // Two places left, six creations at once: the account's row is locked while keys are counted,
+    // so exactly two get in.
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t.request.post('/v1/me/api-keys').set(ada.auth).send({ name: `race ${i}`, scopes: ['read'] }),
+      ),
+    );
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 422, 422, 422, 422]);
     const over = await t.request
       .post('/v1/me/api-keys')
       .set(ada.auth)
