@@ -125,3 +125,27 @@ export function spawnBenchServer(argv: string[], name: string, env: Record<strin
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
+
+/** The `p`th percentile of `sorted` (ascending), NaN for none. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+/** One JSON request to a bench's server: its parsed answer, or an error naming the status and body. */
+export async function call(
+  api: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${api}${url}`, {
+    method,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}

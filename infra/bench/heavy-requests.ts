@@ -28,7 +28,7 @@ import { RECURRING_LIMITS } from '../../apps/api/src/recurring/recurring.service
 import { freePort } from '../../test/support/server-process';
 import { ensureRedis } from '../../test/support/services';
 import { splitwiseExport } from '../../test/support/splitwise-export';
-import { createBenchDatabase, writeResults } from './bench-setup';
+import { call, createBenchDatabase, percentile, writeResults } from './bench-setup';
 import { waitUntilHealthy } from './keyed-load';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -46,11 +46,6 @@ type Phase = {
   readsNot200: number;
   eventLoopP99Ms: number;
 };
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
 
 async function eventLoopP99Ms(api: string): Promise<number> {
   const text = await (await fetch(`${api}/metrics`)).text();
@@ -93,23 +88,6 @@ async function measure(
     readsNot200: not200,
     eventLoopP99Ms: +eventLoop.toFixed(1),
   };
-}
-
-async function call(
-  api: string,
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body?: unknown,
-) {
-  const res = await fetch(`${api}${url}`, {
-    method,
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
 async function register(api: string, name: string) {

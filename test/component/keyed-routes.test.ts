@@ -49,7 +49,9 @@ const DOCUMENTED_WRITES = Object.entries(openApiDocument().paths as Record<strin
   // A password change is no group write either: no key is recorded (API.md §2.4), like auth's.
   .filter((name) => name !== 'POST /v1/me/password')
   // Nor are an email change and a new verification link (API.md §2.5).
-  .filter((name) => name !== 'POST /v1/me/email' && name !== 'POST /v1/me/email/verification');
+  .filter((name) => name !== 'POST /v1/me/email' && name !== 'POST /v1/me/email/verification')
+  // API keys are no group write, and a created key's secret must never be recorded for a replay (API.md §2.6).
+  .filter((name) => name !== 'POST /v1/me/api-keys' && name !== 'DELETE /v1/me/api-keys/:keyId');
 
 // ---- one successful keyed request per route ------------------------------------------------------
 type Scenario = { path: string; body?: object; status: number };

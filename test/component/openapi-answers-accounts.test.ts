@@ -275,6 +275,19 @@ describe('OpenAPI document: answers (accounts, groups, invites, operations)', ()
     expectStatus(await call('post', '/v1/auth/logout', { user: await t.register('Out') }), 204);
     expectStatus(await call('post', '/v1/auth/logout-all', { user: await t.register('AllOut') }), 204);
 
+    // API keys (API.md §2.6)
+    const scripter = await t.register('Scripter');
+    const key = await call('post', '/v1/me/api-keys', {
+      user: scripter,
+      body: { name: 'cron', scopes: ['read'] },
+    });
+    expectStatus(key, 201);
+    expectStatus(await call('get', '/v1/me/api-keys', { user: scripter }), 200);
+    // A key may not manage keys: the documented 403.
+    const withKey = { Authorization: `Bearer ${key.body.secret}` };
+    expectStatus(await call('get', '/v1/me/api-keys', { headers: withKey }), 403);
+    expectStatus(await call('delete', `/v1/me/api-keys/${key.body.id}`, { user: scripter }), 204);
+
     // operations
     expectStatus(await call('get', '/healthz'), 200);
     expectStatus(await call('get', '/readyz'), 200);

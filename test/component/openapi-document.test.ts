@@ -217,6 +217,8 @@ describe('OpenAPI document', () => {
       '201',
       '400',
       '401',
+      // insufficient_scope: an API key without the write scope (API.md §2.6)
+      '403',
       '404',
       '409',
       '413',

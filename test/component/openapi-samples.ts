@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import { createApiKeyBody } from '../../apps/api/src/api-keys/api-keys.schema';
 import {
   acceptInviteBody,
   activityReadBody,
@@ -53,6 +54,7 @@ export const BODIES: Record<string, Joi.Schema> = {
   'POST /v1/me/email': changeEmailBody,
   'POST /v1/me/email/verification': noBody,
   'POST /v1/groups/{groupId}/members/{memberId}/claim': noBody,
+  'POST /v1/me/api-keys': createApiKeyBody,
 };
 export const USR_A = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC';
 export const USR_B = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RD';
@@ -66,6 +68,10 @@ export const VALID: Record<string, unknown[]> = {
   'POST /v1/me/email': [{ email: 'New@Example.com', password: 'x' }],
   'POST /v1/me/email/verification': [{}],
   'POST /v1/groups/{groupId}/members/{memberId}/claim': [{}],
+  'POST /v1/me/api-keys': [
+    { name: 'Backup', scopes: ['read'] },
+    { name: ' Sync ', scopes: ['write', 'read'], expiresAt: '2099-01-01T00:00:00+05:30' },
+  ],
   'POST /v1/me/activity/read': [{ upTo: 'evt_1' }],
   'POST /v1/expenses/{expenseId}/comments': [{ text: 'x' }, { text: ' <b>as sent</b> ' }, { text: 'a\n\tb' }],
   'POST /v1/settlements/{settlementId}/comments': [{ text: 'Thanks 👍' }],
@@ -188,6 +194,16 @@ export const INVALID: Record<string, unknown[]> = {
   'POST /v1/auth/verify-email': [{}, { token: 'not a token!' }, { token: 'AbCd_-0123456789xyzXYZ', x: 1 }],
   'POST /v1/me/email': [{ email: 'new@example.com' }, { email: 'nope', password: 'x' }, { password: 'x' }],
   'POST /v1/me/email/verification': [{ x: 1 }],
+  'POST /v1/me/api-keys': [
+    { name: 'a' },
+    { scopes: ['read'] },
+    { name: '', scopes: ['read'] },
+    { name: 'a', scopes: [] },
+    { name: 'a', scopes: ['admin'] },
+    { name: 'a', scopes: ['read', 'read'] },
+    { name: 'a', scopes: ['read'], expiresAt: 'soon' },
+    { name: 'a', scopes: ['read'], secret: 'x' },
+  ],
   'POST /v1/groups/{groupId}/members/{memberId}/claim': [{ x: 1 }, { asMember: 'usr_1' }],
   'POST /v1/me/password': [
     { current: 'x' },

@@ -2,14 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import WebSocket from 'ws';
 import { ensureBuilt } from '../../infra/fleet/ensure-built';
 import { freePort, type ServerProcess, spawnServer } from '../support/server-process';
 import { ensurePostgres, type ThrowawayService } from '../support/services';
 import { databaseUrl, redisUrl } from '../support/test-database';
 import { TEST_JWT_SECRET } from '../support/test-server';
 import { UNTIL_TIMEOUT_MS, until } from '../support/until';
-import { registerUser } from './http';
+import { registerUser, upgradeStatus } from './http';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -44,22 +43,6 @@ async function runToExit(
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   clearTimeout(timer);
   return { code, output, ms: Date.now() - started };
-}
-
-/** An upgrade's HTTP status (101 when it became a WebSocket). */
-function upgradeStatus(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/ws`);
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.once('open', () => {
-      resolve(101);
-      ws.close();
-    });
-    ws.once('error', reject);
-  });
 }
 
 /** API.md §9 and OPERATIONS.md: a process that starts while PostgreSQL is down listens, waits and retries. */

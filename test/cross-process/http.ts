@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { uniqueEmail } from '../support/test-server';
 
 export type ProcessUser = { id: string; headers: Record<string, string> };
@@ -35,4 +36,24 @@ export async function postExpense(
   } catch {
     return { status: 'network-error' };
   }
+}
+
+/** An upgrade's HTTP status (101 when it became a WebSocket), with these request headers. */
+export function upgradeStatus(
+  url: string,
+  path = '/v1/ws',
+  headers: Record<string, string> = {},
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}${path}`, { headers });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.once('open', () => {
+      resolve(101);
+      ws.close();
+    });
+    ws.once('error', reject);
+  });
 }

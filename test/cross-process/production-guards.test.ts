@@ -1,24 +1,7 @@
-import WebSocket from 'ws';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, redisUrl, type TestDatabase } from '../support/test-database';
 import { newKey } from '../support/test-server';
-import { postExpense, registerUser } from './http';
-
-/** An upgrade's HTTP status (101 when it became a WebSocket). */
-function upgradeStatus(url: string, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}${path}`);
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.once('open', () => {
-      resolve(101);
-      ws.close();
-    });
-    ws.once('error', reject);
-  });
-}
+import { postExpense, registerUser, upgradeStatus } from './http';
 
 /**
  * A production process: the test switches (TALLY_TEST_*) are off whatever the environment says, and

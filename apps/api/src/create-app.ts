@@ -9,6 +9,10 @@ import { createAccountDeletion } from './account/account-deletion';
 import { createRevokedUsers } from './account/revoked-users';
 import { activityRoutes } from './activity/activity.routes';
 import { createActivityService } from './activity/activity.service';
+import { apiKeyRoutes } from './api-keys/api-keys.routes';
+import { createApiKeys } from './api-keys/api-keys.service';
+import { createKeyAuthentication } from './api-keys/key-authentication';
+import { createKeyFailures, type KeyFailures } from './api-keys/key-failures';
 import { authRoutes, meRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { myEmailRoutes, verifyEmailRoutes } from './auth/email.routes';
@@ -84,6 +88,8 @@ export type AppDeps = {
   rateLimits?: { perUser: Budget; perIp: Budget };
   /** Login throttling per account and per client IP (`createLoginThrottle`, API.md §2); absent: none. */
   loginThrottle?: LoginThrottle;
+  /** Failed API-key attempts per client IP (`createKeyFailures`, API.md §2.6); absent: counted in this process. */
+  apiKeyFailures?: KeyFailures;
   /** Refuses new work with 503 when this process is saturated. */
   loadShedder?: Shedder;
   /** True once the process drains: new work is refused with 503 so the load balancer moves on. */
@@ -217,6 +223,12 @@ export function createApp(deps: AppDeps): Express {
     },
   });
   const settlements = createSettlementsService({ knex: deps.knex, newId });
+  // API keys (API.md §2.6): looked up by hash on every keyed request, so a revoke holds everywhere at once.
+  const apiKeys = createApiKeys({ knex: deps.knex, newId });
+  const keyAuthentication = createKeyAuthentication({
+    apiKeys,
+    failures: deps.apiKeyFailures ?? createKeyFailures({ registry: deps.registry, logger: deps.logger }),
+  });
   // The one maker of write routes (http/write-route.ts): every keyed write runs its steps.
   const routes = createWriteRoutes({ writes, announcer: deps.announcer, idempotency: deps.idempotency });
   const fx = fxRoutes({ knex: deps.knex, routes, provider: deps.ratesProvider, reads });
@@ -237,6 +249,7 @@ export function createApp(deps: AppDeps): Express {
     ...verifyEmailRoutes(emailDeps),
     ...meRoutes({ auth }),
     ...sessionRoutes({ sessions }),
+    ...apiKeyRoutes({ apiKeys }),
     ...changePasswordRoutes({ passwords }),
     ...myEmailRoutes(emailDeps),
     ...exportRoutes({ reads, logger: deps.logger, accounts }),
@@ -283,6 +296,7 @@ export function createApp(deps: AppDeps): Express {
       loadShedder: deps.loadShedder,
       isDraining: deps.isDraining,
       rateLimits: deps.rateLimits,
+      apiKeys: keyAuthentication,
       extraSteps: deps.extraSteps,
     }),
     { logger: deps.logger, etagOf: app.get('etag fn'), ipOf },

@@ -1,5 +1,7 @@
 export type { GroupEvent } from '@tally/events';
 export { type AccessTokens, createAccessTokens } from '@tally/http-kit';
+export { createKeyFailures, type KeyFailures, type KeyFailuresOptions } from './api-keys/key-failures';
+export { checksumOf, isWellFormedSecret, SECRET_PREFIX } from './api-keys/secret';
 export {
   type AuthRecordsSweeper,
   createAuthRecordsSweeper,

@@ -3,6 +3,7 @@ import {
   createAuthRecordsSweeper,
   createEcbRatesProvider,
   createGroupGate,
+  createKeyFailures,
   createLoadShedder,
   createLoginThrottle,
   createRateLimits,
@@ -124,6 +125,15 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     logger,
     ignoredErrors,
   });
+  // Failed API-key attempts per client IP (API.md §2.6), shared through Redis like the login throttle.
+  const apiKeyFailures = createKeyFailures({
+    redis,
+    freeFailures: config.apiKeyFailuresPerIp,
+    windowSeconds: config.apiKeyFailureWindowSeconds,
+    registry,
+    logger,
+    ignoredErrors,
+  });
   // Writes to one hot group queue here, not in the connection pool (MAX_WRITES_WAITING_PER_GROUP).
   const groupGate = createGroupGate({
     maxWaiting: config.maxWritesWaitingPerGroup,
@@ -171,6 +181,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     idempotency,
     rateLimits,
     loginThrottle,
+    apiKeyFailures,
     loadShedder,
     groupGate,
     ratesProvider,

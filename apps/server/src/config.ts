@@ -239,6 +239,14 @@ const httpVariables = {
     { min: 1, max: 86400, default: 900 },
     'How long the login throttle remembers an account’s or an IP’s attempts after the last one (or after its lock ends), in seconds.',
   ),
+  API_KEY_FAILURES_PER_IP: integer(
+    { min: 1, default: 20 },
+    'Failed API-key attempts (unknown, revoked, expired or malformed `tally_sk_…` keys) per client IP in `API_KEY_FAILURE_WINDOW_SECONDS` before every key request from that IP is `429 rate_limited` until the window ends (API.md §2.6).',
+  ),
+  API_KEY_FAILURE_WINDOW_SECONDS: integer(
+    { min: 1, max: 86400, default: 900 },
+    'The window of `API_KEY_FAILURES_PER_IP`, from an IP’s first failed API-key attempt, in seconds.',
+  ),
   MAX_IN_FLIGHT: integer(
     { min: 1, default: 512 },
     'Most requests in flight in one process; with that many, a new one gets `503 unavailable` (load shedding).',

@@ -180,6 +180,7 @@ export async function start(
         revokedUsersTtlMs: config.accountStatusTtlMs,
         rateLimits: api.rateLimits,
         loginThrottle: api.loginThrottle,
+        apiKeyFailures: api.apiKeyFailures,
         loadShedder: api.loadShedder.middleware,
         groupGate: api.groupGate,
         ratesProvider: api.ratesProvider,

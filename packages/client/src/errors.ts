@@ -222,6 +222,15 @@ export class LimitExceededError extends ProblemError {
   }
 }
 
+/**
+ * 403 `insufficient_scope`: the client's API key lacks the scope of the request (`read` for GET,
+ * `write` for the rest), or the route is one only a signed-in person may call (API.md §2.6).
+ */
+export class InsufficientScopeError extends ProblemError {
+  declare readonly code: 'insufficient_scope';
+  override name = 'InsufficientScopeError';
+}
+
 /** A response that is not a Tally problem (e.g. a proxy's HTML 502); `code` is `http_error`. */
 export class HttpError extends ProblemError {
   constructor(problem: Problem, options?: { retryAfterMs?: number }) {
@@ -261,6 +270,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   internal_error: InternalServerError,
   invalid_reset_token: InvalidResetTokenError,
   wrong_password: WrongPasswordError,
+  insufficient_scope: InsufficientScopeError,
   limit_exceeded: LimitExceededError,
 };
 

@@ -1,4 +1,5 @@
 export { ActivityApi } from './activity-api.js';
+export { ApiKeysApi, ApiKeyTokenStore } from './api-keys-api.js';
 export {
   MemoryTokenStore,
   type StoredTokens,

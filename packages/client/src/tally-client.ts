@@ -1,4 +1,5 @@
 import { ActivityApi } from './activity-api.js';
+import { ApiKeysApi, ApiKeyTokenStore } from './api-keys-api.js';
 import { MemoryTokenStore, TokenManager, type TokenStore } from './auth.js';
 import { AuthApi } from './auth-api.js';
 import { CommentsApi } from './comments-api.js';
@@ -23,6 +24,11 @@ export type TallyClientOptions = Omit<HttpClientOptions, 'tokens'> & {
    * @default a new MemoryTokenStore
    */
   tokenStore?: TokenStore;
+  /**
+   * An API key (`tally_sk_…`, API.md §2.6) instead of signing in: every request carries it, within
+   * its scopes; `tokenStore` is not used. For scripts and integrations; the WebSocket does not take keys.
+   */
+  apiKey?: string;
   /** Called when the server refuses the refresh token: the user must sign in again. */
   onSessionExpired?: () => void;
   /** Called with every new session (register, login, refresh). */
@@ -65,6 +71,8 @@ export class TallyClient {
   readonly imports: ImportsApi;
   /** The caller's signed-in devices: list them, sign one out (API.md §2). */
   readonly sessions: SessionsApi;
+  /** The caller's API keys for scripts: create, list, revoke (API.md §2.6). */
+  readonly apiKeys: ApiKeysApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -73,11 +81,11 @@ export class TallyClient {
   private readonly now: (() => number) | undefined;
 
   constructor(options: TallyClientOptions) {
-    const { tokenStore, onSessionExpired, onSession, outbox, ...httpOptions } = options;
+    const { tokenStore, apiKey, onSessionExpired, onSession, outbox, ...httpOptions } = options;
     this.now = httpOptions.now;
     let http: HttpClient | undefined;
     this.tokens = new TokenManager({
-      store: tokenStore ?? new MemoryTokenStore(),
+      store: apiKey !== undefined ? new ApiKeyTokenStore(apiKey) : (tokenStore ?? new MemoryTokenStore()),
       ...(httpOptions.now ? { now: httpOptions.now } : {}),
       ...(onSessionExpired ? { onSessionExpired } : {}),
       onSession: (session) => {
@@ -109,6 +117,7 @@ export class TallyClient {
     this.comments = new CommentsApi(http);
     this.imports = new ImportsApi(http);
     this.sessions = new SessionsApi(http);
+    this.apiKeys = new ApiKeysApi(http);
     this.outbox = new Outbox(
       {
         http,

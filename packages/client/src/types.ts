@@ -48,6 +48,11 @@ export type RegisterRequest = Schemas['RegisterRequest'];
 export type LoginRequest = Schemas['LoginRequest'];
 /** A signed-in device (API.md §2, `GET /v1/me/sessions`). */
 export type DeviceSession = Schemas['DeviceSession'];
+/** An API key as listed (API.md §2.6); never its secret. */
+export type ApiKey = Schemas['ApiKey'];
+/** A new API key with its `secret`, which only this answer carries. */
+export type CreatedApiKey = Schemas['CreatedApiKey'];
+export type CreateApiKeyRequest = Schemas['CreateApiKeyRequest'];
 
 // ---- groups --------------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ import type { SplitInput } from './types';
 
 /** The splits with a `between` list (every type but `items`, tested in itemized-split.test.ts). */
 type WeightedSplit = Exclude<SplitInput, { type: 'items' }>;
+
 import { userIdsOf } from './user-ids-of';
 
 const amountArb = fc.oneof(fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 1, max: MAX_AMOUNT }));

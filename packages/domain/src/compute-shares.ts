@@ -1,10 +1,10 @@
 import { allocateLargestRemainder } from './allocate-largest-remainder';
 import { DomainError, type FieldError } from './domain-error';
 import { isRecord } from './is-record';
+import { itemizedWeights } from './itemized-split';
 import type { Share, SplitInput } from './types';
 import { validateAmount } from './validate-amount';
 import { validateUserId } from './validate-user-id';
-import { itemizedWeights } from './itemized-split';
 
 type SplitType = SplitInput['type'];
 

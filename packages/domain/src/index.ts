@@ -4,6 +4,7 @@ export { type ConvertedBalances, type CurrencyNets, convertBalances } from './co
 export { diffBalanceEffects } from './diff-balance-effects';
 export { DomainError, type DomainErrorCode, type FieldError } from './domain-error';
 export { expenseBalanceEffect } from './expense-balance-effect';
+export { MAX_ITEM_ENTRIES, MAX_ITEMS } from './itemized-split';
 export { MAX_AMOUNT } from './max-amount';
 export { CURRENCIES_WITH_MINOR_UNITS, minorUnitsOf } from './minor-units';
 export { normalizePayers } from './normalize-payers';
@@ -39,5 +40,4 @@ export {
 } from './text';
 export { isRealDate, isRealTimestamp, isStorableInstant } from './timestamps';
 export type { BalanceDelta, MemberNet, Payer, Share, SplitInput, Transfer } from './types';
-export { MAX_ITEM_ENTRIES, MAX_ITEMS } from './itemized-split';
 export { splitParties, userIdsOf } from './user-ids-of';

@@ -33,7 +33,11 @@ const receiptArb = fc
   .record({
     items: fc.array(
       fc.record({
-        amount: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 1e9 })),
+        amount: fc.oneof(
+          fc.constant(0),
+          fc.integer({ min: 1, max: 100_000 }),
+          fc.integer({ min: 1, max: 1e9 }),
+        ),
         people: fc.subarray(USERS, { minLength: 1 }),
         weight: entryArb,
       }),
@@ -141,7 +145,10 @@ describe('computeShares of an itemized receipt (type: "items")', () => {
       [{ type: 'items', items: [] }, 'split.items'],
       [{ type: 'items', items: [{ amount: 0, between: ['usr_a'] }], tip: 10 }, 'split.items'],
       [{ type: 'items', items: [{ amount: 10, between: ['usr_a', 'usr_a'] }] }, 'split.items[0].between[1]'],
-      [{ type: 'items', items: [{ amount: 10, between: [{ userId: 'usr_a', shares: 0 }] }] }, 'split.items[0].between[0].shares'],
+      [
+        { type: 'items', items: [{ amount: 10, between: [{ userId: 'usr_a', shares: 0 }] }] },
+        'split.items[0].between[0].shares',
+      ],
       [{ type: 'items', items: [{ amount: -1, between: ['usr_a'] }] }, 'split.items[0].amount'],
       [{ type: 'items', items: [{ amount: 10, between: [] }] }, 'split.items[0].between'],
       [{ type: 'items', items: [{ amount: 10, between: ['usr_a'] }], tip: 1.5 }, 'split.tip'],

@@ -86,7 +86,10 @@ function parseItems(value: unknown, errors: FieldError[]): ParsedItem[] | undefi
     0,
   );
   if (entries > MAX_ITEM_ENTRIES) {
-    errors.push({ path: 'split.items', message: `must name at most ${MAX_ITEM_ENTRIES} people over all items` });
+    errors.push({
+      path: 'split.items',
+      message: `must name at most ${MAX_ITEM_ENTRIES} people over all items`,
+    });
     return undefined;
   }
   const before = errors.length;

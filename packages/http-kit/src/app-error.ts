@@ -27,7 +27,8 @@ export type ErrorCode =
   | 'internal_error'
   | 'invalid_reset_token'
   | 'wrong_password'
-  | 'limit_exceeded';
+  | 'limit_exceeded'
+  | 'insufficient_scope';
 
 export type FieldError = { path: string; message: string };
 
@@ -63,6 +64,7 @@ const TITLES: Record<ErrorCode, string> = {
   invalid_reset_token: 'Invalid reset token',
   wrong_password: 'Wrong password',
   limit_exceeded: 'Limit exceeded',
+  insufficient_scope: 'Insufficient scope',
 };
 
 /** The one error type of the service; the HTTP edge turns it into problem+json. */

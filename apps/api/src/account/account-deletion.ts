@@ -53,7 +53,7 @@ const netsOf = (userId: string) => sql`
  * 2. the row keeps its id (records, memberships and events name it) but loses email, name (now
  *    "Deleted user"), password hash, any pending email and its email verification (the links
  *    mailed to confirm an address are deleted); `status` becomes `deleted`;
- * 3. every session (API.md §2) and refresh token of the user is revoked.
+ * 3. every session (API.md §2) and refresh token of the user is revoked, and every API key deleted.
  *
  * Memberships stay: the groups' members, histories and balances read as before, the member shown
  * as a deleted user.
@@ -93,6 +93,8 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         );
         // The links mailed to confirm an address hold that address: they go with it.
         await runSql(trx, sql`delete from email_verifications where user_id = ${userId}`);
+        // Its API keys (§2.6) go too (a key of a deleted account was refused already, by its lookup).
+        await runSql(trx, sql`delete from api_keys where user_id = ${userId}`);
         // The live sessions by `sessions_user_live`, their refresh tokens by family (every token
         // since migration 011 belongs to a session; a refresh is refused once its session ended).
         await runSql(

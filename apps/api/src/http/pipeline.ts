@@ -14,6 +14,10 @@ export class RequestState implements RouteInput {
   /** Undefined until authenticated (a public route's handler reads it as no user; the logs omit it). */
   userId!: string;
   sessionId: string | undefined = undefined;
+  /** The API key the request authenticated with (API.md §2.6), if any: its own rate-limit budget. */
+  apiKeyId: string | undefined = undefined;
+  /** That key's scopes (`read`, `write`), checked by the `keyScope` step. */
+  apiKeyScopes: readonly string[] = [];
   body: unknown = undefined;
   /** `performance.now()` at arrival (the metrics step). */
   started = 0;

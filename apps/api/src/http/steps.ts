@@ -1,5 +1,7 @@
 import type { AccessTokens } from '@tally/http-kit';
 import { unavailable } from '@tally/http-kit';
+import type { KeyAuthentication } from '../api-keys/key-authentication';
+import { assertKeyMayCall } from '../api-keys/scopes';
 import { authenticationStep } from '../auth/authenticate';
 import { type CorsOrigins, corsStep } from './cors';
 import type { ObserveRequest } from './http-metrics';
@@ -17,6 +19,8 @@ export type StepDeps = {
   loadShedder?: Shedder | undefined;
   isDraining?: (() => boolean) | undefined;
   rateLimits?: { perUser: Budget; perIp: Budget } | undefined;
+  /** Checks a bearer API key (API.md §2.6); absent: keys are refused like bad tokens. */
+  apiKeys?: KeyAuthentication | undefined;
   /** Steps a test adds at the end of the list (after the body): they run on every route. */
   extraSteps?: readonly Step[] | undefined;
 };
@@ -45,10 +49,14 @@ export const requestIdStep: Step = {
  * 5. `drain`: 503 once the process drains (not the probes).
  * 6. `cacheControl`: `private, no-cache` on GET/HEAD of the API (not the OpenAPI document).
  * 7. `perIp`: the per-IP budget of `/v1/auth/*`.
- * 8. `authenticate`: the bearer token and its revocation (the public routes skip it).
- * 9. `perUser`: the per-user budget (the public routes skip it).
- * 10. `route`: the request has reached its route (its template labels the metrics from here).
- * 11. `body`: a write's JSON body (415, 413, 400 before anything runs).
+ * 8. `authenticate`: the bearer token and its revocation, or an API key and its scopes (the public
+ *    routes skip it).
+ * 9. `perUser`: the per-user budget, or the key's own for a request with an API key (the public
+ *    routes skip it).
+ * 10. `keyScope`: a request with an API key within the key's scopes, and not to what only a
+ *    signed-in person may do (`403 insufficient_scope`, after the budget: refusals spend it too).
+ * 11. `route`: the request has reached its route (its template labels the metrics from here).
+ * 12. `body`: a write's JSON body (415, 413, 400 before anything runs).
  *
  * Steps 1, 2, 4 and 5 run for the routes outside `/v1` too (the probes, the docs, the web client).
  */
@@ -98,10 +106,21 @@ export function requestSteps(deps: StepDeps): Step[] {
       name: 'perIp',
       run: (s) => (AUTH_PATH.test(s.url) ? rateLimits.perIp.spend(s.ip ?? 'unknown', s.res) : undefined),
     },
-    authenticationStep(deps.tokens, deps.isRevoked),
+    authenticationStep(deps.tokens, deps.isRevoked, deps.apiKeys),
     rateLimits && {
       name: 'perUser',
-      run: (s) => (s.route.access === 'user' ? rateLimits.perUser.spend(s.userId, s.res) : undefined),
+      run: (s) => {
+        if (s.route.access !== 'user') return undefined;
+        // A key's budget is its own (`key:` ids never collide with user ids): a script cannot spend its user's.
+        return rateLimits.perUser.spend(s.apiKeyId === undefined ? s.userId : `key:${s.apiKeyId}`, s.res);
+      },
+    },
+    {
+      name: 'keyScope',
+      run: (s) => {
+        if (s.apiKeyId !== undefined) assertKeyMayCall(s.route.operationId, s.method, s.apiKeyScopes);
+        return undefined;
+      },
     },
     {
       name: 'route',

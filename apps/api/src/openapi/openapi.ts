@@ -1,3 +1,4 @@
+import { SESSION_ONLY_OPERATIONS } from '../api-keys/scopes';
 import { split } from '../schemas';
 import {
   CURRENCY_CODES,
@@ -189,12 +190,24 @@ const PARAMETERS: Record<string, JsonSchema> = {
 };
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
+/**
+ * Who may call it: nobody in particular (public), an access token only (the WebSocket, and what only
+ * a signed-in person may do, API.md §2.6), or the document's default: an access token or an API key.
+ */
+function securityOf(op: Operation): { security?: Record<string, string[]>[] } {
+  if (op.public) return { security: [] };
+  if (op.websocket || SESSION_ONLY_OPERATIONS.has(op.operationId)) return { security: [{ bearerAuth: [] }] };
+  return {};
+}
+
 /** Every problem code the operation can answer, from its flags plus its own `errors`. */
 export function errorCodesOf(op: Operation): DocumentedErrorCode[] {
   // The upgrade is refused before any of the HTTP layers run: only its own refusals.
   if (op.websocket) return [...(op.errors ?? [])];
   const codes = new Set<DocumentedErrorCode>();
   if (!op.public) codes.add('unauthenticated');
+  // A request with an API key outside its scopes (API.md §2.6).
+  if (!op.public) codes.add('insufficient_scope');
   if (op.jsonBody) {
     codes.add('malformed_json');
     codes.add('payload_too_large');
@@ -342,7 +355,7 @@ function operationObject(op: Operation): JsonSchema {
     tags: [op.tag],
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
-    ...(op.public ? { security: [] } : {}),
+    ...securityOf(op),
     parameters: parametersOf(op),
     ...body,
     responses: responsesOf(op),
@@ -419,7 +432,7 @@ function buildDocument(): Record<string, unknown> {
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: TAGS,
-    security: [{ bearerAuth: [] }],
+    security: [{ bearerAuth: [] }, { apiKey: [] }],
     paths,
     components: {
       securitySchemes: {
@@ -428,6 +441,13 @@ function buildDocument(): Record<string, unknown> {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'Access token from register/login/refresh; HS256, 15 minutes by default',
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'tally_sk_',
+          description:
+            'An API key (`Authorization: Bearer tally_sk_…`, API.md §2.6): its user within its scopes (`read`: GET and HEAD, `write`: the rest); not on the operations that list only `bearerAuth`',
         },
       },
       parameters: PARAMETERS,

@@ -10,8 +10,8 @@ import {
   type RecurrenceEvery,
   type SplitInput,
   splitAmongMembers,
-  startOfLocalDay,
   splitParties,
+  startOfLocalDay,
 } from '@tally/domain';
 import { AppError, limitExceeded, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';

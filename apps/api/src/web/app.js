@@ -10,6 +10,7 @@
 // module: a new one is added to its list (web-client.test.ts fails until it is).
 import './app/session.js';
 import './app/account.js';
+import './app/api-keys.js';
 import './app/groups.js';
 import './app/expenses.js';
 import './app/recurring.js';

@@ -23,6 +23,7 @@ export const SDK_BUNDLE_PATH = '/web/tally-client.js';
 /** The page's script modules beside its entry app.js: app/<name>.js, served at /web/app/<name>.js. */
 export const APP_MODULES = [
   'account',
+  'api-keys',
   'activity',
   'client',
   'dom',

@@ -309,6 +309,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/me/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's API keys
+     * @description Every key, the newest first, expired ones too (until revoked); never a secret or its hash. `lastUsedAt` is updated at most once a minute per key. A signed-in person only: a request authenticated with an API key is `403 insufficient_scope`.
+     */
+    get: operations['listApiKeys'];
+    put?: never;
+    /**
+     * Create an API key
+     * @description The answer carries `secret` (`tally_sk_` + 43 random base62 characters + a 6-character base62 CRC-32 checksum of them), **shown this once**: only its SHA-256 is kept. Send it as `Authorization: Bearer <secret>`; it acts as its user within its `scopes` (`read`: GET and HEAD, `write`: the rest) until `expiresAt` or until revoked. At most 25 keys per account, expired ones included (`422 limit_exceeded`, `apiKeysPerUser`). An `expiresAt` not in the future is `422 validation_failed`. Not keyed: an `Idempotency-Key` is ignored (a secret is never recorded for a replay). A signed-in person only: a request authenticated with an API key is `403 insufficient_scope`.
+     */
+    post: operations['createApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/api-keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key
+     * @description Deletes the key: its next request, on any process, is `401 unauthenticated`. Another user’s key, or none (or one already revoked): `404 not_found`. Not keyed. A signed-in person only: a request authenticated with an API key is `403 insufficient_scope`.
+     */
+    delete: operations['revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/groups': {
     parameters: {
       query?: never;
@@ -1237,6 +1281,17 @@ export interface components {
       password: string;
     };
     NoBody: Record<string, never>;
+    CreateApiKeyRequest: {
+      /** @description What the key is for, 1–100 characters: shown in the list. Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
+      name: string;
+      /** @description `read`: GET and HEAD; `write`: every other method. One or both, each once */
+      scopes: ('read' | 'write')[];
+      /**
+       * @description When the key stops working (RFC 3339 with an offset; in the future). Absent: it works until revoked
+       * @example 2027-01-31T00:00:00Z
+       */
+      expiresAt?: string;
+    };
     CreateGroupRequest: {
       /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       name: string;
@@ -3032,7 +3087,8 @@ export interface components {
         | 'internal_error'
         | 'invalid_reset_token'
         | 'wrong_password'
-        | 'limit_exceeded';
+        | 'limit_exceeded'
+        | 'insufficient_scope';
       detail: string;
       /** @description Same as the `X-Request-Id` response header */
       requestId: string;
@@ -3376,6 +3432,77 @@ export interface components {
     };
     DeviceSessionList: {
       data: components['schemas']['DeviceSession'][];
+    };
+    /** @description An API key (API.md §2.6); never its secret. */
+    ApiKey: {
+      /**
+       * @description API key id: `key_` followed by a ULID. Opaque: do not parse it.
+       * @example key_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description What the key is for, as given */
+      name: string;
+      /** @description `read`: GET and HEAD; `write`: every other method */
+      scopes: ('read' | 'write')[];
+      /**
+       * @description The first characters of the secret, to recognise it: not enough to use it
+       * @example tally_sk_4fQ9xZ
+       */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description Null: until revoked
+       */
+      expiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description The last request with the key, to the minute (written at most once a minute); null: never used
+       */
+      lastUsedAt: string | null;
+    };
+    /** @description A new API key with its secret (shown once). */
+    CreatedApiKey: {
+      /**
+       * @description API key id: `key_` followed by a ULID. Opaque: do not parse it.
+       * @example key_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description What the key is for, as given */
+      name: string;
+      /** @description `read`: GET and HEAD; `write`: every other method */
+      scopes: ('read' | 'write')[];
+      /**
+       * @description The first characters of the secret, to recognise it: not enough to use it
+       * @example tally_sk_4fQ9xZ
+       */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description Null: until revoked
+       */
+      expiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description The last request with the key, to the minute (written at most once a minute); null: never used
+       */
+      lastUsedAt: string | null;
+      /** @description The key itself, shown only in this answer: `tally_sk_`, 43 random base62 characters, and their CRC-32 in 6 base62 characters */
+      secret: string;
+    };
+    ApiKeyList: {
+      data: components['schemas']['ApiKey'][];
     };
   };
   responses: never;
@@ -3877,6 +4004,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `rate_limited` */
       429: {
         headers: {
@@ -3944,6 +4086,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -4291,7 +4448,7 @@ export interface operations {
           };
         };
       };
-      /** @description `wrong_password` */
+      /** @description `insufficient_scope`, `wrong_password` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4300,7 +4457,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'wrong_password';
+            code?: 'insufficient_scope' | 'wrong_password';
             /** @constant */
             status?: 403;
           };
@@ -4598,7 +4755,7 @@ export interface operations {
           };
         };
       };
-      /** @description `wrong_password` */
+      /** @description `insufficient_scope`, `wrong_password` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4607,7 +4764,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'wrong_password';
+            code?: 'insufficient_scope' | 'wrong_password';
             /** @constant */
             status?: 403;
           };
@@ -4772,6 +4929,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `payload_too_large` */
       413: {
         headers: {
@@ -4925,6 +5097,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `rate_limited` */
       429: {
         headers: {
@@ -5011,6 +5198,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `rate_limited` */
       429: {
         headers: {
@@ -5081,6 +5283,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -5169,6 +5386,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `rate_limited` */
       429: {
         headers: {
@@ -5236,6 +5468,376 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyList'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyRequest'];
+      };
+    };
+    responses: {
+      /** @description The key, with its secret */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiKey'];
+        };
+      };
+      /** @description `malformed_json` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed`, `limit_exceeded` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed' | 'limit_exceeded';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description keyId */
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key is revoked */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
           };
         };
       };
@@ -5326,6 +5928,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -5439,6 +6056,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -5593,6 +6225,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -5707,6 +6354,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -5915,6 +6577,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -6088,6 +6765,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -6237,7 +6929,7 @@ export interface operations {
           };
         };
       };
-      /** @description `forbidden` */
+      /** @description `insufficient_scope`, `forbidden` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6246,7 +6938,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'forbidden';
+            code?: 'insufficient_scope' | 'forbidden';
             /** @constant */
             status?: 403;
           };
@@ -6437,6 +7129,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -6535,6 +7242,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -6642,6 +7364,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -6753,6 +7490,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -6923,6 +7675,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -7034,6 +7801,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -7210,6 +7992,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -7328,6 +8125,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -7460,7 +8272,7 @@ export interface operations {
           };
         };
       };
-      /** @description `forbidden` */
+      /** @description `insufficient_scope`, `forbidden` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7469,7 +8281,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'forbidden';
+            code?: 'insufficient_scope' | 'forbidden';
             /** @constant */
             status?: 403;
           };
@@ -7825,6 +8637,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -7944,6 +8771,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -8055,6 +8897,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -8262,6 +9119,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -8382,6 +9254,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -8506,6 +9393,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -8649,6 +9551,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -8836,6 +9753,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -8964,6 +9896,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -9156,6 +10103,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -9319,6 +10281,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -9512,6 +10489,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -9683,6 +10675,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -9810,6 +10817,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -9984,6 +11006,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -10111,6 +11148,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -10285,7 +11337,7 @@ export interface operations {
           };
         };
       };
-      /** @description `forbidden` */
+      /** @description `insufficient_scope`, `forbidden` */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10294,7 +11346,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'forbidden';
+            code?: 'insufficient_scope' | 'forbidden';
             /** @constant */
             status?: 403;
           };
@@ -10426,6 +11478,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -10596,6 +11663,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -10701,6 +11783,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -10845,6 +11942,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -10973,6 +12085,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -11143,6 +12270,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -11250,6 +12392,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -11400,6 +12557,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };
@@ -11597,6 +12769,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -11766,6 +12953,21 @@ export interface operations {
           };
         };
       };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
       /** @description `not_found` */
       404: {
         headers: {
@@ -11873,6 +13075,21 @@ export interface operations {
             code?: 'unauthenticated';
             /** @constant */
             status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
           };
         };
       };

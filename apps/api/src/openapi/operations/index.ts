@@ -1,5 +1,6 @@
 import type { DocumentedErrorCode } from '../responses';
 import { activityOperations } from './activity';
+import { apiKeysOperations } from './api-keys';
 import { authOperations } from './auth';
 import { balancesOperations } from './balances';
 import { commentsOperations } from './comments';
@@ -49,6 +50,7 @@ function withDefaults(op: Operation): Operation {
 /** Every documented operation, by area; the document lists them (and their paths) in this order. */
 export const OPERATIONS: Operation[] = [
   ...authOperations,
+  ...apiKeysOperations,
   ...groupsOperations,
   ...activityOperations,
   ...invitesOperations,

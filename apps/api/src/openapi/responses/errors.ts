@@ -34,6 +34,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   invalid_reset_token: 400,
   wrong_password: 403,
   limit_exceeded: 422,
+  insufficient_scope: 403,
 };
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as DocumentedErrorCode[];
 

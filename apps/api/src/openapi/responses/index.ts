@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../joi-to-json-schema';
 import { activitySchemas } from './activity';
+import { apiKeySchemas } from './api-keys';
 import { commentSchemas } from './comments';
 import { pageOf } from './common';
 import { serviceSchemas } from './errors';
@@ -34,4 +35,5 @@ export const responseSchemas: Record<string, JsonSchema> = {
   ...activitySchemas,
   ...commentSchemas,
   ...sessionSchemas,
+  ...apiKeySchemas,
 };
