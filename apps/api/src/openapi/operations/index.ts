@@ -13,6 +13,7 @@ import { realtimeOperations } from './realtime';
 import { recurringOperations } from './recurring';
 import { settlementsOperations } from './settlements';
 import type { Operation, Success } from './types';
+import { webhooksOperations } from './webhooks';
 
 export { PATH_PARAMETER_DESCRIPTIONS } from './notes';
 export { WEBSOCKET_DESCRIPTION } from './realtime';
@@ -59,6 +60,7 @@ export const OPERATIONS: Operation[] = [
   ...settlementsOperations,
   ...recurringOperations,
   ...importsOperations,
+  ...webhooksOperations,
   ...realtimeOperations,
   ...opsOperations,
 ].map(withDefaults);
