@@ -16,6 +16,7 @@ import { RecurringApi } from './recurring-api.js';
 import { SessionsApi } from './sessions-api.js';
 import { SettlementsApi } from './settlements-api.js';
 import type { Session } from './types.js';
+import { WebhooksApi } from './webhooks-api.js';
 
 export type TallyClientOptions = Omit<HttpClientOptions, 'tokens'> & {
   /**
@@ -65,6 +66,8 @@ export class TallyClient {
   readonly imports: ImportsApi;
   /** The caller's signed-in devices: list them, sign one out (API.md §2). */
   readonly sessions: SessionsApi;
+  /** A group's webhook endpoints and their delivery logs (API.md §12); `verifyWebhook` checks a delivery. */
+  readonly webhooks: WebhooksApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -109,6 +112,7 @@ export class TallyClient {
     this.comments = new CommentsApi(http);
     this.imports = new ImportsApi(http);
     this.sessions = new SessionsApi(http);
+    this.webhooks = new WebhooksApi(http);
     this.outbox = new Outbox(
       {
         http,
