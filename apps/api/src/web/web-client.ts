@@ -34,6 +34,7 @@ export const APP_MODULES = [
   'rates',
   'recurring',
   'session',
+  'webhooks',
 ];
 /** Served files of this directory, by path. */
 const FILES = new Map<string, string>([
