@@ -1,5 +1,7 @@
+import { TallyError } from './errors.js';
+
 /** A delivery that is not from Tally (or not as sent): a wrong signature, a stale timestamp, missing headers. */
-export class WebhookVerificationError extends Error {
+export class WebhookVerificationError extends TallyError {
   constructor(message: string) {
     super(message);
     this.name = 'WebhookVerificationError';

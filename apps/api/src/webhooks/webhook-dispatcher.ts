@@ -106,7 +106,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
           returning w.*, c.last_seq as group_seq,
             (w.retry_at is null or w.retry_at <= now()) as due,
             coalesce(w.previous_secret_expires_at > now(), false) as previous_valid,
-            exists (select 1 from group_members m where m.group_id = w.group_id and m.user_id = w.created_by)
+            exists (select 1 from group_members m join users u on u.id = m.user_id
+                     where m.group_id = w.group_id and m.user_id = w.created_by and u.status = 'active')
               as creator_is_member`,
     );
 
@@ -280,8 +281,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   async function serve(endpoint: Claimed): Promise<boolean> {
     try {
       if (!endpoint.creator_is_member) {
-        // A member who left (or was removed) must not keep reading the group through their endpoint.
-        await disable(endpoint.id, 'Its creator is no longer a member of the group.');
+        // A member who left (was removed, deleted their account) must not keep reading the group through it.
+        await disable(endpoint.id, 'Its creator is no longer a member of the group (or deleted their account).');
         return false;
       }
       if (!(await resend(endpoint))) return false;
