@@ -85,7 +85,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     publications: published.publications,
     announce(events, publishedBy) {
       published.announce(events, publishedBy);
-      if (events.length > 0) webhooks.poke();
+      if (events.length > 0) webhooks.poke(events.map((event) => event.groupId));
     },
   };
 

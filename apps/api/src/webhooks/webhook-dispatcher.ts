@@ -31,6 +31,7 @@ export type WebhookDispatcherOptions = {
 
 type Claimed = EndpointRow & {
   creator_is_member: boolean;
+  has_resend: boolean;
   previous_valid: boolean;
   due: boolean;
   group_seq: string | number;
@@ -87,6 +88,18 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
 
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
+  /**
+   * The groups with an enabled endpoint, as of the last poll: a write to another group wakes no
+   * round (most writes), so the hint costs nothing where there are no webhooks.
+   */
+  let hookedGroups = new Set<string>();
+  const refreshHookedGroups = async () => {
+    const rows = await runSql<{ group_id: string }>(
+      knex,
+      sql`select distinct group_id from webhook_endpoints where enabled`,
+    );
+    hookedGroups = new Set(rows.map((row) => row.group_id));
+  };
   let kicked = false;
   let rounding: Promise<void> | undefined;
   const serving = new Set<Promise<void>>();
@@ -104,6 +117,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
                  for update of e skip locked) c
           where w.id = c.id
           returning w.*, c.last_seq as group_seq,
+            exists (select 1 from webhook_deliveries d where d.endpoint_id = w.id and d.resend) as has_resend,
             (w.retry_at is null or w.retry_at <= now()) as due,
             coalesce(w.previous_secret_expires_at > now(), false) as previous_valid,
             exists (select 1 from group_members m join users u on u.id = m.user_id
@@ -282,15 +296,17 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     try {
       if (!endpoint.creator_is_member) {
         // A member who left (was removed, deleted their account) must not keep reading the group through it.
-        await disable(endpoint.id, 'Its creator is no longer a member of the group (or deleted their account).');
+        await disable(
+          endpoint.id,
+          'Its creator is no longer a member of the group (or deleted their account).',
+        );
         return false;
       }
-      if (!(await resend(endpoint))) return false;
-      const more =
-        endpoint.due && Number(endpoint.group_seq) > Number(endpoint.delivered_seq)
-          ? await sendInOrder(endpoint)
-          : false;
-      await prune(endpoint.id);
+      if (endpoint.has_resend && !(await resend(endpoint))) return false;
+      const from = Number(endpoint.delivered_seq);
+      const more = endpoint.due && Number(endpoint.group_seq) > from ? await sendInOrder(endpoint) : false;
+      // The log is trimmed once every 100 events or so, not after each (a statement per delivery).
+      if (Math.floor(Number(endpoint.group_seq) / 100) > Math.floor(from / 100)) await prune(endpoint.id);
       return more;
     } finally {
       await release(endpoint.id);
@@ -339,6 +355,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   function poll(): void {
     if (stopped) return;
     kick();
+    refreshHookedGroups().catch((error: unknown) => ignored('webhook_round', error));
     timer = setTimeout(poll, options.pollMs);
     timer.unref?.();
   }
@@ -350,9 +367,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
       stopped = false;
       poll();
     },
-    /** A hint that the group log grew (a local write): the next round comes now rather than at the poll. */
-    poke(): void {
-      kick();
+    /**
+     * A hint that these groups' logs grew (a local write): the next round comes now rather than at
+     * the poll, when one of them has an endpoint (as of the last poll).
+     */
+    poke(groupIds: readonly string[]): void {
+      if (groupIds.some((id) => hookedGroups.has(id))) kick();
     },
     /** Stops claiming; waits for the endpoints being served (the current attempt of each ends first). */
     async stop(): Promise<void> {
