@@ -21,6 +21,7 @@ import { ensureRedis } from '../../test/support/services';
 import { startWebhookReceiver } from '../../test/support/webhook-receiver';
 import { ensureBuilt } from '../fleet/ensure-built';
 import { createBenchDatabase, runBench, spawnBenchServer, writeResults } from './bench-setup';
+import { cpuMicros } from './cpu';
 import {
   type BenchUser,
   expenseBodyOf,
@@ -43,6 +44,9 @@ const percentile = (sorted: number[], p: number) =>
 
 type Phase = {
   endpoints: number;
+  /** CPU per keyed write of the Tally process and of its PostgreSQL backends (deliveries included). */
+  apiCpuPerWriteUs: number;
+  pgCpuPerWriteUs: number;
   /** The second phase of a round (with the endpoints, unless the control). */
   hooked?: boolean;
   writesPerSecond: number;
@@ -82,7 +86,24 @@ async function main() {
     ];
     const counter = { n: 0 };
     /** The keyed load of `npm run bench`, over all 1,000 groups, half the connections each user. */
+    /** CPU µs so far of the Tally process and of the PostgreSQL backends of its database. */
+    const cpuNow = async () => {
+      const { rows } = await db.admin.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = $1',
+        [db.name],
+      );
+      const backends = new Map<number, number>();
+      for (const { pid } of rows) {
+        try {
+          backends.set(pid, cpuMicros(pid));
+        } catch {
+          // gone meanwhile
+        }
+      }
+      return { api: cpuMicros(child.pid as number), backends };
+    };
     const load = async () => {
+      const cpuBefore = await cpuNow();
       const results = await Promise.all(
         users.map((user, u) =>
           autocannon({
@@ -100,8 +121,13 @@ async function main() {
         ),
       );
       const ok = results.reduce((sum, r) => sum + r['2xx'], 0);
+      const cpuAfter = await cpuNow();
+      let pgCpu = 0;
+      for (const [pid, after] of cpuAfter.backends) pgCpu += after - (cpuBefore.backends.get(pid) ?? 0);
       return {
         writesPerSecond: Math.round(ok / DURATION),
+        apiCpuPerWriteUs: Math.round((cpuAfter.api - cpuBefore.api) / ok),
+        pgCpuPerWriteUs: Math.round(pgCpu / ok),
         writeP99Ms: Math.max(...results.map((r) => r.latency.p99)),
         non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
       };
@@ -189,7 +215,7 @@ async function main() {
           ? ''
           : `; ${p.deliveries}/${p.expected} deliveries, ${p.deliveriesPerSecond}/s, lag p50 ${p.lagP50Ms} ms p99 ${p.lagP99Ms} ms max ${p.lagMaxMs} ms, drained ${p.drainMs} ms after the load`;
       process.stdout.write(
-        `${String(p.endpoints).padStart(3)} endpoints: keyed POST ${p.writesPerSecond} 2xx/s, p99 ${p.writeP99Ms} ms, ${p.non2xx} non-2xx${hooks}\n`,
+        `${String(p.endpoints).padStart(3)} endpoints: keyed POST ${p.writesPerSecond} 2xx/s, p99 ${p.writeP99Ms} ms, ${p.non2xx} non-2xx, CPU per write: Tally ${p.apiCpuPerWriteUs} µs, PostgreSQL ${p.pgCpuPerWriteUs} µs${hooks}\n`,
       );
     }
     const mean = (list: Phase[]) => list.reduce((s, p) => s + p.writesPerSecond, 0) / list.length;

@@ -48,6 +48,11 @@ describe('TallyClient: webhooks', () => {
       WebhookVerificationError,
     );
 
+    // Recorded after the receiver's answer: wait for the log.
+    await until(
+      async () => (await tally.webhooks.deliveries(group.id, hook.id)).data.length === 1,
+      'recorded',
+    );
     const log = await tally.webhooks.deliveries(group.id, hook.id, { limit: 5 });
     expect(log.data.map((d) => d.status)).toEqual(['succeeded']);
     expect((await tally.webhooks.resend(group.id, hook.id, log.data[0]!.id)).resendRequested).toBe(true);

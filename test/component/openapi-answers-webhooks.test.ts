@@ -46,7 +46,11 @@ describe('OpenAPI document: answers (webhooks)', () => {
     expectStatus(await call('patch', one, { user: cy, body: {} }), 422);
     expectStatus(await call('post', `${one}/rotate-secret`, { user: cy, body: {} }), 200);
     expect((await t.postOwnExpense(cy, groupId, newKey())).status).toBe(201);
-    await until(() => receiver.of('/doc').length === 1, 'one delivery');
+    // Recorded after the receiver's answer: wait for the log, not the receiver.
+    await until(
+      async () => (await t.request.get(`${one}/deliveries`).set(cy.auth)).body.data.length === 1,
+      'one delivery recorded',
+    );
     const log = await call('get', `${one}/deliveries`, { user: cy });
     expectStatus(log, 200);
     expectStatus(await call('get', `${one}/deliveries?cursor=x`, { user: cy }), 422);

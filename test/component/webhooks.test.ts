@@ -48,6 +48,15 @@ describe('webhooks', () => {
   };
   const expense = async (groupId: string, description = 'Dinner') =>
     expect((await t.postOwnExpense(ada, groupId, newKey(), { description })).status).toBe(201);
+  /** The delivery log once `count` deliveries are recorded there (a row is written after its attempt's answer). */
+  const settled = async (groupId: string, id: string, count: number) => {
+    let log: Awaited<ReturnType<typeof deliveries>> = [];
+    await until(async () => {
+      log = await deliveries(groupId, id);
+      return log.length === count && log.every((d) => d.status === 'succeeded');
+    }, `${count} deliveries recorded`);
+    return log;
+  };
   const deliveries = async (groupId: string, id: string) =>
     (await t.request.get(`/v1/groups/${groupId}/webhooks/${id}/deliveries`).set(ada.auth)).body.data as {
       id: string;
@@ -73,7 +82,7 @@ describe('webhooks', () => {
     // A wrong secret does not verify: the check above can fail.
     expect(() => receiver.verifyAll(hook.path, `whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toThrow();
     // The log: each succeeded on its first attempt, with its latency; ids are the webhook-ids.
-    const log = await deliveries(groupId, hook.id);
+    const log = await settled(groupId, hook.id, 5);
     expect(log.map((d) => d.seq)).toEqual([...seqs].reverse());
     expect(log.every((d) => d.status === 'succeeded' && d.attempts === 1 && d.lastStatusCode === 204)).toBe(
       true,
@@ -130,7 +139,7 @@ describe('webhooks', () => {
     expect(got.map((r) => r.seq)).toEqual([first, first, first, second]);
     // Every attempt of one event carries the same webhook-id.
     expect(new Set(got.slice(0, 3).map((r) => r.id)).size).toBe(1);
-    const log = await deliveries(groupId, hook.id);
+    const log = await settled(groupId, hook.id, 2);
     expect(log.map((d) => [d.seq, d.status, d.attempts])).toEqual([
       [second, 'succeeded', 1],
       [first, 'succeeded', 3],
@@ -204,7 +213,7 @@ describe('webhooks', () => {
     const hook = await register(ada, groupId);
     await expense(groupId);
     await until(() => receiver.of(hook.path).length === 1, 'one delivery');
-    const [delivery] = await deliveries(groupId, hook.id);
+    const [delivery] = await settled(groupId, hook.id, 1);
     const resend = await t.request
       .post(`/v1/groups/${groupId}/webhooks/${hook.id}/deliveries/${delivery!.id}/resend`)
       .set(ada.auth);
@@ -224,7 +233,7 @@ describe('webhooks', () => {
     const groupId = await t.createGroup(ada);
     const hook = await register(ada, groupId);
     for (let i = 0; i < 3; i++) await expense(groupId);
-    await until(() => receiver.of(hook.path).length === 3, 'three deliveries');
+    await settled(groupId, hook.id, 3);
     const base = `/v1/groups/${groupId}/webhooks/${hook.id}/deliveries`;
     const first = await t.request.get(`${base}?limit=2`).set(ada.auth);
     const seq = (n: number) => hook.deliveredSeq + n;

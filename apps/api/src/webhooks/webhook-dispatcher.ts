@@ -101,15 +101,20 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     hookedGroups = new Set(rows.map((row) => row.group_id));
   };
   let kicked = false;
+  /** The groups of the endpoints being served (how many), and those of them written meanwhile. */
+  const servingGroups = new Map<string, number>();
+  const missed = new Set<string>();
   let rounding: Promise<void> | undefined;
   const serving = new Set<Promise<void>>();
 
-  const claim = (limit: number) =>
+  /** Claims endpoints with work, of `groups` only (the groups just written) or of any group. */
+  const claim = (limit: number, groups: readonly string[] | undefined) =>
     runSql<Claimed>(
       knex,
       sql`update webhook_endpoints w set lease_owner = ${owner}, lease_until = ${lease}
           from (select e.id, g.last_seq from webhook_endpoints e join groups g on g.id = e.group_id
                  where e.enabled and (e.lease_owner is null or e.lease_until < now())
+                   ${groups === undefined ? sql`` : sql`and e.group_id = any(${groups}::text[])`}
                    and ((g.last_seq > e.delivered_seq and (e.retry_at is null or e.retry_at <= now()))
                         or exists (select 1 from webhook_deliveries d where d.endpoint_id = e.id and d.resend))
                  order by e.lease_until nulls first
@@ -186,16 +191,18 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     return true;
   }
 
-  /** After a failed attempt: the next one scheduled, or the endpoint disabled once the schedule ran out. */
+  /**
+   * After a failed attempt (recorded in `delivery`, its `attempts` counting it): the next one
+   * scheduled, or the endpoint disabled once the schedule ran out.
+   */
   async function failed(endpoint: Claimed, delivery: DeliveryRow, r: AttemptResult): Promise<void> {
-    const count = delivery.attempts + 1;
+    const count = delivery.attempts;
     const planned = retryDelaysMs[count - 1];
     if (planned === undefined) {
       const hours = retryDelaysMs.reduce((a, b) => a + b, 0) / 3_600_000;
       await runSql(
         knex,
-        sql`update webhook_deliveries set ${outcome(r)}, status = 'failed', next_attempt_at = null
-             where id = ${delivery.id}`,
+        sql`update webhook_deliveries set status = 'failed', next_attempt_at = null where id = ${delivery.id}`,
       );
       await disable(
         endpoint.id,
@@ -211,10 +218,25 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     const at = sql`now() + ${waitMs}::float8 * interval '1 millisecond'`;
     await runSql(
       knex,
-      sql`with d as (update webhook_deliveries set ${outcome(r)}, next_attempt_at = ${at} where id = ${delivery.id})
+      sql`with d as (update webhook_deliveries set next_attempt_at = ${at} where id = ${delivery.id})
           update webhook_endpoints set retry_at = ${at} where id = ${endpoint.id} and lease_owner = ${owner}`,
     );
   }
+
+  /**
+   * The delivery of `event` with the attempt just made: inserted (its first attempt) or counted on
+   * (a retry), in one statement.
+   */
+  const recorded = (endpoint: Claimed, event: GroupEvent, id: string, body: string, r: AttemptResult) =>
+    sql`insert into webhook_deliveries as d (id, endpoint_id, seq, event_type, body, status, attempts,
+                                             last_status_code, last_error, last_latency_ms, last_attempt_at, created_at)
+        values (${id}, ${endpoint.id}, ${event.seq}, ${event.type}, ${body},
+                ${r.ok ? 'succeeded' : 'pending'}, 1, ${r.status ?? null}::int, ${r.error ?? null}::text,
+                ${r.latencyMs}::int, now(), now())
+        on conflict (endpoint_id, seq) do update set status = excluded.status, attempts = d.attempts + 1,
+          last_status_code = excluded.last_status_code, last_error = excluded.last_error,
+          last_latency_ms = excluded.last_latency_ms, last_attempt_at = now(), next_attempt_at = null
+        returning *`;
 
   /** Moves the cursor past events it need not send (other types, or already sent); false: lease lost. */
   async function advance(endpoint: Claimed, seq: number, skipped = 0): Promise<boolean> {
@@ -251,30 +273,23 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
         if (!(await advance(endpoint, passed))) return false;
         cursor = passed;
       }
+      // Sent first, then recorded with its outcome: a process killed in between sends it again
+      // (the same id and body), and no row waits for an attempt that never came.
       const id = deliveryIdOf(endpoint.id, event.seq);
-      const [delivery] = await runSql<DeliveryRow>(
+      const body = payloadOf(event);
+      const r = await attempt(endpoint, id, body);
+      if (!r.ok) {
+        const [delivery] = await runSql<DeliveryRow>(knex, recorded(endpoint, event, id, body, r));
+        if (delivery) await failed(endpoint, delivery, r);
+        return false;
+      }
+      const [held] = await runSql(
         knex,
-        sql`insert into webhook_deliveries (id, endpoint_id, seq, event_type, body, status, created_at)
-            values (${id}, ${endpoint.id}, ${event.seq}, ${event.type}, ${payloadOf(event)}, 'pending', now())
-            on conflict (endpoint_id, seq) do update set endpoint_id = excluded.endpoint_id
-            returning *`,
+        sql`with sent as (${recorded(endpoint, event, id, body, r)})
+            update webhook_endpoints set delivered_seq = ${event.seq}, retry_at = null, lease_until = ${lease}
+             where id = ${endpoint.id} and lease_owner = ${owner} returning id`,
       );
-      if (!delivery) throw new Error(`no delivery row for ${id}`);
-      if (delivery.status !== 'succeeded') {
-        const r = await attempt(endpoint, delivery.id, delivery.body);
-        if (!r.ok) {
-          await failed(endpoint, delivery, r);
-          return false;
-        }
-        const [held] = await runSql(
-          knex,
-          sql`with d as (update webhook_deliveries set ${outcome(r)}, status = 'succeeded', next_attempt_at = null
-                          where id = ${delivery.id})
-              update webhook_endpoints set delivered_seq = ${event.seq}, retry_at = null, lease_until = ${lease}
-               where id = ${endpoint.id} and lease_owner = ${owner} returning id`,
-        );
-        if (!held) return false;
-      } else if (!(await advance(endpoint, event.seq))) return false;
+      if (!held) return false;
       cursor = event.seq;
       passed = cursor;
     }
@@ -313,35 +328,63 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     }
   }
 
-  /** Claims what this process has room for and serves it; each endpoint done asks for another round. */
+  /**
+   * What the next round looks at: every endpoint (a poll, or an endpoint let go with work left
+   * or room freed), or only those of the groups written since the last round (a local write's hint).
+   */
+  let wanted: { all: boolean; groups: Set<string> } = { all: false, groups: new Set() };
+
+  /** Claims what this process has room for and serves it; each endpoint done may ask for another round. */
   async function round(): Promise<void> {
     const room = options.concurrency - serving.size;
-    if (room <= 0 || stopped) return;
-    const claimed = await claim(room);
+    const { all, groups } = wanted;
+    if (stopped || (!all && groups.size === 0)) return;
+    if (room <= 0) return; // What is wanted stays wanted: the next endpoint let go asks again.
+    wanted = { all: false, groups: new Set() };
+    const claimed = await claim(room, all ? undefined : [...groups]);
+    // A full claim may have left endpoints with work: look again once there is room.
+    const full = claimed.length === room;
     for (const endpoint of claimed) {
       const turn: Promise<void> = serve(endpoint)
         .catch((error: unknown) => {
           ignored('webhook_serve', error, { endpointId: endpoint.id });
           return false;
         })
-        .then(() => {
+        .then((more) => {
           serving.delete(turn);
-          // Done with one: another may have work (or this one more), so the next round comes at once.
-          kick();
+          const group = endpoint.group_id;
+          const pokedMeanwhile = missed.has(group);
+          servingGroups.set(group, (servingGroups.get(group) ?? 1) - 1);
+          if (servingGroups.get(group) === 0) {
+            servingGroups.delete(group);
+            missed.delete(group);
+          }
+          // Its batch not done, or a claim that was full: everything again. Its group written while
+          // it was served (the poke found it claimed): that group again.
+          if (more || full) kick('all');
+          else if (pokedMeanwhile) kick(group);
         });
+      servingGroups.set(endpoint.group_id, (servingGroups.get(endpoint.group_id) ?? 0) + 1);
       serving.add(turn);
     }
   }
 
-  /** A round soon (after a turn of the event loop), at most one waiting. */
-  function kick(): void {
+  /** A round soon (after a turn of the event loop), at most one waiting; `what` is added to what it looks at. */
+  function kick(what: 'all' | string): void {
+    if (stopped) return;
+    if (what === 'all') wanted.all = true;
+    else wanted.groups.add(what);
+    schedule();
+  }
+
+  function schedule(): void {
     if (stopped || kicked) return;
     kicked = true;
     setImmediate(() => {
       kicked = false;
       if (rounding !== undefined) {
-        // A round is running: one more after it, as what woke us may be newer than its claim.
-        void rounding.then(kick);
+        // A round is running: one more after it, for what was wanted since its claim.
+        void rounding.then(schedule);
         return;
       }
       rounding = round()
@@ -354,7 +397,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
 
   function poll(): void {
     if (stopped) return;
-    kick();
+    kick('all');
     refreshHookedGroups().catch((error: unknown) => ignored('webhook_round', error));
     timer = setTimeout(poll, options.pollMs);
     timer.unref?.();
@@ -372,7 +415,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
      * the poll, when one of them has an endpoint (as of the last poll).
      */
     poke(groupIds: readonly string[]): void {
-      if (groupIds.some((id) => hookedGroups.has(id))) kick();
+      for (const id of groupIds) {
+        if (!hookedGroups.has(id)) continue;
+        if (servingGroups.has(id)) missed.add(id);
+        kick(id);
+      }
     },
     /** Stops claiming; waits for the endpoints being served (the current attempt of each ends first). */
     async stop(): Promise<void> {
