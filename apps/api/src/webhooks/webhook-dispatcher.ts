@@ -250,7 +250,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   }
 
   /** Its next events in order, until one fails or the batch is done; true: it may have more now. */
-  async function sendInOrder(endpoint: Claimed): Promise<boolean> {
+  async function sendInOrder(endpoint: Claimed, turn: { released: boolean }): Promise<boolean> {
     let cursor = Number(endpoint.delivered_seq);
     const events = await log.read(endpoint.group_id, cursor, WEBHOOK_BOUNDS.batchSize);
     const first = events[0];
@@ -283,13 +283,17 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
         if (delivery) await failed(endpoint, delivery, r);
         return false;
       }
+      // The last event of a batch that is not full lets the claim go in the same statement.
+      const last = event === events[events.length - 1] && events.length < WEBHOOK_BOUNDS.batchSize;
+      const claimAfter = last ? sql`lease_owner = null, lease_until = now()` : sql`lease_until = ${lease}`;
       const [held] = await runSql(
         knex,
         sql`with sent as (${recorded(endpoint, event, id, body, r)})
-            update webhook_endpoints set delivered_seq = ${event.seq}, retry_at = null, lease_until = ${lease}
+            update webhook_endpoints set delivered_seq = ${event.seq}, retry_at = null, ${claimAfter}
              where id = ${endpoint.id} and lease_owner = ${owner} returning id`,
       );
       if (!held) return false;
+      turn.released = last;
       cursor = event.seq;
       passed = cursor;
     }
@@ -308,6 +312,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
 
   /** One claimed endpoint's turn; its claim let go at the end. True: it has more to do at once. */
   async function serve(endpoint: Claimed): Promise<boolean> {
+    const turn = { released: false };
     try {
       if (!endpoint.creator_is_member) {
         // A member who left (was removed, deleted their account) must not keep reading the group through it.
@@ -319,12 +324,13 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
       }
       if (endpoint.has_resend && !(await resend(endpoint))) return false;
       const from = Number(endpoint.delivered_seq);
-      const more = endpoint.due && Number(endpoint.group_seq) > from ? await sendInOrder(endpoint) : false;
+      const more =
+        endpoint.due && Number(endpoint.group_seq) > from ? await sendInOrder(endpoint, turn) : false;
       // The log is trimmed once every 100 events or so, not after each (a statement per delivery).
       if (Math.floor(Number(endpoint.group_seq) / 100) > Math.floor(from / 100)) await prune(endpoint.id);
       return more;
     } finally {
-      await release(endpoint.id);
+      if (!turn.released) await release(endpoint.id);
     }
   }
 
