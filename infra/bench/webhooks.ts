@@ -21,7 +21,7 @@ import { ensureRedis } from '../../test/support/services';
 import { startWebhookReceiver } from '../../test/support/webhook-receiver';
 import { ensureBuilt } from '../fleet/ensure-built';
 import { createBenchDatabase, runBench, spawnBenchServer, writeResults } from './bench-setup';
-import { cpuMicros } from './cpu';
+import { backendsCpu, cpuMicros } from './cpu';
 import {
   type BenchUser,
   expenseBodyOf,
@@ -87,21 +87,10 @@ async function main() {
     const counter = { n: 0 };
     /** The keyed load of `npm run bench`, over all 1,000 groups, half the connections each user. */
     /** CPU µs so far of the Tally process and of the PostgreSQL backends of its database. */
-    const cpuNow = async () => {
-      const { rows } = await db.admin.query<{ pid: number }>(
-        'select pid from pg_stat_activity where datname = $1',
-        [db.name],
-      );
-      const backends = new Map<number, number>();
-      for (const { pid } of rows) {
-        try {
-          backends.set(pid, cpuMicros(pid));
-        } catch {
-          // gone meanwhile
-        }
-      }
-      return { api: cpuMicros(child.pid as number), backends };
-    };
+    const cpuNow = async () => ({
+      api: cpuMicros(child.pid as number),
+      backends: await backendsCpu(db.admin, db.name),
+    });
     const load = async () => {
       const cpuBefore = await cpuNow();
       const results = await Promise.all(

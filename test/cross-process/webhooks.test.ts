@@ -2,10 +2,9 @@ import Redis from 'ioredis';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { ensureRedis } from '../support/services';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { newKey } from '../support/test-server';
 import { until } from '../support/until';
 import { type Received, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { type ProcessUser, registerUser } from './http';
+import { callJson, type ProcessUser, registerUser } from './http';
 
 /**
  * API.md §12.3 across real API processes sharing one database: deliveries come from the event log,
@@ -49,16 +48,7 @@ describe('webhooks across processes', () => {
     servers.push(server);
     return server;
   };
-  const call = async (base: string, user: ProcessUser, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...user.headers, 'Content-Type': 'application/json', 'Idempotency-Key': newKey() },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const call = callJson;
   const expense = (base: string, user: ProcessUser, groupId: string) =>
     call(base, user, 'POST', '/v1/expenses', {
       groupId,
