@@ -244,6 +244,26 @@ describe('webhooks', () => {
     expect((await t.request.get(`${base}?cursor=nonsense`).set(ada.auth)).status).toBe(422);
   });
 
+  it('skips what retention dropped before an endpoint got it, and counts it', async () => {
+    const groupId = await t.createGroup(ada);
+    const hook = await register(ada, groupId);
+    const one = `/v1/groups/${groupId}/webhooks/${hook.id}`;
+    expect((await t.request.patch(one).set(ada.auth).send({ enabled: false })).status).toBe(200);
+    for (let i = 0; i < 3; i++) await expense(groupId);
+    // Retention drops the oldest events (whole partitions, API.md §9): the first two are gone.
+    await t
+      .db!.knex('events')
+      .where({ group_id: groupId })
+      .where('seq', '<=', hook.deliveredSeq + 2)
+      .delete();
+    expect((await t.request.patch(one).set(ada.auth).send({ enabled: true })).status).toBe(200);
+    await expense(groupId);
+    await until(() => receiver.of(hook.path).length === 2, 'the events still kept');
+    expect(receiver.of(hook.path).map((r) => r.seq)).toEqual([hook.deliveredSeq + 3, hook.deliveredSeq + 4]);
+    const read = await t.request.get(one).set(ada.auth);
+    expect(read.body.skippedEvents).toBe(2);
+  });
+
   it('stops an endpoint whose creator left the group', async () => {
     const groupId = await t.createGroup(ada, [bob]);
     const hook = await register(bob, groupId);
