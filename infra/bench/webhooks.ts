@@ -146,6 +146,9 @@ async function main() {
         if (res.status !== 201) throw new Error(`create webhook: ${res.status} ${await res.text()}`);
         hooks.push({ user, groupId, id: ((await res.json()) as { id: string }).id, path });
       }
+      // Steady state: the process learns which groups have endpoints within 4 polls (2 s); until
+      // then their deliveries wait for a poll rather than being woken by the write.
+      await new Promise((r) => setTimeout(r, 2500));
       const before = await lastSeq(hooks.map((h) => h.groupId));
       const started = Date.now();
       const writes = await load();

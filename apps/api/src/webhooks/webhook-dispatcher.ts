@@ -37,6 +37,11 @@ type Claimed = EndpointRow & {
   group_seq: string | number;
 };
 
+/** The groups with endpoints a process keeps in memory (for its writes' hints), at most. */
+const MAX_HOOKED_GROUPS = 10_000;
+/** Polls between two readings of those groups (a new endpoint meanwhile is found by the polls). */
+const HOOKED_REFRESH_POLLS = 4;
+
 /** A wait with ±20 % jitter, so that endpoints failing together do not retry together. */
 const jittered = (ms: number): number => Math.round(ms * (0.8 + Math.random() * 0.4));
 
@@ -89,16 +94,18 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
   /**
-   * The groups with an enabled endpoint, as of the last poll: a write to another group wakes no
-   * round (most writes), so the hint costs nothing where there are no webhooks.
+   * The groups with an enabled endpoint, read every `HOOKED_REFRESH_POLLS` polls: a write to another
+   * group wakes no round (most writes), so the hint costs nothing where there are no webhooks. Past
+   * `MAX_HOOKED_GROUPS` of them, every write wakes a round (claiming only its group's endpoints).
    */
-  let hookedGroups = new Set<string>();
+  let hookedGroups: Set<string> | 'all' = new Set<string>();
+  let polls = 0;
   const refreshHookedGroups = async () => {
     const rows = await runSql<{ group_id: string }>(
       knex,
-      sql`select distinct group_id from webhook_endpoints where enabled`,
+      sql`select group_id from webhook_endpoints where enabled group by group_id limit ${MAX_HOOKED_GROUPS + 1}`,
     );
-    hookedGroups = new Set(rows.map((row) => row.group_id));
+    hookedGroups = rows.length > MAX_HOOKED_GROUPS ? 'all' : new Set(rows.map((row) => row.group_id));
   };
   let kicked = false;
   /** The groups of the endpoints being served (how many), and those of them written meanwhile. */
@@ -404,7 +411,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   function poll(): void {
     if (stopped) return;
     kick('all');
-    refreshHookedGroups().catch((error: unknown) => ignored('webhook_round', error));
+    if (polls++ % HOOKED_REFRESH_POLLS === 0) {
+      refreshHookedGroups().catch((error: unknown) => ignored('webhook_round', error));
+    }
     timer = setTimeout(poll, options.pollMs);
     timer.unref?.();
   }
@@ -422,7 +431,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
      */
     poke(groupIds: readonly string[]): void {
       for (const id of groupIds) {
-        if (!hookedGroups.has(id)) continue;
+        if (hookedGroups !== 'all' && !hookedGroups.has(id)) continue;
         if (servingGroups.has(id)) missed.add(id);
         kick(id);
       }
