@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { runSql, sql } from '@tally/db';
 import { createEventLog, type GroupEvent } from '@tally/events';
 import type { Knex } from 'knex';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import type { OnIgnoredError } from '../ledger/write-runner';
 import { type AttemptResult, type SendOptions, sendWebhook } from './send-webhook';
 import { signatureOf } from './signing';
@@ -87,6 +87,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     name: 'webhook_attempts_total',
     help: 'Webhook delivery attempts of this process, by outcome (ok, failed)',
     labelNames: ['outcome'],
+    registers: options.registry ? [options.registry] : [],
+  });
+  const lag = new Histogram({
+    name: 'webhook_delivery_lag_seconds',
+    help: 'From an event (occurredAt) to the 2xx of its first successful delivery to an endpoint',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60, 600, 3600, 86_400],
     registers: options.registry ? [options.registry] : [],
   });
   const lease = sql`now() + ${leaseMs}::float8 * interval '1 millisecond'`;
@@ -301,6 +307,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
       );
       if (!held) return false;
       turn.released = last;
+      lag.observe((Date.now() - Date.parse(event.occurredAt)) / 1000);
       cursor = event.seq;
       passed = cursor;
     }
