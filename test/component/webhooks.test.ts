@@ -5,6 +5,8 @@
  * secret rotation, "send again", bounds and who may manage them.
  */
 
+import { callJson, registerUser } from '../cross-process/http';
+import { type ServerProcess, spawnServer } from '../support/server-process';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { until } from '../support/until';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -333,5 +335,41 @@ describe('webhooks without private addresses allowed', () => {
     const res = await t.request.post(`/v1/groups/${groupId}/webhooks`).set(ada.auth).send({ url });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].path).toBe('url');
+  });
+});
+
+describe('webhooks on the embedded database (the default, one connection)', () => {
+  // A server process on PGlite (no DATABASE_URL): jest's sandbox cannot load PGlite in-process
+  // without --experimental-vm-modules (see embedded-smoke.test.ts).
+  let server: ServerProcess;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    server = await spawnServer({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_POLL_MS: '50' });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.kill('SIGTERM');
+    await receiver?.close();
+  });
+
+  it('delivers in order there too', async () => {
+    const ada = await registerUser(server.url, 'Ada');
+    const groupId = (await callJson(server.url, ada, 'POST', '/v1/groups', { name: 'Flat' })).id as string;
+    const hook = await callJson(server.url, ada, 'POST', `/v1/groups/${groupId}/webhooks`, {
+      url: `${receiver.url}/embedded`,
+    });
+    for (let i = 0; i < 3; i++) {
+      await callJson(server.url, ada, 'POST', '/v1/expenses', {
+        groupId,
+        description: 'Dinner',
+        amount: 100,
+        paidBy: ada.id,
+        split: { type: 'equal', between: [ada.id] },
+      });
+    }
+    await until(() => receiver.of('/embedded').length === 3, 'three deliveries');
+    const from = hook.deliveredSeq as number;
+    expect(receiver.of('/embedded').map((r) => r.seq)).toEqual([from + 1, from + 2, from + 3]);
+    receiver.verifyAll('/embedded', hook.secret as string);
   });
 });
