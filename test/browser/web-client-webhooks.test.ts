@@ -7,10 +7,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { uniqueEmail } from '../support/test-server';
 import { until } from '../support/until';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { launchChromiumBrowser } from './chromium';
+import { signUpOnPage } from './page-steps';
 
 describe('the web client at /: a group’s webhooks', () => {
   let db: TestDatabase;
@@ -49,12 +49,7 @@ describe('the web client at /: a group’s webhooks', () => {
   });
 
   it('adds a webhook, shows its deliveries, sends one again, and deletes it', async () => {
-    const form = ada.locator('#auth-form');
-    await form.locator('input[name=name]').fill('Ada');
-    await form.locator('input[name=email]').fill(uniqueEmail('Ada'));
-    await form.locator('input[name=password]').fill('correct horse battery');
-    await form.locator('button[value=register]').click();
-    await ada.locator('#who-name', { hasText: 'Ada' }).waitFor();
+    await signUpOnPage(ada, 'Ada');
     await ada.locator('#group-form input[name=name]').fill('Flat');
     await ada.locator('#group-form button').click();
     await ada.locator('#group-name', { hasText: 'Flat (INR)' }).waitFor();
