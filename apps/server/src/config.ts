@@ -264,7 +264,7 @@ const httpVariables = {
   ),
   WEBHOOK_LEASE_MS: integer(
     { min: 1000, max: 600000, default: 60000 },
-    '1000–600000: how long a process’s claim of a webhook endpoint lasts unrenewed (renewed after each attempt): the wait before another process takes over from one that died. Must exceed `WEBHOOK_TIMEOUT_MS`.',
+    '1000–600000: how long a process’s claim of a webhook endpoint lasts unrenewed (renewed after each attempt): the wait before another process takes over from one that died. At least `WEBHOOK_TIMEOUT_MS` + 1 s (a shorter one is raised to that).',
   ),
   WEBHOOK_RETRY_DELAYS_MS: Joi.string()
     .pattern(/^\d{1,9}(,\d{1,9}){0,19}$/)
