@@ -134,3 +134,22 @@ export async function postmasterPid(query: (sql: string) => Promise<{ rows: Reco
   const stat = readFileSync(`/proc/${row.backend}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
+
+/** CPU µs so far of every PostgreSQL backend connected to the database `name`, by pid (`admin`: any connection). */
+export async function backendsCpu(
+  admin: { query<R>(text: string, values: unknown[]): Promise<{ rows: R[] }> },
+  name: string,
+): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
+    name,
+  ]);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      cpu.set(pid, cpuMicros(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return cpu;
+}

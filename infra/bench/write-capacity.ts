@@ -18,7 +18,7 @@ import { startRedisCluster } from '../../test/support/redis-cluster';
 import { freePort } from '../../test/support/server-process';
 import { ensureRedis } from '../../test/support/services';
 import { createBenchDatabase, spawnBenchServer } from './bench-setup';
-import { cpuMicros } from './cpu';
+import { backendsCpu, cpuMicros } from './cpu';
 import { keyedExpenseLoad, signUpWithGroups, waitUntilHealthy } from './keyed-load';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -41,21 +41,7 @@ async function main() {
   });
   const api = `http://127.0.0.1:${port}`;
   /** CPU µs so far of every PostgreSQL backend connected to the bench's database. */
-  const backends = async () => {
-    const { rows } = await db.admin.query<{ pid: number }>(
-      'select pid from pg_stat_activity where datname = $1',
-      [db.name],
-    );
-    const cpu = new Map<number, number>();
-    for (const { pid } of rows) {
-      try {
-        cpu.set(pid, cpuMicros(pid));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return cpu;
-  };
+  const backends = () => backendsCpu(db.admin, db.name);
   const redisCpu = async () => {
     let total = 0;
     for (const client of cluster

@@ -88,6 +88,7 @@ describe('/docs in headless Chromium', () => {
       'Expenses',
       'Settlements',
       'Recurring expenses',
+      'Webhooks',
       'Comments',
       'Imports',
       'Balances',

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { uniqueEmail } from '../support/test-server';
 import { launchChromiumBrowser } from './chromium';
+import { signUpOnPage } from './page-steps';
 
 const FIXTURE = path.join(__dirname, '../fixtures/splitwise-export.csv');
 
@@ -40,12 +40,7 @@ describe('the web client at /: importing a Splitwise export', () => {
   });
 
   it('maps the file’s people to members and shows the report, then finds every row already there', async () => {
-    const form = ada.locator('#auth-form');
-    await form.locator('input[name=name]').fill('Ada');
-    await form.locator('input[name=email]').fill(uniqueEmail('ada'));
-    await form.locator('input[name=password]').fill('correct horse battery');
-    await form.locator('button[value=register]').click();
-    await ada.locator('#live', { hasText: 'open' }).waitFor();
+    await signUpOnPage(ada, 'Ada');
     await ada.locator('#group-form input[name=name]').fill('Trip');
     await ada.locator('#group-form input[name=currency]').fill('EUR');
     await ada.locator('#group-form button').click();

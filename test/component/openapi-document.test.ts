@@ -145,12 +145,15 @@ describe('OpenAPI document', () => {
       const isMoneyWrite =
         method !== 'get' &&
         /^\/v1\/(expenses|settlements|recurring|comments)|\/(recurring|imports)$/.test(path);
+      // A group's webhook endpoints are its configuration, not a write to its log: no key (API.md §12).
+      const isWebhookSetting = path.startsWith('/v1/groups/{groupId}/webhooks');
       const isGroupWrite =
         method !== 'get' &&
         (path.startsWith('/v1/groups') ||
           path.startsWith('/v1/invites') ||
           path === '/v1/me/activity/read') &&
-        !isMoneyWrite;
+        !isMoneyWrite &&
+        !isWebhookSetting;
       expect({ key, required: params.includes('IdempotencyKeyRequired') }).toEqual({
         key,
         required: isMoneyWrite,

@@ -156,6 +156,10 @@ export const answeredByMoneySuite = (d: { key: string; op: JsonSchema }): boolea
     (d.op['tags'] as string[])[0]!,
   ) || d.key === 'GET /v1/groups/{groupId}/events';
 
+/** What the webhooks suite answers (openapi-answers-webhooks). */
+export const answeredByWebhooksSuite = (d: { key: string; op: JsonSchema }): boolean =>
+  (d.op['tags'] as string[])[0] === 'Webhooks';
+
 /** Every HTTP operation `pick` chooses answered (in this suite) with a success that was validated. */
 export function expectEveryOperationAnswered(pick: (d: { key: string; op: JsonSchema }) => boolean): void {
   const unanswered = documented
@@ -166,9 +170,11 @@ export function expectEveryOperationAnswered(pick: (d: { key: string; op: JsonSc
 }
 
 /** A test server for the OpenAPI suites, with Ada signed up. */
-export async function startOpenApiServer(): Promise<{ t: TestServer; ada: TestUser }> {
+export async function startOpenApiServer(
+  env: Record<string, string> = {},
+): Promise<{ t: TestServer; ada: TestUser }> {
   // ajv compiles hundreds of the document's schemas in this process, blocking the event loop for
   // a while: the in-process server's load shedder must not take that for overload.
-  const t = await startTestServer({ env: { MAX_EVENT_LOOP_DELAY_MS: '600000' } });
+  const t = await startTestServer({ env: { MAX_EVENT_LOOP_DELAY_MS: '600000', ...env } });
   return { t, ada: await t.register('Ada') };
 }

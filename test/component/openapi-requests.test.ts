@@ -116,8 +116,15 @@ describe('OpenAPI document: requests', () => {
         members: { Ada: ada.id, Bea: bea.id },
       });
     expect(onImport.status).toBe(201);
+    // A delivery log is listed on an endpoint of the group (API.md §12); `.invalid` never resolves.
+    const onWebhook = await t.request
+      .post(`/v1/groups/${group}/webhooks`)
+      .set(ada.auth)
+      .send({ url: 'https://webhooks.invalid/x' });
+    expect(onWebhook.status).toBe(201);
     const concrete = (template: string) =>
       template
+        .replace('{webhookId}', onWebhook.body.id)
         .replace('{groupId}', group)
         .replace('{expenseId}', onExpense.body.id)
         .replace('{settlementId}', onSettlement.body.id)
@@ -136,6 +143,7 @@ describe('OpenAPI document: requests', () => {
       'GET /v1/groups/{groupId}/imports/{importId}/refusals',
       'GET /v1/groups/{groupId}/recurring',
       'GET /v1/groups/{groupId}/settlements',
+      'GET /v1/groups/{groupId}/webhooks/{webhookId}/deliveries',
       'GET /v1/me/activity',
       'GET /v1/settlements/{settlementId}/comments',
     ]);

@@ -25,6 +25,11 @@ import {
   registerBody,
   verifyEmailBody,
 } from '../../apps/api/src/schemas';
+import {
+  createWebhookBody,
+  patchWebhookBody,
+  rotateSecretBody,
+} from '../../apps/api/src/webhooks/webhook.schemas';
 
 // ---- which joi schema each route validates with (mirrors the route files) --------------------------
 export const BODIES: Record<string, Joi.Schema> = {
@@ -47,6 +52,9 @@ export const BODIES: Record<string, Joi.Schema> = {
   'PUT /v1/groups/{groupId}/rates': putRatesBody,
   'POST /v1/me/activity/read': activityReadBody,
   'POST /v1/groups/{groupId}/imports': createImportBody,
+  'POST /v1/groups/{groupId}/webhooks': createWebhookBody,
+  'PATCH /v1/groups/{groupId}/webhooks/{webhookId}': patchWebhookBody,
+  'POST /v1/groups/{groupId}/webhooks/{webhookId}/rotate-secret': rotateSecretBody,
   'POST /v1/auth/password-reset': passwordResetBody,
   'POST /v1/auth/password-reset/confirm': passwordResetConfirmBody,
   'POST /v1/me/password': changePasswordBody,
@@ -61,6 +69,20 @@ export const USR_B = 'usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RD';
 
 /** Bodies joi accepts, per operation (several shapes where the schema has alternatives). */
 export const VALID: Record<string, unknown[]> = {
+  'POST /v1/groups/{groupId}/webhooks': [
+    { url: 'https://example.com/hooks' },
+    { url: 'http://example.com', description: '', eventTypes: [] },
+    { url: 'https://example.com/h', description: 'CRM', eventTypes: ['expense.created', 'member.added'] },
+  ],
+  'PATCH /v1/groups/{groupId}/webhooks/{webhookId}': [
+    { enabled: true },
+    { url: 'https://example.com/2', eventTypes: [] },
+  ],
+  'POST /v1/groups/{groupId}/webhooks/{webhookId}/rotate-secret': [
+    {},
+    { previousSecretSeconds: 0 },
+    { previousSecretSeconds: 604800 },
+  ],
   'POST /v1/auth/password-reset': [{ email: 'Ada@Example.com' }],
   'POST /v1/auth/password-reset/confirm': [{ token: 'AbCd_-0123456789xyzXYZ', password: 'correct horse' }],
   'POST /v1/me/password': [{ current: 'x', new: 'correct horse' }],
@@ -185,6 +207,20 @@ VALID['PATCH /v1/recurring/{recurringId}'] = [
 /** Bodies joi rejects for reasons JSON Schema can express, so the generated schema must reject them too. */
 export const expense = VALID['POST /v1/expenses']![0] as Record<string, unknown>;
 export const INVALID: Record<string, unknown[]> = {
+  'POST /v1/groups/{groupId}/webhooks': [
+    {},
+    { url: 1 },
+    { url: `https://example.com/${'a'.repeat(2048)}` },
+    { url: 'https://example.com', eventTypes: ['no.such'] },
+    { url: 'https://example.com', eventTypes: ['expense.created', 'expense.created'] },
+    { url: 'https://example.com', extra: 1 },
+  ],
+  'PATCH /v1/groups/{groupId}/webhooks/{webhookId}': [{}, { enabled: 'yes' }, { secret: 'x' }],
+  'POST /v1/groups/{groupId}/webhooks/{webhookId}/rotate-secret': [
+    { previousSecretSeconds: -1 },
+    { previousSecretSeconds: 604801 },
+    { previousSecretSeconds: '60' },
+  ],
   'POST /v1/auth/password-reset': [{}, { email: 'not-an-email' }, { email: 'ada@example.com', extra: 1 }],
   'POST /v1/auth/password-reset/confirm': [
     { token: 'AbCd_-0123456789xyzXYZ' },

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { uniqueEmail } from '../support/test-server';
+import { newKey, uniqueEmail } from '../support/test-server';
 
 export type ProcessUser = { id: string; headers: Record<string, string> };
 
@@ -56,4 +56,22 @@ export function upgradeStatus(
     });
     ws.once('error', reject);
   });
+}
+
+/** A JSON request by `user` to the server at `baseUrl`, keyed (a fresh key); a non-2xx throws with its body. */
+export async function callJson(
+  baseUrl: string,
+  user: ProcessUser,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...user.headers, 'Content-Type': 'application/json', 'Idempotency-Key': newKey() },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
 }

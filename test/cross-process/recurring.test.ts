@@ -1,9 +1,8 @@
 import { localDateAt, occurrenceDate, type RecurrenceEvery, startOfLocalDay } from '@tally/domain';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, redisUrl, type TestDatabase } from '../support/test-database';
-import { newKey } from '../support/test-server';
 import { until } from '../support/until';
-import { type ProcessUser, registerUser } from './http';
+import { callJson, type ProcessUser, registerUser } from './http';
 
 /**
  * API.md §6a: each occurrence of a recurring expense is created exactly once by the fleet. Three
@@ -52,16 +51,8 @@ describe('recurring expenses across processes', () => {
     servers.push(setup);
     const ada = await registerUser(setup.url, 'Ada');
     const bob = await registerUser(setup.url, 'Bob');
-    const call = async (user: ProcessUser, method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${setup.url}${path}`, {
-        method,
-        headers: { ...user.headers, 'Content-Type': 'application/json', 'Idempotency-Key': newKey() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const call = (user: ProcessUser, method: string, path: string, body?: unknown) =>
+      callJson(setup.url, user, method, path, body);
     const group = await call(ada, 'POST', '/v1/groups', { name: 'Flat' });
     const groupId = group.id as string;
     await call(ada, 'POST', `/v1/groups/${groupId}/members`, { userId: bob.id });

@@ -69,6 +69,8 @@ import { recurringRoutes } from './recurring/recurring.routes';
 import { createRecurringService } from './recurring/recurring.service';
 import { createSettlementsService } from './settlements/settlements.service';
 import { webClientRoutes } from './web/web-client';
+import { webhookRoutes } from './webhooks/webhooks.routes';
+import { createWebhooksService } from './webhooks/webhooks.service';
 
 export type AppDeps = {
   knex: Knex;
@@ -141,6 +143,8 @@ export type AppDeps = {
   passwordResetTtlSeconds?: number;
   /** Reset mails per account per hour at most (`PASSWORD_RESET_MAX_PER_HOUR`). @default 3 */
   passwordResetMaxPerHour?: number;
+  /** Webhooks may name private, loopback, link-local… addresses (`WEBHOOK_ALLOW_PRIVATE_ADDRESSES`). @default false */
+  webhookAllowPrivateAddresses?: boolean;
   /** Tests only: steps added at the end of the request pipeline (they run on every `/v1` route). */
   extraSteps?: readonly Step[];
   /** Tests only: the routes as declared, changed (a handler that throws). */
@@ -278,6 +282,12 @@ export function createApp(deps: AppDeps): Express {
       announcer: deps.announcer,
       maxBytes: deps.importMaxBytes,
       maxRows: deps.importMaxRows,
+    }),
+    ...webhookRoutes({
+      webhooks: createWebhooksService({
+        knex: deps.knex,
+        allowPrivateAddresses: deps.webhookAllowPrivateAddresses ?? false,
+      }),
     }),
   ];
   const v1Routes = deps.adjustRoutes?.(declared) ?? declared;

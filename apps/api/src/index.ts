@@ -53,3 +53,8 @@ export {
   type RecurringScheduler,
   type RecurringSchedulerOptions,
 } from './recurring/recurring-scheduler';
+export {
+  createWebhookDispatcher,
+  DEFAULT_RETRY_DELAYS_MS,
+  type WebhookDispatcher,
+} from './webhooks/webhook-dispatcher';

@@ -8,6 +8,7 @@ import {
   createLoginThrottle,
   createRateLimits,
   createRecurringScheduler,
+  createWebhookDispatcher,
 } from '@tally/api';
 import { createPartitionMaintainer } from '@tally/db';
 import { createRelay, type EventBus, publicationOf, shardedPublicationOf } from '@tally/events';
@@ -58,13 +59,36 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
 
   const relay = createRelay({ knex, bus, logger, registry, onIgnoredError: ignoredErrors });
   relay.start();
-  const announcer = createAnnouncer({
+  // Webhooks (API.md §12): every API process sends them from the event log (no leader, no Redis);
+  // a write of this process wakes its dispatcher at once, a hint only (the log is what it reads).
+  const webhooks = createWebhookDispatcher({
+    knex,
+    pollMs: config.webhookPollMs,
+    concurrency: config.webhookConcurrency,
+    leaseMs: Math.max(config.webhookLeaseMs, config.webhookTimeoutMs + 1000),
+    retryDelaysMs: config.webhookRetryDelaysMs.split(',').map(Number),
+    send: {
+      allowPrivate: config.webhookAllowPrivateAddresses,
+      timeoutMs: config.webhookTimeoutMs,
+      maxResponseBytes: 64 * 1024,
+    },
+    registry,
+    onIgnoredError: ignoredErrors,
+  });
+  const published = createAnnouncer({
     bus,
     // On a cluster the notifications go to the groups' sharded channels.
     publicationOf: deps.isCluster ? shardedPublicationOf : publicationOf,
     markPublished: relay.markPublished,
     onPublishFailed: (error, eventId) => ignoredErrors('event_publish', error, { eventId }),
   });
+  const announcer: typeof published = {
+    publications: published.publications,
+    announce(events, publishedBy) {
+      published.announce(events, publishedBy);
+      if (events.length > 0) webhooks.poke(events.map((event) => event.groupId));
+    },
+  };
 
   const memoryLiveness = redis ? undefined : createMemoryLiveness();
   const memoryStore = memoryLiveness
@@ -153,7 +177,10 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
   });
   // (A failed partition maintenance fails the start-up itself, in start.ts.)
   partitionsReady.then(
-    () => recurring.start(),
+    () => {
+      recurring.start();
+      webhooks.start();
+    },
     () => {},
   );
   const loadShedder = createLoadShedder({
@@ -187,6 +214,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     ratesProvider,
     async stop() {
       await recurring.stop();
+      await webhooks.stop();
       loadShedder.stop();
       await partitions.stop();
       await authRecords.stop();

@@ -263,6 +263,34 @@ const httpVariables = {
     { min: 0, max: 3600000, default: 30000 },
     'How often each API process looks for due occurrences of recurring expenses and creates them (API.md §6a), in ms; every process does, without a leader. `0`: this process creates none.',
   ),
+  // Webhooks (API.md §12): every API process sends them, without a leader.
+  WEBHOOK_POLL_MS: integer(
+    { min: 0, max: 60000, default: 500 },
+    'How often each API process looks for webhook endpoints with events to send (API.md §12.3), in ms; a write in this process wakes it at once. `0`: this process sends none.',
+  ),
+  WEBHOOK_CONCURRENCY: integer(
+    { min: 1, max: 1000, default: 32 },
+    '1–1000: webhook endpoints one API process sends to at once (each one delivery at a time, in order).',
+  ),
+  WEBHOOK_TIMEOUT_MS: integer(
+    { min: 100, max: 60000, default: 10000 },
+    '100–60000: a webhook attempt without its answer by then fails (and is retried).',
+  ),
+  WEBHOOK_LEASE_MS: integer(
+    { min: 1000, max: 600000, default: 60000 },
+    '1000–600000: how long a process’s claim of a webhook endpoint lasts unrenewed (renewed after each attempt): the wait before another process takes over from one that died. At least `WEBHOOK_TIMEOUT_MS` + 1 s (a shorter one is raised to that).',
+  ),
+  WEBHOOK_RETRY_DELAYS_MS: Joi.string()
+    .pattern(/^\d{1,9}(,\d{1,9}){0,19}$/)
+    .default('5000,300000,1800000,7200000,18000000,36000000,36000000')
+    .description(
+      'The waits after the 1st, 2nd… failed attempt of a delivery, in ms, comma-separated (1–20 of them), each with ±20 % jitter; after the last the endpoint is disabled. The default (about 28 h) is Svix’s.',
+    ),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: Joi.boolean()
+    .default(false)
+    .description(
+      '`true` lets webhooks reach private, loopback, link-local, unique-local, CGNAT and other non-public addresses (tests, a receiver on the same network). Off, such an address is refused at registration and at every attempt (SSRF).',
+    ),
 };
 
 const webSocketVariables = {

@@ -184,6 +184,7 @@ export async function start(
         loadShedder: api.loadShedder.middleware,
         groupGate: api.groupGate,
         ratesProvider: api.ratesProvider,
+        webhookAllowPrivateAddresses: config.webhookAllowPrivateAddresses,
         announceUserRevoked: (userId) => {
           redis.bus
             .publish(userRevokedMessage(userId))

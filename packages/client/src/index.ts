@@ -76,3 +76,16 @@ export { SettlementsApi } from './settlements-api.js';
 export { TallyClient, type TallyClientOptions } from './tally-client.js';
 export type * from './types.js';
 export { ulidFactory } from './ulid.js';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WebhookVerificationError,
+} from './verify-webhook.js';
+export {
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointPatch,
+  type WebhookEndpointRequest,
+  type WebhookEndpointWithSecret,
+  WebhooksApi,
+} from './webhooks-api.js';

@@ -17,6 +17,7 @@ import { RecurringApi } from './recurring-api.js';
 import { SessionsApi } from './sessions-api.js';
 import { SettlementsApi } from './settlements-api.js';
 import type { Session } from './types.js';
+import { WebhooksApi } from './webhooks-api.js';
 
 export type TallyClientOptions = Omit<HttpClientOptions, 'tokens'> & {
   /**
@@ -73,6 +74,8 @@ export class TallyClient {
   readonly sessions: SessionsApi;
   /** The caller's API keys for scripts: create, list, revoke (API.md §2.6). */
   readonly apiKeys: ApiKeysApi;
+  /** A group's webhook endpoints and their delivery logs (API.md §12); `verifyWebhook` checks a delivery. */
+  readonly webhooks: WebhooksApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -118,6 +121,7 @@ export class TallyClient {
     this.imports = new ImportsApi(http);
     this.sessions = new SessionsApi(http);
     this.apiKeys = new ApiKeysApi(http);
+    this.webhooks = new WebhooksApi(http);
     this.outbox = new Outbox(
       {
         http,

@@ -18,6 +18,7 @@ import * as emailVerification from './migrations/015-email-verification';
 import * as authCleanup from './migrations/016-auth-cleanup';
 import * as bounds from './migrations/019-bounds';
 import * as apiKeys from './migrations/020-api-keys';
+import * as webhooks from './migrations/021-webhooks';
 import { runSql, type Sql, sql } from './sql';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -42,6 +43,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['016-auth-cleanup', authCleanup],
   ['019-bounds', bounds],
   ['020-api-keys', apiKeys],
+  ['021-webhooks', webhooks],
 ];
 
 /**

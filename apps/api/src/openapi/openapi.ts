@@ -84,6 +84,7 @@ const TAGS = [
   { name: 'Expenses', description: 'Who paid, how it is split' },
   { name: 'Settlements', description: 'One member paying another back' },
   { name: 'Recurring expenses', description: 'Expenses the server creates on a schedule' },
+  { name: 'Webhooks', description: 'Signed HTTP deliveries of a group’s events (Standard Webhooks)' },
   { name: 'Comments', description: 'Notes members leave on expenses and settlements' },
   { name: 'Imports', description: 'Expenses and payments brought in from a Splitwise export' },
   { name: 'Balances', description: 'Who owes whom' },

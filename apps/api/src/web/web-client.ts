@@ -35,6 +35,7 @@ export const APP_MODULES = [
   'rates',
   'recurring',
   'session',
+  'webhooks',
 ];
 /** Served files of this directory, by path. */
 const FILES = new Map<string, string>([

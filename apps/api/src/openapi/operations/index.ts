@@ -14,6 +14,7 @@ import { realtimeOperations } from './realtime';
 import { recurringOperations } from './recurring';
 import { settlementsOperations } from './settlements';
 import type { Operation, Success } from './types';
+import { webhooksOperations } from './webhooks';
 
 export { PATH_PARAMETER_DESCRIPTIONS } from './notes';
 export { WEBSOCKET_DESCRIPTION } from './realtime';
@@ -61,6 +62,7 @@ export const OPERATIONS: Operation[] = [
   ...settlementsOperations,
   ...recurringOperations,
   ...importsOperations,
+  ...webhooksOperations,
   ...realtimeOperations,
   ...opsOperations,
 ].map(withDefaults);

@@ -142,6 +142,9 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
   };
 })();
 
+/** Every event type, in the order the document lists them (a webhook's `eventTypes` take these). */
+export const EVENT_TYPE_NAMES: readonly string[] = Object.keys(EVENT_TYPES);
+
 /** `Event` (one of the per-type events) and one component per event type. */
 export function eventSchemas(): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {

@@ -12,6 +12,7 @@ import { peopleSchemas } from './people';
 import { realtimeSchemas } from './realtime';
 import { recurringSchemas } from './recurring';
 import { sessionSchemas } from './sessions';
+import { webhookSchemas } from './webhooks';
 
 export { pageOf } from './common';
 export { type DocumentedErrorCode, ERROR_CODES, ERROR_STATUS } from './errors';
@@ -36,4 +37,5 @@ export const responseSchemas: Record<string, JsonSchema> = {
   ...commentSchemas,
   ...sessionSchemas,
   ...apiKeySchemas,
+  ...webhookSchemas,
 };

@@ -8,6 +8,7 @@ import { formatMoney } from './money.js';
 import { fillRatesForm, settleIn, showConverted } from './rates.js';
 import { listRecurring } from './recurring.js';
 import { me, realtime, showMe } from './session.js';
+import { listWebhooks } from './webhooks.js';
 
 /** The open group: `{ group, balances, unsubscribe }`. */
 export let open;
@@ -70,6 +71,7 @@ export async function openGroup(groupId) {
   renderMembers();
   renderBalances();
   await listRecurring(groupId);
+  await listWebhooks(groupId);
   await listExpenses(groupId);
   // A group without the rates the chosen currency needs still opens (and follows live).
   await showConverted().catch((error) => say(describe(error), true));
