@@ -1,6 +1,7 @@
 import { DEFAULT_TRUST_PROXY, parseTrustProxy, type TrustProxy } from '@tally/api';
 import { parseDatabaseUrl } from '@tally/db';
 import Joi from 'joi';
+import { notificationVariables } from './config/notifications';
 import { parseCorsOrigins, parseRedisClusterNodes, type RedisClusterConfig } from './config/values';
 
 export type { RedisClusterConfig };
@@ -355,6 +356,7 @@ export const CONFIG_GROUPS = [
   { title: 'WebSocket gateway', variables: webSocketVariables },
   { title: 'Currency conversion', variables: fxVariables },
   { title: 'Mail and password reset', variables: mailVariables },
+  { title: 'Notifications', variables: notificationVariables },
   { title: 'Tests', variables: testVariables },
 ] as const;
 
@@ -368,6 +370,7 @@ const VARIABLES = {
   ...webSocketVariables,
   ...fxVariables,
   ...mailVariables,
+  ...notificationVariables,
   ...testVariables,
 };
 

@@ -17,6 +17,7 @@ import * as importRefusals from './migrations/014-import-refusals';
 import * as emailVerification from './migrations/015-email-verification';
 import * as authCleanup from './migrations/016-auth-cleanup';
 import * as bounds from './migrations/019-bounds';
+import * as notifications from './migrations/022-notifications';
 import { runSql, type Sql, sql } from './sql';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -40,6 +41,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['015-email-verification', emailVerification],
   ['016-auth-cleanup', authCleanup],
   ['019-bounds', bounds],
+  ['022-notifications', notifications],
 ];
 
 /**

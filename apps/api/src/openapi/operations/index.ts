@@ -8,6 +8,7 @@ import { groupListsOperations } from './group-lists';
 import { groupsOperations } from './groups';
 import { importsOperations } from './imports';
 import { invitesOperations } from './invites';
+import { notificationsOperations } from './notifications';
 import { opsOperations } from './ops';
 import { realtimeOperations } from './realtime';
 import { recurringOperations } from './recurring';
@@ -59,6 +60,7 @@ export const OPERATIONS: Operation[] = [
   ...settlementsOperations,
   ...recurringOperations,
   ...importsOperations,
+  ...notificationsOperations,
   ...realtimeOperations,
   ...opsOperations,
 ].map(withDefaults);

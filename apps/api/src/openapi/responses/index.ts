@@ -7,6 +7,7 @@ import { eventSchemas } from './events';
 import { fxSchemas } from './fx';
 import { importSchemas } from './imports';
 import { moneySchemas } from './money';
+import { notificationSchemas } from './notifications';
 import { peopleSchemas } from './people';
 import { realtimeSchemas } from './realtime';
 import { recurringSchemas } from './recurring';
@@ -34,4 +35,5 @@ export const responseSchemas: Record<string, JsonSchema> = {
   ...activitySchemas,
   ...commentSchemas,
   ...sessionSchemas,
+  ...notificationSchemas,
 };
