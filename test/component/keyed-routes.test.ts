@@ -49,7 +49,17 @@ const DOCUMENTED_WRITES = Object.entries(openApiDocument().paths as Record<strin
   // A password change is no group write either: no key is recorded (API.md §2.4), like auth's.
   .filter((name) => name !== 'POST /v1/me/password')
   // Nor are an email change and a new verification link (API.md §2.5).
-  .filter((name) => name !== 'POST /v1/me/email' && name !== 'POST /v1/me/email/verification');
+  .filter((name) => name !== 'POST /v1/me/email' && name !== 'POST /v1/me/email/verification')
+  // Nor are notification settings and push subscriptions: a PUT that merges, a POST that is one row
+  // per browser endpoint, a DELETE; each idempotent by itself (API.md §12).
+  .filter(
+    (name) =>
+      ![
+        'PUT /v1/me/notification-settings',
+        'POST /v1/me/push-subscriptions',
+        'DELETE /v1/me/push-subscriptions/:subscriptionId',
+      ].includes(name),
+  );
 
 // ---- one successful keyed request per route ------------------------------------------------------
 type Scenario = { path: string; body?: object; status: number };
@@ -114,6 +124,12 @@ describe('every keyed route', () => {
       body: { name: 'Renamed' },
       status: 200,
     }),
+    'POST /v1/groups/:groupId/reminders': async () => {
+      // Bob owes Ada half of an expense: Ada may remind him.
+      const groupId = await t.createGroup(ada, [bob]);
+      await newExpense(groupId);
+      return { path: `/v1/groups/${groupId}/reminders`, body: { toUserId: bob.id }, status: 201 };
+    },
     'POST /v1/groups/:groupId/members': async () => ({
       path: `/v1/groups/${await t.createGroup(ada)}/members`,
       body: { userId: bob.id },

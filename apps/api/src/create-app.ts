@@ -268,6 +268,7 @@ export function createApp(deps: AppDeps): Express {
     }),
     ...notificationRoutes({
       knex: deps.knex,
+      routes,
       tokens: createUnsubscribeTokens(deps.notifications?.unsubscribeSecret ?? randomUUID()),
       appUrl: linkBase,
       vapidPublicKey: deps.notifications?.vapidPublicKey,

@@ -1,7 +1,9 @@
 import { validationFailed } from '@tally/http-kit';
+import { fingerprintOf } from '@tally/idempotency';
 import type { Knex } from 'knex';
 import { created, noContent, ok } from '../http/reply';
 import { bodyOf, pathParamOf, queryOf, type Route, route } from '../http/route';
+import type { WriteRoutes } from '../http/write-route';
 import { ulidFactory } from '../ids';
 import { createNotificationSettings, type NotificationKind } from './notification-settings';
 import { createPushSubscriptions, type PushSubscriptionInput } from './push-subscriptions';
@@ -10,6 +12,7 @@ import type { UnsubscribeTokens } from './unsubscribe-token';
 
 export type NotificationRoutesDeps = {
   knex: Knex;
+  routes: WriteRoutes;
   tokens: UnsubscribeTokens;
   appUrl: () => string;
   /** The VAPID public key clients subscribe with; absent: push is off (`pushEnabled: false`). */
@@ -44,9 +47,13 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Route[] {
       await subscriptions.remove(req.userId, pathParamOf(req, 'subscriptionId'));
       return noContent();
     }),
-    route('createReminder', async (req) => {
-      const { toUserId } = bodyOf<{ toUserId: string }>(req);
-      return created(await reminders.remind(req.userId, pathParamOf(req, 'groupId'), toUserId));
+    // Keyed like the group's other writes (API.md §7, optional): a retry replays the first answer
+    // instead of meeting the per-pair limit.
+    deps.routes.writeMany({
+      operation: 'createReminder',
+      parse: async (req) => ({ groupId: pathParamOf(req, 'groupId'), ...bodyOf<{ toUserId: string }>(req) }),
+      fingerprint: (req) => fingerprintOf(req.method, req.body),
+      run: async (userId, input) => created(await reminders.remind(userId, input.groupId, input.toUserId)),
     }),
     route('unsubscribe', async (req) => {
       const { token } = queryOf<{ token: string }>(req);

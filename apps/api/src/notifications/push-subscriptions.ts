@@ -21,6 +21,9 @@ const base64url = (min: number, max: number) =>
 export const pushSubscriptionBody = Joi.object({
   endpoint: Joi.string()
     .uri({ scheme: ['https', 'http'] })
+    // The scheme again as a pattern: the OpenAPI document's `format: uri` does not say it.
+    .pattern(/^https?:\/\//)
+    .message('must be an http(s) URL')
     .max(2048)
     .required(),
   expirationTime: Joi.number().allow(null),

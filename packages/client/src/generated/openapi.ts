@@ -1080,7 +1080,7 @@ export interface paths {
     put?: never;
     /**
      * Remind a member to settle up
-     * @description Notifies `toUserId` (push and mail, as their `reminder` settings say) of what they owe the caller in the group's simplified debts (`GET …/balances`). Once per group and pair a day: sooner is `429 rate_limited` with `Retry-After`. Someone who owes the caller nothing, the caller, or a non-member: `422 validation_failed` at `toUserId`. Not keyed: an `Idempotency-Key` is ignored. (a retry is answered 429 and reminds nobody twice).
+     * @description Notifies `toUserId` (push and mail, as their `reminder` settings say) of what they owe the caller in the group's simplified debts (`GET …/balances`). Once per group and pair a day: sooner is `429 rate_limited` with `Retry-After`. Someone who owes the caller nothing, the caller, or a non-member: `422 validation_failed` at `toUserId`. Keyed like the group's other writes: a retry with the same key replays the first answer (without a key it meets the limit: `429`).
      */
     post: operations['createReminder'];
     delete?: never;
@@ -12625,7 +12625,10 @@ export interface operations {
   createReminder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+      };
       path: {
         /** @description Group id (`grp_…`) */
         groupId: string;
@@ -12642,13 +12645,14 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Reminder'];
         };
       };
-      /** @description `malformed_json` */
+      /** @description `malformed_json`, `idempotency_key_invalid` */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12657,7 +12661,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'malformed_json';
+            code?: 'malformed_json' | 'idempotency_key_invalid';
             /** @constant */
             status?: 400;
           };
@@ -12683,6 +12687,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12691,6 +12696,22 @@ export interface operations {
             code?: 'not_found';
             /** @constant */
             status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
           };
         };
       };
@@ -12728,6 +12749,7 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {

@@ -91,8 +91,10 @@ export const notificationsOperations: Operation[] = [
       'Notifies `toUserId` (push and mail, as their `reminder` settings say) of what they owe the caller in ' +
       "the group's simplified debts (`GET …/balances`). Once per group and pair a day: sooner is " +
       '`429 rate_limited` with `Retry-After`. Someone who owes the caller nothing, the caller, or a non-member: ' +
-      `\`422 validation_failed\` at \`toUserId\`. ${NOT_KEYED} (a retry is answered 429 and reminds nobody twice).`,
+      "`422 validation_failed` at `toUserId`. Keyed like the group's other writes: a retry with the same key " +
+      'replays the first answer (without a key it meets the limit: `429`).',
     pathSchemas: { groupId: Joi.string().min(1).max(100) },
+    idempotency: 'optional',
     body: reminderBody,
     success: [{ status: 201, description: 'The reminder is on its way', schema: 'Reminder' }],
   },
