@@ -6,7 +6,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  * and the connection goes to the address checked (a `lookup` for `http.request`), so a name that
  * resolves to something else a moment later cannot reach inside the network (DNS rebinding).
  * Refused unless allowed: loopback, private (RFC 1918, unique local), link local (cloud metadata),
- * carrier-grade NAT, unspecified, multicast and reserved ranges, and IPv4 mapped into IPv6.
+ * carrier-grade NAT, unspecified, multicast and reserved ranges, in IPv4 or mapped into IPv6.
  */
 const refused = new BlockList();
 for (const [network, prefix] of [
@@ -26,7 +26,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -38,6 +37,10 @@ for (const [network, prefix] of [
 export function isInternalAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
+  // An IPv4 address mapped into IPv6 is that IPv4 address. (Not a range of the list: BlockList
+  // checks IPv4 addresses against IPv6 ranges in that mapping, so ::ffff:0:0/96 would refuse all.)
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return isInternalAddress(mapped);
   return refused.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
