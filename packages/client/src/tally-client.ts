@@ -9,6 +9,7 @@ import { randomIdempotencyKey } from './idempotency-key.js';
 import { ImportsApi } from './imports-api.js';
 import { InvitesApi } from './invites-api.js';
 import { MeApi } from './me-api.js';
+import { NotificationsApi, PushApi } from './notifications-api.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 import { RealtimeClient } from './realtime.js';
 import type { RealtimeOptions } from './realtime-types.js';
@@ -65,6 +66,10 @@ export class TallyClient {
   readonly imports: ImportsApi;
   /** The caller's signed-in devices: list them, sign one out (API.md §2). */
   readonly sessions: SessionsApi;
+  /** Notification settings, reminders to settle up, unsubscribing (API.md §12). */
+  readonly notifications: NotificationsApi;
+  /** Web Push: the VAPID key and the caller's registered browsers (API.md §12.2). */
+  readonly push: PushApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -109,6 +114,8 @@ export class TallyClient {
     this.comments = new CommentsApi(http);
     this.imports = new ImportsApi(http);
     this.sessions = new SessionsApi(http);
+    this.notifications = new NotificationsApi(http);
+    this.push = new PushApi(http);
     this.outbox = new Outbox(
       {
         http,
