@@ -17,3 +17,4 @@ import './app/rates.js';
 import './app/invites.js';
 import './app/imports.js';
 import './app/activity.js';
+import './app/notifications.js';

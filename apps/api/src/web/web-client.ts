@@ -31,6 +31,7 @@ export const APP_MODULES = [
   'imports',
   'invites',
   'money',
+  'notifications',
   'rates',
   'recurring',
   'session',
@@ -41,6 +42,8 @@ const FILES = new Map<string, string>([
   ['/web/app.js', 'app.js'],
   ...APP_MODULES.map((name) => [`/web/app/${name}.js`, `app/${name}.js`] as const),
   ['/web/style.css', 'style.css'],
+  // The service worker of push notifications (API.md §12.2); its scope is /web/.
+  ['/web/sw.js', 'sw.js'],
 ]);
 
 /** Only this origin: its scripts, styles and API (fetch and the WebSocket); no frames, no form posts. */
