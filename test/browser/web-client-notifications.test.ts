@@ -155,14 +155,14 @@ describe('the web client at /: notifications', () => {
     });
     await cdp.send('ServiceWorker.enable');
     await page.evaluate(async () => {
-      await navigator.serviceWorker.register('/web/sw.js');
+      await navigator.serviceWorker.register('/web/sw.js', { scope: '/' });
       await navigator.serviceWorker.ready;
     });
     await until(
-      () => registrations.some((r) => r.scopeURL.endsWith('/web/')),
+      () => registrations.some((r) => r.scopeURL === `${server.url}/`),
       'the service worker registered',
     );
-    const registration = registrations.find((r) => r.scopeURL.endsWith('/web/'))!;
+    const registration = registrations.find((r) => r.scopeURL === `${server.url}/`)!;
     const message = {
       id: '7',
       tag: 'expense:evt_test',
@@ -178,7 +178,7 @@ describe('the web client at /: notifications', () => {
     let shown: { title: string; body: string; tag: string; url: string }[] = [];
     await until(async () => {
       shown = await page.evaluate(async () => {
-        const reg = await navigator.serviceWorker.getRegistration('/web/sw.js');
+        const reg = await navigator.serviceWorker.getRegistration('/');
         return ((await reg?.getNotifications()) ?? []).map((n) => ({
           title: n.title,
           body: n.body,

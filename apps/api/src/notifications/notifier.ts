@@ -57,6 +57,10 @@ export function createNotifier(options: NotifierOptions) {
           where status <> 'pending' and created_at < now() - make_interval(days => ?) limit 1000)`,
       [RETENTION_DAYS],
     );
+    // A deleted account (API.md §11.3) keeps its id but gets nothing: its browsers are forgotten.
+    await options.knex.raw(
+      `delete from push_subscriptions p using users u where u.id = p.user_id and u.status = 'deleted'`,
+    );
   }
 
   /** One round: as long as a step finds work (bounded), so a burst is not left for the next tick. */

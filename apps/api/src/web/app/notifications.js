@@ -67,8 +67,8 @@ $('push-on').addEventListener(
     if (!key) return say('This server sends no push notifications.', true);
     if ((await Notification.requestPermission()) !== 'granted')
       return say('Notifications are blocked for this site in the browser.', true);
-    const registration = await navigator.serviceWorker.register('/web/sw.js');
-    await navigator.serviceWorker.ready;
+    await navigator.serviceWorker.register('/web/sw.js', { scope: '/' });
+    const registration = await navigator.serviceWorker.ready;
     const subscription =
       (await registration.pushManager.getSubscription()) ??
       (await registration.pushManager.subscribe({
@@ -83,7 +83,7 @@ $('push-on').addEventListener(
 $('push-off').addEventListener(
   'click',
   handle(async () => {
-    const registration = await navigator.serviceWorker?.getRegistration('/web/sw.js');
+    const registration = await navigator.serviceWorker?.getRegistration('/');
     const subscription = await registration?.pushManager.getSubscription();
     if (!subscription) return say('Push notifications are not on in this browser.');
     const known = (await tally.push.list()).find((s) => s.endpoint === subscription.endpoint);
