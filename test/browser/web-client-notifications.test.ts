@@ -154,10 +154,11 @@ describe('the web client at /: notifications', () => {
       registrations.push(...(event.registrations as { registrationId: string; scopeURL: string }[]));
     });
     await cdp.send('ServiceWorker.enable');
-    await page.evaluate(async () => {
+    // In the page (its DOM types are not this file's): what the web client's push opt-in does first.
+    await page.evaluate(`(async () => {
       await navigator.serviceWorker.register('/web/sw.js', { scope: '/' });
       await navigator.serviceWorker.ready;
-    });
+    })()`);
     await until(
       () => registrations.some((r) => r.scopeURL === `${server.url}/`),
       'the service worker registered',
@@ -177,15 +178,12 @@ describe('the web client at /: notifications', () => {
     });
     let shown: { title: string; body: string; tag: string; url: string }[] = [];
     await until(async () => {
-      shown = await page.evaluate(async () => {
+      shown = (await page.evaluate(`(async () => {
         const reg = await navigator.serviceWorker.getRegistration('/');
         return ((await reg?.getNotifications()) ?? []).map((n) => ({
-          title: n.title,
-          body: n.body,
-          tag: n.tag,
-          url: (n.data as { url: string }).url,
+          title: n.title, body: n.body, tag: n.tag, url: n.data.url,
         }));
-      });
+      })()`)) as typeof shown;
       return shown.length > 0;
     }, 'the notification shown');
     expect(shown).toEqual([{ title: message.title, body: message.body, tag: message.tag, url: message.url }]);

@@ -150,7 +150,9 @@ describe('notifications across server processes', () => {
     expect(smtp.mailsTo(cy.email, subject)).toHaveLength(0); // Cy kept expense mails off (the default)
     // The processes' own counts: exactly one send per sent delivery between the two of them (the
     // weekly digests of the three included).
-    await until(async () => (await db.knex('notification_deliveries').where({ status: 'pending' })).length === 0);
+    await until(
+      async () => (await db.knex('notification_deliveries').where({ status: 'pending' })).length === 0,
+    );
     const sent = await db.knex('notification_deliveries').where({ status: 'sent' });
     expect(sent.length).toBe(EXPENSES * 3 + 3);
     expect((await sentBy(a)) + (await sentBy(b))).toBe(sent.length);
