@@ -111,6 +111,8 @@ export function createNotificationFeed(options: NotificationFeedOptions) {
             : noticesOf(event, { ...base, commentTarget });
           const resolved = notices
             .map((n) => ({ ...n, userId: ctx.aliases.get(n.userId) ?? n.userId }))
+            // Members now only: someone removed from the group hears nothing more of it.
+            .filter((n) => ctx.accounts.includes(n.userId))
             .filter((n) => n.userId !== event.actorId || n.kind === 'recurring');
           await queueNotices(trx, event.id, resolved);
         }

@@ -49,6 +49,7 @@ export function createNotifier(options: NotifierOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let lastSweep = 0;
+  let stopping = false;
 
   async function sweep(): Promise<void> {
     await options.knex.raw(
@@ -63,13 +64,18 @@ export function createNotifier(options: NotifierOptions) {
     );
   }
 
-  /** One round: as long as a step finds work (bounded), so a burst is not left for the next tick. */
+  /**
+   * One tick: each step again as long as it finds work (10 rounds at most), so a burst is not left
+   * for the next tick; a step that found none is not asked again in this tick (the cursor scan
+   * costs a query over every group).
+   */
   async function tick(): Promise<void> {
-    for (let round = 0; round < 10; round++) {
-      const read = await feed.pass();
-      const digests = await digest.pass();
-      const sent = await sender.pass();
-      if (read + digests + sent === 0) break;
+    let [feedBusy, digestBusy, senderBusy] = [true, true, true];
+    for (let round = 0; round < 10 && !stopping && (feedBusy || digestBusy || senderBusy); round++) {
+      if (feedBusy) feedBusy = (await feed.pass()) > 0;
+      if (digestBusy) digestBusy = (await digest.pass()) > 0;
+      // New deliveries may come from either step above: the sender looks while they found any.
+      senderBusy = (await sender.pass()) > 0 || feedBusy || digestBusy;
     }
     if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
       lastSweep = Date.now();
@@ -91,6 +97,8 @@ export function createNotifier(options: NotifierOptions) {
       timer = setTimeout(loop, options.pollMs).unref();
     },
     async stop(): Promise<void> {
+      // The round in flight ends after its step: a draining process does not start new sends.
+      stopping = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running;
