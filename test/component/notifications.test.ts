@@ -29,6 +29,7 @@ describe('push and mail notifications (API.md §12)', () => {
         APP_URL: 'https://app.tally.test',
         PUSH_ALLOW_PRIVATE_ENDPOINTS: 'true',
         NOTIFY_POLL_MS: '50',
+        RECURRING_POLL_MS: '100',
       },
     });
   });
@@ -240,6 +241,58 @@ describe('push and mail notifications (API.md §12)', () => {
           .send({ toUserId: bob.id })
       ).status,
     ).toBe(404);
+  });
+
+  it('pushes an occurrence of a recurring expense to everyone it involves, the creator too', async () => {
+    const [ada, bob] = [await t.register('Ada'), await t.register('Bob')];
+    const groupId = await t.createGroup(ada, [bob], { name: 'Rent', currency: 'EUR' });
+    const [adas, bobs] = [await subscribe(ada), await subscribe(bob)];
+    const today = new Date().toISOString().slice(0, 10);
+    const created = await t.request
+      .post(`/v1/groups/${groupId}/recurring`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({
+        expense: {
+          description: 'Rent',
+          amount: 120000,
+          paidBy: ada.id,
+          split: { type: 'equal', between: [ada.id, bob.id] },
+        },
+        schedule: { every: 'month', startsOn: today, timeZone: 'UTC' },
+      });
+    expect(created.status).toBe(201);
+    for (const [device, share] of [
+      [bobs.device, '600.00'],
+      [adas.device, '600.00'],
+    ] as const) {
+      const { payload } = await push.waitForPush(device);
+      expect(payload.title).toBe('Rent: a recurring expense');
+      expect(payload.body).toBe(`“Rent”, 1200.00 EUR was added again; your share ${share} EUR.`);
+    }
+  });
+
+  it('tells a removed member nothing more of the group', async () => {
+    const [ada, bob, cy] = [await t.register('Ada'), await t.register('Bob'), await t.register('Cy')];
+    const groupId = await t.createGroup(ada, [bob, cy], { name: 'Leavers' });
+    const [bobs, cys] = [await subscribe(bob), await subscribe(cy)];
+    // Bob's own expense, all his: he is involved in it and his net stays 0, so he can be removed.
+    const own = await postExpense(t, bob, groupId, bob, 500, [bob]);
+    expect(own.status).toBe(201);
+    const removed = await t.request.delete(`/v1/groups/${groupId}/members/${bob.id}`).set(ada.auth);
+    expect(removed.status).toBe(204);
+    const comment = (expenseId: string, text: string) =>
+      t.request
+        .post(`/v1/expenses/${expenseId}/comments`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ text });
+    expect((await comment(own.body.id, 'Bob, was this yours?')).status).toBe(201);
+    // A later notification of the same group's log to Cy: once it came, the comment was passed over.
+    expect((await postSettlement(t, ada, groupId, ada, cy, 100)).status).toBe(201);
+    expect((await push.waitForPush(cys.device)).payload.title).toBe('Leavers: a payment to you');
+    expect(bobs.device.hits).toBe(0);
+    expect(await deliveriesOf(bob.id)).toEqual([]);
   });
 
   it('tells the members when someone accepts an invite', async () => {
