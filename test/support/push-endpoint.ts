@@ -21,7 +21,7 @@ export type PushDevice = {
   id: string;
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
   received: ReceivedPush[];
-  /** The status this device's pushes are answered with (201 by default). */
+  /** The status this device's pushes are answered with (201 by default); 0: no answer at all. */
   answer: number;
   /** Pushes that came (any answer), decrypted or not. */
   hits: number;
@@ -39,6 +39,7 @@ export async function startPushEndpoint() {
         return;
       }
       device.hits++;
+      if (device.answer === 0) return; // a push service that never answers
       if (device.answer >= 300) {
         res.writeHead(device.answer).end();
         return;
@@ -84,7 +85,11 @@ export async function startPushEndpoint() {
       await until(() => device.received.length >= count, `push ${count} to ${device.id}`);
       return device.received[count - 1] as ReceivedPush;
     },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -120,7 +120,9 @@ export function createDeliverySender(options: DeliverySenderOptions) {
       channel: row.channel,
       outcome: outcome.kind === 'retry' && row.attempts >= MAX_ATTEMPTS ? 'failed' : outcome.kind,
     });
-    const rows = knex('notification_deliveries').where({ id: row.id });
+    // Only while the claim is still this one: a sender slower than its lease finds the row taken
+    // over (its attempts moved on) and leaves it to the one that has it.
+    const rows = knex('notification_deliveries').where({ id: row.id, attempts: row.attempts, status: 'pending' });
     if (outcome.kind === 'sent') {
       await rows.update({ status: 'sent', sent_at: new Date(), last_error: null });
     } else if (outcome.kind === 'gone') {
