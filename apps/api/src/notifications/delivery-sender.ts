@@ -122,7 +122,11 @@ export function createDeliverySender(options: DeliverySenderOptions) {
     });
     // Only while the claim is still this one: a sender slower than its lease finds the row taken
     // over (its attempts moved on) and leaves it to the one that has it.
-    const rows = knex('notification_deliveries').where({ id: row.id, attempts: row.attempts, status: 'pending' });
+    const rows = knex('notification_deliveries').where({
+      id: row.id,
+      attempts: row.attempts,
+      status: 'pending',
+    });
     if (outcome.kind === 'sent') {
       await rows.update({ status: 'sent', sent_at: new Date(), last_error: null });
     } else if (outcome.kind === 'gone') {
