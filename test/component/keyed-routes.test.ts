@@ -53,7 +53,17 @@ const DOCUMENTED_WRITES = Object.entries(openApiDocument().paths as Record<strin
   // API keys are no group write, and a created key's secret must never be recorded for a replay (API.md §2.6).
   .filter((name) => name !== 'POST /v1/me/api-keys' && name !== 'DELETE /v1/me/api-keys/:keyId')
   // A group's webhook endpoints are its configuration, not a write to its log: no key (API.md §12).
-  .filter((name) => !name.includes(' /v1/groups/:groupId/webhooks'));
+  .filter((name) => !name.includes(' /v1/groups/:groupId/webhooks'))
+  // Nor are notification settings and push subscriptions: a PUT that merges, a POST that is one row
+  // per browser endpoint, a DELETE; each idempotent by itself (API.md §13).
+  .filter(
+    (name) =>
+      ![
+        'PUT /v1/me/notification-settings',
+        'POST /v1/me/push-subscriptions',
+        'DELETE /v1/me/push-subscriptions/:subscriptionId',
+      ].includes(name),
+  );
 
 // ---- one successful keyed request per route ------------------------------------------------------
 type Scenario = { path: string; body?: object; status: number };
@@ -118,6 +128,12 @@ describe('every keyed route', () => {
       body: { name: 'Renamed' },
       status: 200,
     }),
+    'POST /v1/groups/:groupId/reminders': async () => {
+      // Bob owes Ada half of an expense: Ada may remind him.
+      const groupId = await t.createGroup(ada, [bob]);
+      await newExpense(groupId);
+      return { path: `/v1/groups/${groupId}/reminders`, body: { toUserId: bob.id }, status: 201 };
+    },
     'POST /v1/groups/:groupId/members': async () => ({
       path: `/v1/groups/${await t.createGroup(ada)}/members`,
       body: { userId: bob.id },

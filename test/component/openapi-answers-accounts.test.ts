@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createUnsubscribeTokens } from '../../apps/api/src/notifications/unsubscribe-token';
 import { responseErrors } from '../support/openapi-validator';
-import { type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
+import { TEST_JWT_SECRET, type TestServer, type TestUser, uniqueEmail } from '../support/test-server';
 import {
   answeredByMoneySuite,
   answeredByWebhooksSuite,
@@ -288,6 +289,42 @@ describe('OpenAPI document: answers (accounts, groups, invites, operations)', ()
     const withKey = { Authorization: `Bearer ${key.body.secret}` };
     expectStatus(await call('get', '/v1/me/api-keys', { headers: withKey }), 403);
     expectStatus(await call('delete', `/v1/me/api-keys/${key.body.id}`, { user: scripter }), 204);
+    // notifications (API.md §13)
+    const settingsUrl = '/v1/me/notification-settings';
+    expectStatus(await call('get', settingsUrl, { user: bob }), 200);
+    expectStatus(await call('put', settingsUrl, { user: bob, body: { expense: { email: true } } }), 200);
+    expectStatus(await call('put', settingsUrl, { user: bob, body: { expense: { email: 'yes' } } }), 422);
+    expectStatus(await call('get', '/v1/push/vapid-public-key', { user: bob }), 200);
+    const browser = {
+      endpoint: 'https://push.example.com/send/openapi',
+      keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+    };
+    const subscribed = await call('post', '/v1/me/push-subscriptions', { user: bob, body: browser });
+    expectStatus(subscribed, 201);
+    expectStatus(await call('post', '/v1/me/push-subscriptions', { user: bob, body: browser }), 200);
+    expectStatus(await call('get', '/v1/me/push-subscriptions', { user: bob }), 200);
+    const subscriptionUrl = `/v1/me/push-subscriptions/${subscribed.body.id}`;
+    expectStatus(await call('delete', subscriptionUrl, { user: bob }), 204);
+    expectStatus(await call('delete', subscriptionUrl, { user: bob }), 404);
+    const owed = await t.request
+      .post('/v1/expenses')
+      .set(cy.auth)
+      .set('Idempotency-Key', `owed-${groupId}`)
+      .send({
+        groupId,
+        description: 'Owed',
+        amount: 1000,
+        paidBy: cy.id,
+        split: { type: 'equal', between: [cy.id, bob.id] },
+      });
+    expect(owed.status).toBe(201);
+    const remindersUrl = `/v1/groups/${groupId}/reminders`;
+    expectStatus(await call('post', remindersUrl, { user: cy, key: true, body: { toUserId: bob.id } }), 201);
+    expectStatus(await call('post', remindersUrl, { user: cy, body: { toUserId: bob.id } }), 429);
+    expectStatus(await call('post', remindersUrl, { user: bob, body: { toUserId: cy.id } }), 422);
+    const unsubscribeToken = createUnsubscribeTokens(TEST_JWT_SECRET).make(bob.id, 'expense');
+    expectStatus(await call('post', `/v1/auth/unsubscribe?token=${unsubscribeToken}`), 204);
+    expectStatus(await call('post', '/v1/auth/unsubscribe?token=x.y'), 422);
 
     // operations
     expectStatus(await call('get', '/healthz'), 200);

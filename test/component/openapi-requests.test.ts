@@ -132,8 +132,25 @@ describe('OpenAPI document: requests', () => {
     const lists = documented.filter(
       (d) =>
         d.op['x-websocket'] !== true &&
+        d.method === 'get' &&
         (d.op['parameters'] as JsonSchema[]).some((p) => p['in'] === 'query' && !p['$ref']),
     );
+    // The one query parameter outside the lists: the unsubscribe link's token (API.md §13.3).
+    const unsubscribe = operation('POST /v1/auth/unsubscribe');
+    const tokenAt = (unsubscribe.op['parameters'] as JsonSchema[]).findIndex((p) => p['name'] === 'token');
+    const validToken = validatorAt(
+      'paths',
+      unsubscribe.path,
+      'post',
+      'parameters',
+      String(tokenAt),
+      'schema',
+    );
+    expect(['a.b', '', 'x'.repeat(513)].map((token) => validToken(token))).toEqual([true, false, false]);
+    for (const query of ['', 'token=', `token=${'x'.repeat(513)}`, 'token=a.b&sort=name']) {
+      const res = expectDocumented(await t.request.post(`/v1/auth/unsubscribe?${query}`));
+      expect({ query, status: res.status }).toEqual({ query, status: 422 });
+    }
     expect(lists.map((d) => d.key).sort()).toEqual([
       'GET /v1/expenses/{expenseId}/comments',
       'GET /v1/groups',

@@ -1,5 +1,8 @@
 import type Joi from 'joi';
 import { createApiKeyBody } from '../../apps/api/src/api-keys/api-keys.schema';
+import { notificationSettingsBody } from '../../apps/api/src/notifications/notification-settings';
+import { pushSubscriptionBody } from '../../apps/api/src/notifications/push-subscriptions';
+import { reminderBody } from '../../apps/api/src/notifications/reminders';
 import {
   acceptInviteBody,
   activityReadBody,
@@ -343,6 +346,38 @@ export const INVALID: Record<string, unknown[]> = {
     { base: 'EUR', rates: {}, asOf: '2026-11-25', extra: 1 },
   ],
 };
+
+// Notifications (API.md §13).
+const P256DH = `B${'A'.repeat(86)}`;
+const AUTH = 'A'.repeat(22);
+BODIES['PUT /v1/me/notification-settings'] = notificationSettingsBody;
+BODIES['POST /v1/me/push-subscriptions'] = pushSubscriptionBody;
+BODIES['POST /v1/groups/{groupId}/reminders'] = reminderBody;
+VALID['PUT /v1/me/notification-settings'] = [
+  {},
+  { expense: { push: false }, digest: { email: false } },
+  { comment: { push: true, email: true }, inviteAccepted: { email: false } },
+];
+INVALID['PUT /v1/me/notification-settings'] = [
+  { expense: { push: 'no' } },
+  { digest: { push: true } },
+  { unknownKind: { push: true } },
+  { reminder: { sms: true } },
+];
+VALID['POST /v1/me/push-subscriptions'] = [
+  { endpoint: 'https://push.example.com/x', keys: { p256dh: P256DH, auth: AUTH } },
+  { endpoint: 'https://push.example.com/x', expirationTime: null, keys: { p256dh: P256DH, auth: AUTH } },
+];
+INVALID['POST /v1/me/push-subscriptions'] = [
+  { endpoint: 'https://push.example.com/x' },
+  { endpoint: 'not a url', keys: { p256dh: P256DH, auth: AUTH } },
+  { endpoint: 'ftp://push.example.com/x', keys: { p256dh: P256DH, auth: AUTH } },
+  { endpoint: 'https://push.example.com/x', keys: { p256dh: 'short', auth: AUTH } },
+  { endpoint: 'https://push.example.com/x', keys: { p256dh: P256DH, auth: 'no+slash/' } },
+  { endpoint: `https://push.example.com/${'x'.repeat(2048)}`, keys: { p256dh: P256DH, auth: AUTH } },
+];
+VALID['POST /v1/groups/{groupId}/reminders'] = [{ toUserId: USR_A }];
+INVALID['POST /v1/groups/{groupId}/reminders'] = [{}, { toUserId: 'bob' }, { toUserId: USR_A, note: 'x' }];
 
 export const joiAccepts = (schema: Joi.Schema, body: unknown) =>
   schema.validate(body, { abortEarly: false, convert: true }).error === undefined;

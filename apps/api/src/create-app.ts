@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AccessTokens, IgnoredErrors } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
@@ -63,6 +64,8 @@ import { ledgerRoutes } from './ledger.routes';
 import { type BackgroundTasks, createBackgroundTasks } from './mail/background';
 import { createLogMailer, type Mailer, withMailMetrics } from './mail/mailer';
 import { memberRoutes } from './members.routes';
+import { notificationRoutes } from './notifications/notifications.routes';
+import { createUnsubscribeTokens } from './notifications/unsubscribe-token';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
 import { createReadRouting } from './read-routing';
 import { recurringRoutes } from './recurring/recurring.routes';
@@ -145,6 +148,12 @@ export type AppDeps = {
   passwordResetMaxPerHour?: number;
   /** Webhooks may name private, loopback, link-local… addresses (`WEBHOOK_ALLOW_PRIVATE_ADDRESSES`). @default false */
   webhookAllowPrivateAddresses?: boolean;
+  /**
+   * Notifications (API.md §13): the VAPID public key clients subscribe with (absent: no push), the
+   * secret unsubscribe links are signed with (every process the same; absent: one of this app's
+   * own), and whether plain-http push endpoints are taken (tests).
+   */
+  notifications?: { vapidPublicKey?: string; unsubscribeSecret?: string; allowHttpEndpoints?: boolean };
   /** Tests only: steps added at the end of the request pipeline (they run on every `/v1` route). */
   extraSteps?: readonly Step[];
   /** Tests only: the routes as declared, changed (a handler that throws). */
@@ -288,6 +297,14 @@ export function createApp(deps: AppDeps): Express {
         knex: deps.knex,
         allowPrivateAddresses: deps.webhookAllowPrivateAddresses ?? false,
       }),
+    }),
+    ...notificationRoutes({
+      knex: deps.knex,
+      routes,
+      tokens: createUnsubscribeTokens(deps.notifications?.unsubscribeSecret ?? randomUUID()),
+      appUrl: linkBase,
+      vapidPublicKey: deps.notifications?.vapidPublicKey,
+      allowHttpEndpoints: deps.notifications?.allowHttpEndpoints,
     }),
   ];
   const v1Routes = deps.adjustRoutes?.(declared) ?? declared;

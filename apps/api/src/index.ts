@@ -46,6 +46,9 @@ export {
   type Mailer,
   withMailMetrics,
 } from './mail/mailer';
+export { createNotifier, type Notifier } from './notifications/notifier';
+export { createPushSender, type PushSender } from './notifications/push-sender';
+export { createUnsubscribeTokens } from './notifications/unsubscribe-token';
 export { RECURRING_LIMITS } from './recurring/recurring.service';
 export {
   createRecurringScheduler,

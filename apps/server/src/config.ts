@@ -373,6 +373,40 @@ const mailVariables = {
   ),
 };
 
+// Notifications (API.md §13).
+const notificationVariables = {
+  VAPID_PUBLIC_KEY: Joi.string<string | undefined>()
+    .pattern(/^[A-Za-z0-9_-]{80,100}$/)
+    .empty('')
+    .description(
+      'The VAPID public key push is signed with (RFC 8292; base64url, as `npx web-push generate-vapid-keys` prints it). Set with `VAPID_PRIVATE_KEY`, both or neither; every process of a deployment the same, for good (browsers subscribe with it). Neither: generated once and kept in `DATA_DIR/vapid-keys.json` (the embedded default).',
+    ),
+  VAPID_PRIVATE_KEY: Joi.string<string | undefined>()
+    .pattern(/^[A-Za-z0-9_-]{40,50}$/)
+    .empty('')
+    .description('The VAPID private key (base64url), with `VAPID_PUBLIC_KEY`.'),
+  VAPID_SUBJECT: Joi.string()
+    .pattern(/^(mailto:|https:\/\/)\S+$/)
+    .max(300)
+    .default('mailto:no-reply@tally.invalid')
+    .description(
+      'How push services reach the operator (a `mailto:` or `https:` URL), sent in every VAPID token.',
+    ),
+  NOTIFY_POLL_MS: integer(
+    { min: 0, max: 3600000, default: 2000 },
+    'How often each API process turns new events into notifications, queues the weekly digests and sends what is due (API.md §13), in ms; every process does, without a leader. `0`: this process sends none.',
+  ),
+  PUSH_TIMEOUT_MS: integer(
+    { min: 100, max: 60000, default: 10000 },
+    '100–60000: a push service that has not answered within this long counts as failed (retried later).',
+  ),
+  PUSH_ALLOW_PRIVATE_ENDPOINTS: Joi.boolean()
+    .default(false)
+    .description(
+      'Whether push endpoints may be plain `http` and resolve to loopback, private or link-local addresses. Off (the default), such a subscription is refused or never reached: endpoints are URLs clients give. For tests and a push service inside the network.',
+    ),
+};
+
 const testVariables = {
   TALLY_TEST_FAULT_POINT: Joi.string<(typeof FAULT_POINTS)[number] | undefined>()
     .valid(...FAULT_POINTS)
@@ -397,6 +431,7 @@ export const CONFIG_GROUPS = [
   { title: 'WebSocket gateway', variables: webSocketVariables },
   { title: 'Currency conversion', variables: fxVariables },
   { title: 'Mail and password reset', variables: mailVariables },
+  { title: 'Notifications', variables: notificationVariables },
   { title: 'Tests', variables: testVariables },
 ] as const;
 
@@ -410,6 +445,7 @@ const VARIABLES = {
   ...webSocketVariables,
   ...fxVariables,
   ...mailVariables,
+  ...notificationVariables,
   ...testVariables,
 };
 

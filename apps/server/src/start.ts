@@ -26,6 +26,7 @@ import type { Config } from './config';
 import { listen } from './http-server';
 import { resolveJwtSecret } from './jwt-secret';
 import { createLogger } from './logger';
+import { createNotificationsPart } from './notifications-part';
 import { connectRedisClients } from './redis-clients';
 
 export type RunningServer = {
@@ -159,6 +160,11 @@ export async function start(
       })
     : undefined;
   await api?.partitionsReady;
+  const appUrl = () => config.appUrl ?? `http://localhost:${server.port}`;
+  // Push and mail notifications from the event log (API.md §13), in every API process.
+  const notifications = servesApi
+    ? createNotificationsPart(config, { knex, mailer, jwtSecret, appUrl, logger, registry, ignoredErrors })
+    : undefined;
   const app = api
     ? createApp({
         knex,
@@ -199,7 +205,8 @@ export async function start(
         isReady: readiness.check,
         mailer,
         background,
-        appUrl: () => config.appUrl ?? `http://localhost:${server.port}`,
+        appUrl,
+        notifications: notifications?.routes,
         passwordResetTtlSeconds: config.passwordResetTtlSeconds,
         passwordResetMaxPerHour: config.passwordResetMaxPerHour,
       })
@@ -230,6 +237,7 @@ export async function start(
     : undefined;
 
   gate.open({ app, gateway });
+  notifications?.notifier.start();
   logger.info(
     {
       port: server.port,
@@ -251,6 +259,7 @@ export async function start(
       stopping ??= (async () => {
         draining = true;
         await server.drain(config.shutdownTimeoutSeconds * 1000);
+        await notifications?.notifier.stop();
         await api?.stop();
         await background.idle();
         await mailer.close();

@@ -32,6 +32,15 @@ export { ImportsApi } from './imports-api.js';
 export { InvitesApi } from './invites-api.js';
 export { MeApi, type MyDataExport } from './me-api.js';
 export {
+  type NotificationSettings,
+  type NotificationSettingsPatch,
+  NotificationsApi,
+  PushApi,
+  type PushSubscriptionInfo,
+  type PushSubscriptionJson,
+  type Reminder,
+} from './notifications-api.js';
+export {
   Outbox,
   type OutboxDeps,
   type OutboxListeners,

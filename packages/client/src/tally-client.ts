@@ -10,6 +10,7 @@ import { randomIdempotencyKey } from './idempotency-key.js';
 import { ImportsApi } from './imports-api.js';
 import { InvitesApi } from './invites-api.js';
 import { MeApi } from './me-api.js';
+import { NotificationsApi, PushApi } from './notifications-api.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 import { RealtimeClient } from './realtime.js';
 import type { RealtimeOptions } from './realtime-types.js';
@@ -76,6 +77,10 @@ export class TallyClient {
   readonly apiKeys: ApiKeysApi;
   /** A group's webhook endpoints and their delivery logs (API.md §12); `verifyWebhook` checks a delivery. */
   readonly webhooks: WebhooksApi;
+  /** Notification settings, reminders to settle up, unsubscribing (API.md §13). */
+  readonly notifications: NotificationsApi;
+  /** Web Push: the VAPID key and the caller's registered browsers (API.md §13.2). */
+  readonly push: PushApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -122,6 +127,8 @@ export class TallyClient {
     this.sessions = new SessionsApi(http);
     this.apiKeys = new ApiKeysApi(http);
     this.webhooks = new WebhooksApi(http);
+    this.notifications = new NotificationsApi(http);
+    this.push = new PushApi(http);
     this.outbox = new Outbox(
       {
         http,

@@ -19,6 +19,7 @@ import * as authCleanup from './migrations/016-auth-cleanup';
 import * as bounds from './migrations/019-bounds';
 import * as apiKeys from './migrations/020-api-keys';
 import * as webhooks from './migrations/021-webhooks';
+import * as notifications from './migrations/022-notifications';
 import { runSql, type Sql, sql } from './sql';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -44,6 +45,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['019-bounds', bounds],
   ['020-api-keys', apiKeys],
   ['021-webhooks', webhooks],
+  ['022-notifications', notifications],
 ];
 
 /**

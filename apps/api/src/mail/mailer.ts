@@ -3,7 +3,16 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 
 /** One mail to one recipient: plain text, and an HTML alternative where the sender has one. */
-export type Mail = { to: string; subject: string; text: string; html?: string };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** More header fields (`List-Unsubscribe` of a notification, API.md §13.3). */
+  headers?: Record<string, string>;
+  /** The `Message-ID` (`<id@domain>`); absent: the transport makes one. */
+  messageId?: string;
+};
 
 /** Where the service's mails go: an SMTP server (`SMTP_URL`) or, without one, the log. */
 export type Mailer = {
@@ -31,7 +40,14 @@ export function createSmtpMailer(options: { url: string; from?: string }): Maile
   return {
     async send(mail) {
       if (closed) throw new Error('the mailer is closed');
-      await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await transport.sendMail({
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers: mail.headers,
+        messageId: mail.messageId,
+      });
     },
     async close() {
       closed = true;

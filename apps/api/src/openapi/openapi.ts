@@ -89,6 +89,7 @@ const TAGS = [
   { name: 'Imports', description: 'Expenses and payments brought in from a Splitwise export' },
   { name: 'Balances', description: 'Who owes whom' },
   { name: 'Events', description: 'The durable, ordered log of every change to a group' },
+  { name: 'Notifications', description: 'Push and mail notifications, reminders, the weekly digest' },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },
   { name: 'Operations', description: 'Health, metrics, this document' },
 ];

@@ -19,3 +19,4 @@ import './app/invites.js';
 import './app/imports.js';
 import './app/activity.js';
 import './app/webhooks.js';
+import './app/notifications.js';

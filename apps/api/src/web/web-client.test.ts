@@ -73,6 +73,14 @@ describe('the web client middleware (run from the sources, as npm start does)', 
     expect(res.text).not.toContain('typeof require');
   });
 
+  it('serves the push service worker, allowed the scope of the whole page', async () => {
+    const res = await request(web).get('/web/sw.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['service-worker-allowed']).toBe('/');
+    expect(res.text).toContain("addEventListener('push'");
+  });
+
   it('passes on other methods and paths', async () => {
     expect((await request(web).post('/')).status).toBe(418);
     for (const path of [

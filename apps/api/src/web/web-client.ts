@@ -32,6 +32,7 @@ export const APP_MODULES = [
   'imports',
   'invites',
   'money',
+  'notifications',
   'rates',
   'recurring',
   'session',
@@ -43,6 +44,9 @@ const FILES = new Map<string, string>([
   ['/web/app.js', 'app.js'],
   ...APP_MODULES.map((name) => [`/web/app/${name}.js`, `app/${name}.js`] as const),
   ['/web/style.css', 'style.css'],
+  // The service worker of push notifications (API.md §13.2), allowed the scope `/` (it has no fetch
+  // handler: it shows pushes only).
+  ['/web/sw.js', 'sw.js'],
 ]);
 
 /** Only this origin: its scripts, styles and API (fetch and the WebSocket); no frames, no form posts. */
@@ -131,6 +135,7 @@ export function webClientRoutes(): RequestHandler {
       res.setHeader('Referrer-Policy', 'no-referrer');
     }
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (file === 'sw.js') res.setHeader('Service-Worker-Allowed', '/');
     res.sendFile(
       path.join(WEB_DIR, file),
       { cacheControl: false, headers: { 'Cache-Control': 'no-cache' } },

@@ -9,6 +9,7 @@ import { groupListsOperations } from './group-lists';
 import { groupsOperations } from './groups';
 import { importsOperations } from './imports';
 import { invitesOperations } from './invites';
+import { notificationsOperations } from './notifications';
 import { opsOperations } from './ops';
 import { realtimeOperations } from './realtime';
 import { recurringOperations } from './recurring';
@@ -63,6 +64,7 @@ export const OPERATIONS: Operation[] = [
   ...recurringOperations,
   ...importsOperations,
   ...webhooksOperations,
+  ...notificationsOperations,
   ...realtimeOperations,
   ...opsOperations,
 ].map(withDefaults);

@@ -8,6 +8,7 @@ import { eventSchemas } from './events';
 import { fxSchemas } from './fx';
 import { importSchemas } from './imports';
 import { moneySchemas } from './money';
+import { notificationSchemas } from './notifications';
 import { peopleSchemas } from './people';
 import { realtimeSchemas } from './realtime';
 import { recurringSchemas } from './recurring';
@@ -38,4 +39,5 @@ export const responseSchemas: Record<string, JsonSchema> = {
   ...sessionSchemas,
   ...apiKeySchemas,
   ...webhookSchemas,
+  ...notificationSchemas,
 };

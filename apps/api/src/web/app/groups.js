@@ -126,6 +126,18 @@ export function renderMembers() {
   }
 }
 
+function remindButton(userId) {
+  const button = element('button', 'Remind', { type: 'button', 'data-remind': userId });
+  button.addEventListener(
+    'click',
+    handle(async () => {
+      await tally.notifications.remind(open.group.id, userId);
+      say(`${nameOf(userId)} is reminded.`);
+    }),
+  );
+  return button;
+}
+
 function renderBalances() {
   const rows = [];
   const transfers = [];
@@ -137,9 +149,10 @@ function renderBalances() {
       rows.push(row);
     }
     for (const t of simplified) {
-      transfers.push(
-        element('li', `${nameOf(t.from)} pays ${nameOf(t.to)} ${formatMoney(t.amount, currency)}`),
-      );
+      const item = element('li', `${nameOf(t.from)} pays ${nameOf(t.to)} ${formatMoney(t.amount, currency)}`);
+      // A debt to me: remind them (API.md §13.5, once a day per member).
+      if (t.to === me.id) item.append(' ', remindButton(t.from));
+      transfers.push(item);
     }
   }
   if (rows.length === 0) {

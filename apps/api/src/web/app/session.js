@@ -3,6 +3,7 @@ import { listMyActivity } from './activity.js';
 import { tally, whenSessionExpires } from './client.js';
 import { $, describe, element, handle, say } from './dom.js';
 import { closeGroup, listGroups } from './groups.js';
+import { loadNotificationSettings, openLinkedGroup } from './notifications.js';
 
 /** The SDK's RealtimeClient of the session: one WebSocket for every open group. */
 export let realtime;
@@ -33,7 +34,8 @@ async function signedIn(session) {
   realtime.on('activity', () => void listMyActivity().catch(() => {}));
   realtime.followActivity();
   realtime.connect();
-  await Promise.all([listGroups(), listMyActivity(), listSessions()]);
+  await Promise.all([listGroups(), listMyActivity(), listSessions(), loadNotificationSettings()]);
+  await openLinkedGroup();
   say(`Welcome, ${me.name}.`);
 }
 
