@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { refusedAddress } from './address-guard';
+import { refusedAddress } from '../http/refused-address';
 
 /** What one attempt ended with: a status (2xx is success), or why no status came back. */
 export type AttemptResult = {

@@ -2,8 +2,8 @@ import { runSql, sql } from '@tally/db';
 import { AppError, limitExceeded, notFound, validationFailed } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { pageOf } from '../http/cursor';
+import { refusedAddress } from '../http/refused-address';
 import { ulidFactory } from '../ids';
-import { refusedAddress } from './address-guard';
 import { newSecret } from './signing';
 import { WEBHOOK_BOUNDS } from './webhook-bounds';
 

@@ -1,4 +1,4 @@
-import { refusedAddress } from './address-guard';
+import { refusedAddress } from './refused-address';
 
 describe('refusedAddress', () => {
   it.each([

@@ -1,8 +1,9 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * The addresses a webhook may not reach unless `WEBHOOK_ALLOW_PRIVATE_ADDRESSES` is set (SSRF, API.md
- * §12.4): this host, its networks and the cloud's metadata service. IPv4 ranges also cover their
+ * The addresses an outbound request to a URL a client gave may not reach (SSRF): a webhook unless
+ * `WEBHOOK_ALLOW_PRIVATE_ADDRESSES` is set (API.md §12.4), a push endpoint unless
+ * `PUSH_ALLOW_PRIVATE_ENDPOINTS` is (§13.2): this host, its networks and the cloud's metadata service. IPv4 ranges also cover their
  * IPv4-mapped IPv6 form (`::ffff:10.0.0.1`), which `BlockList` checks only for the IPv4 entry.
  */
 const REFUSED_V4: [string, number, string][] = [
