@@ -181,6 +181,33 @@ describe('push and mail notifications (API.md §13)', () => {
     expect((await t.request.delete(`/v1/me/push-subscriptions/${bobs.id}`).set(bob.auth)).status).toBe(204);
   });
 
+  it('forgets a deleted account: its settings, browsers and what was still to be sent (API.md §11.3)', async () => {
+    const eve = await t.register('Eve');
+    await subscribe(eve);
+    expect((await putSettings(eve, { expense: { email: true } })).status).toBe(200);
+    const [pending] = await t.server
+      .knex('notification_deliveries')
+      .insert({
+        source_id: `test-${newKey()}`,
+        user_id: eve.id,
+        channel: 'email',
+        kind: 'expense',
+        content: JSON.stringify({ title: 'never sent' }),
+        next_attempt_at: new Date(Date.now() + 3_600_000),
+        created_at: new Date(),
+      })
+      .returning('id');
+    expect(pending).toBeDefined();
+    const deleted = await t.request.delete('/v1/me').set(eve.auth).set('Idempotency-Key', newKey());
+    expect(deleted.status).toBe(204);
+    const left = async (table: string) => (await t.server.knex(table).where({ user_id: eve.id })).length;
+    expect([
+      await left('push_subscriptions'),
+      await left('notification_settings'),
+      await left('notification_deliveries'),
+    ]).toEqual([0, 0, 0]);
+  });
+
   it('deletes a subscription the push service says is gone (410), and retries a 500', async () => {
     const [ada, bob] = [await t.register('Ada'), await t.register('Bob')];
     const groupId = await t.createGroup(ada, [bob]);

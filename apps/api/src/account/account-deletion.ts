@@ -95,6 +95,14 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         await runSql(trx, sql`delete from email_verifications where user_id = ${userId}`);
         // Its API keys (§2.6) go too (a key of a deleted account was refused already, by its lookup).
         await runSql(trx, sql`delete from api_keys where user_id = ${userId}`);
+        // Its notification settings and browsers (§13) go too, with what was still to be sent to it
+        // (a delivery to a removed browser goes with the browser).
+        await runSql(trx, sql`delete from push_subscriptions where user_id = ${userId}`);
+        await runSql(trx, sql`delete from notification_settings where user_id = ${userId}`);
+        await runSql(
+          trx,
+          sql`delete from notification_deliveries where user_id = ${userId} and status = 'pending'`,
+        );
         // The live sessions by `sessions_user_live`, their refresh tokens by family (every token
         // since migration 011 belongs to a session; a refresh is refused once its session ended).
         await runSql(
