@@ -93,6 +93,7 @@ describe('/docs in headless Chromium', () => {
       'Imports',
       'Balances',
       'Events',
+      'Notifications',
       'Realtime',
       'Operations',
     ]);
