@@ -96,10 +96,10 @@ function isReplicaFailure(error: unknown): boolean {
   const e = error as { name?: string; code?: string };
   if (e?.name === 'KnexTimeoutError') return true;
   const code = typeof e?.code === 'string' ? e.code : '';
-  // Connection errors (ECONNREFUSED, ECONNRESET…), a server shutting down or restarting (57P01–03),
-  // a connection failure (08xxx), and a read cancelled by a conflict with recovery (40001 on a
-  // standby, `max_standby_streaming_delay`).
-  return code.startsWith('E') || code.startsWith('57P') || code.startsWith('08') || code === '40001';
+  // The system's connection errors (ECONNREFUSED, ECONNRESET, ETIMEDOUT…; not Node's own ERR_…), a
+  // server shutting down or restarting (57P01–03), a connection failure (08xxx), and a read
+  // cancelled by a conflict with recovery (40001 on a standby, `max_standby_streaming_delay`).
+  return /^E[A-Z]+$/.test(code) || code.startsWith('57P') || code.startsWith('08') || code === '40001';
 }
 
 export function createReadRouting(deps: {
