@@ -119,9 +119,6 @@ const markRead = (userId: string, upTo: string) => sql`
 
 export function createActivityService(deps: { knex: Knex }) {
   const { knex } = deps;
-  // A `pg` named (prepared) statement: the feed's plan (a LATERAL over every partition) takes
-  // longer to plan than to run, so it is planned once per connection. PGlite has none.
-  const prepared = createRunRead(knex);
 
   async function unreadOf(userId: string): Promise<Unread> {
     const [counted, marker] = await Promise.all([
@@ -147,12 +144,14 @@ export function createActivityService(deps: { knex: Knex }) {
     async list(
       userId: string,
       query: { limit: number; cursor?: string | undefined },
-      db?: Knex,
+      db: Knex = knex,
     ): Promise<ActivityPage> {
       const after = decodeTimeIdCursor(query.cursor, 'event');
       const take = query.limit + 1;
       const [rows, unread] = await Promise.all([
-        readNamed<ItemRow>(db ? createRunRead(db) : prepared, feedStatement(userId, take, after)),
+        // A `pg` named (prepared) statement: the feed's plan (a LATERAL over every partition) takes
+        // longer to plan than to run, so it is planned once per connection. PGlite has none.
+        readNamed<ItemRow>(createRunRead(db), feedStatement(userId, take, after)),
         unreadOf(userId),
       ]);
       const page = pageOf(rows.map(toItem), query.limit, (item) => [item.occurredAt, item.id]);

@@ -10,7 +10,7 @@ import type { NewId } from '../ids';
 import type { GroupChange } from '../ledger/group-change';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { openExisting } from '../open-record';
-import { createRunRead, READS, type RunRead, readGroupPage, readNamed, timeIdAfter } from '../read-queries';
+import { createRunRead, READS, readGroupPage, readNamed, timeIdAfter } from '../read-queries';
 import {
   EXPENSE_WRITES,
   type Expense,
@@ -48,8 +48,6 @@ const preconditionFailed = () =>
 
 export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
   const { newId } = deps;
-  const runRead = createRunRead(deps.knex);
-  const readsOn = (db: Knex | undefined): RunRead => (db ? createRunRead(db) : runRead);
 
   /** Applies a balance change and announces it: the money event carries the balances after it. */
   function recordChange(
@@ -276,15 +274,20 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
      * One statement; an expense in a group the caller is not in is as unknown as any other id.
      * `db`: where the request's reads go (read-routing.ts); the primary by default.
      */
-    async get(userId: string, expenseId: string, db?: Knex): Promise<Expense> {
-      const [row] = await readNamed<ExpenseRow>(readsOn(db), READS.expense(expenseId, userId));
+    async get(userId: string, expenseId: string, db: Knex = deps.knex): Promise<Expense> {
+      const [row] = await readNamed<ExpenseRow>(createRunRead(db), READS.expense(expenseId, userId));
       if (!row) throw notFound('Expense');
       return toExpense(row);
     },
 
-    async list(userId: string, groupId: string, query: { limit: number; cursor?: string }, db?: Knex) {
+    async list(
+      userId: string,
+      groupId: string,
+      query: { limit: number; cursor?: string },
+      db: Knex = deps.knex,
+    ) {
       const rows = await readGroupPage<ExpenseRow>(
-        readsOn(db),
+        createRunRead(db),
         READS.expenses,
         { groupId, userId, limit: query.limit + 1 },
         timeIdAfter(query.cursor, 'expense'),

@@ -133,13 +133,12 @@ export function createGroupRates(deps: { knex: Knex }) {
     async balancesWithRates(
       userId: string,
       groupId: string,
-      db?: Knex,
+      db: Knex = deps.knex,
     ): Promise<{
       balances: { groupId: string; asOfSeq: number; currencies: CurrencyBalances[] };
       rates: GroupRates;
     }> {
-      const reads = db ? createRunRead(db) : runRead;
-      const [row] = await readNamed<BalancesAndRatesRow>(reads, readBalancesAndRates(groupId));
+      const [row] = await readNamed<BalancesAndRatesRow>(createRunRead(db), readBalancesAndRates(groupId));
       const snapshot = row && toGroupSnapshot(row);
       if (!row || !snapshot?.memberIds.includes(userId)) throw notFound('Group');
       return {

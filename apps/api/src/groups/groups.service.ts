@@ -315,10 +315,9 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
     },
 
     /** `db`: where the request's reads go (read-routing.ts); the primary by default. */
-    async balances(userId: string, groupId: string, db?: Knex) {
+    async balances(userId: string, groupId: string, db: Knex = deps.knex) {
       // One statement, so `asOfSeq` is exactly the sequence the nets reflect; it has the members too.
-      const reads = db ? createRunRead(db) : runRead;
-      const [row] = await readNamed<GroupSnapshotRow>(reads, READS.snapshot(groupId));
+      const [row] = await readNamed<GroupSnapshotRow>(createRunRead(db), READS.snapshot(groupId));
       const snapshot = row && toGroupSnapshot(row);
       if (!snapshot?.memberIds.includes(userId)) throw notFound('Group');
       return { groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) };
