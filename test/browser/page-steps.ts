@@ -2,12 +2,24 @@
 import type { Page } from 'playwright-core';
 import { uniqueEmail } from '../support/test-server';
 
-/** Registers `name` (a fresh email) through the page's sign-up form and waits for the live connection. */
-export async function signUpOnPage(page: Page, name: string): Promise<void> {
+/** The password every page-made account has. */
+export const PASSWORD = 'correct horse battery';
+
+/**
+ * Registers `name` (with `email`, a fresh one by default) through the page's sign-up form, and waits
+ * until the page shows them signed in with its live connection open. Returns the email.
+ */
+export async function signUpOnPage(
+  page: Page,
+  name: string,
+  email = uniqueEmail(name.toLowerCase()),
+): Promise<string> {
   const form = page.locator('#auth-form');
   await form.locator('input[name=name]').fill(name);
-  await form.locator('input[name=email]').fill(uniqueEmail(name.toLowerCase()));
-  await form.locator('input[name=password]').fill('correct horse battery');
+  await form.locator('input[name=email]').fill(email);
+  await form.locator('input[name=password]').fill(PASSWORD);
   await form.locator('button[value=register]').click();
+  await page.locator('#who-name', { hasText: name }).waitFor();
   await page.locator('#live', { hasText: 'open' }).waitFor();
+  return email;
 }

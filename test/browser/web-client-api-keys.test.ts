@@ -6,8 +6,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { uniqueEmail } from '../support/test-server';
 import { launchChromiumBrowser } from './chromium';
+import { signUpOnPage } from './page-steps';
 
 describe('the web client at /: API keys on the account screen', () => {
   let db: TestDatabase;
@@ -36,12 +36,7 @@ describe('the web client at /: API keys on the account screen', () => {
   });
 
   it('creates a key showing its secret once, lists it, and revokes it', async () => {
-    const form = page.locator('#auth-form');
-    await form.locator('input[name=name]').fill('Ada');
-    await form.locator('input[name=email]').fill(uniqueEmail('Ada'));
-    await form.locator('input[name=password]').fill('correct horse battery');
-    await form.locator('button[value=register]').click();
-    await page.locator('#who-name', { hasText: 'Ada' }).waitFor();
+    await signUpOnPage(page, 'Ada');
 
     await page.locator('#api-keys-box summary').click();
     await page.locator('#api-key-form input[name=name]').fill('Nightly <b>report</b>');

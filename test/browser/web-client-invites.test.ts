@@ -10,8 +10,7 @@ import { startSmtpServer, type TestSmtpServer, VERIFY_SUBJECT } from '../support
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { uniqueEmail } from '../support/test-server';
 import { launchChromiumBrowser } from './chromium';
-
-const PASSWORD = 'correct horse battery';
+import { signUpOnPage } from './page-steps';
 
 describe('the web client at /: someone not on Tally yet, an invite link and a claim', () => {
   let db: TestDatabase;
@@ -39,16 +38,6 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
     return page;
   }
 
-  async function signUp(page: Page, name: string, email = uniqueEmail(name)): Promise<void> {
-    const form = page.locator('#auth-form');
-    await form.locator('input[name=name]').fill(name);
-    await form.locator('input[name=email]').fill(email);
-    await form.locator('input[name=password]').fill(PASSWORD);
-    await form.locator('button[value=register]').click();
-    await page.locator('#who-name', { hasText: name }).waitFor();
-    await page.locator('#live', { hasText: 'open' }).waitFor();
-  }
-
   beforeAll(async () => {
     browser = await launchChromiumBrowser();
     db = await createTestDatabase();
@@ -68,7 +57,7 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
   });
 
   it('lets Ada add Carol by name, record what Carol paid, and make an invite link', async () => {
-    await signUp(ada, 'Ada');
+    await signUpOnPage(ada, 'Ada');
     await ada.locator('#group-form input[name=name]').fill('Flat');
     await ada.locator('#group-form button').click();
     await ada.locator('#group-name', { hasText: 'Flat (INR)' }).waitFor();
@@ -94,7 +83,7 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
 
   it('lets Cara open the link, sign up and join as Carol, taking over her balance', async () => {
     cara = await openPage(new URL(link).pathname + new URL(link).search);
-    await signUp(cara, 'Cara');
+    await signUpOnPage(cara, 'Cara');
     // The link filled the join form in.
     await cara.locator('#join-form button').click();
     await cara.locator('#join-summary', { hasText: 'Flat: 2 member(s).' }).waitFor();
@@ -119,7 +108,7 @@ describe('the web client at /: someone not on Tally yet, an invite link and a cl
     await ada.locator('#status', { hasText: 'Dora was added' }).waitFor();
 
     const dora = await openPage();
-    await signUp(dora, 'Dora', email);
+    await signUpOnPage(dora, 'Dora', email);
     // Not before she opens the link mailed to her (API.md §2.5).
     await dora.locator('#verify-box', { hasText: email }).waitFor();
     expect(await dora.locator('#claimable-box').isHidden()).toBe(true);

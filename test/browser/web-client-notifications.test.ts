@@ -13,11 +13,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createUnsubscribeTokens } from '../../apps/api/src/notifications/unsubscribe-token';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { newKey, TEST_JWT_SECRET, uniqueEmail } from '../support/test-server';
+import { newKey, TEST_JWT_SECRET } from '../support/test-server';
 import { until } from '../support/until';
 import { launchChromiumBrowser } from './chromium';
-
-const PASSWORD = 'correct horse battery';
+import { PASSWORD, signUpOnPage } from './page-steps';
 
 describe('the web client at /: notifications', () => {
   let db: TestDatabase;
@@ -37,13 +36,7 @@ describe('the web client at /: notifications', () => {
   }
 
   async function signUp(page: Page, name: string): Promise<{ id: string; email: string }> {
-    const email = uniqueEmail(name);
-    const form = page.locator('#auth-form');
-    await form.locator('input[name=name]').fill(name);
-    await form.locator('input[name=email]').fill(email);
-    await form.locator('input[name=password]').fill(PASSWORD);
-    await form.locator('button[value=register]').click();
-    await page.locator('#who-name', { hasText: name }).waitFor();
+    const email = await signUpOnPage(page, name);
     const row = await db.knex('users').where({ email_normalized: email.toLowerCase() }).first('id');
     return { id: row.id, email };
   }

@@ -15,8 +15,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
 import { uniqueEmail } from '../support/test-server';
 import { until } from '../support/until';
 import { launchChromiumBrowser } from './chromium';
-
-const PASSWORD = 'correct horse battery';
+import { PASSWORD, signUpOnPage } from './page-steps';
 
 describe('the web client at / in two browser contexts', () => {
   let db: TestDatabase;
@@ -69,16 +68,6 @@ describe('the web client at / in two browser contexts', () => {
     return page;
   }
 
-  async function signUp(page: Page, name: string, email: string): Promise<void> {
-    const form = page.locator('#auth-form');
-    await form.locator('input[name=name]').fill(name);
-    await form.locator('input[name=email]').fill(email);
-    await form.locator('input[name=password]').fill(PASSWORD);
-    await form.locator('button[value=register]').click();
-    await page.locator('#who-name', { hasText: name }).waitFor();
-    await page.locator('#live', { hasText: 'open' }).waitFor();
-  }
-
   // A database, a server process, a browser and pages: slow on a loaded machine.
   beforeAll(async () => {
     browser = await launchChromiumBrowser();
@@ -98,8 +87,8 @@ describe('the web client at / in two browser contexts', () => {
   });
 
   it('lets both sign up, each in their own context', async () => {
-    await signUp(bob, 'Bob', bobEmail);
-    await signUp(ada, 'Ada', uniqueEmail('ada'));
+    await signUpOnPage(bob, 'Bob', bobEmail);
+    await signUpOnPage(ada, 'Ada', uniqueEmail('ada'));
     // Separate contexts: each page holds its own session.
     await ada.locator('#who-name', { hasText: 'Ada' }).waitFor();
     await bob.locator('#who-name', { hasText: 'Bob' }).waitFor();
