@@ -111,6 +111,23 @@ describe('HTTP client retries', () => {
       expect(retries.map((r) => (r.error as ProblemError).retryAfterMs)).toEqual([3000, 1000]);
     });
 
+    it('ends the call at once when Retry-After asks for more than maxRetryAfterMs, saying when to try again', async () => {
+      server.reply(problem(503, 'unavailable', { 'Retry-After': '86400' }), json(200, {}));
+      const error = await client()
+        .request({ method: 'GET', path: '/v1/groups' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnavailableError);
+      expect((error as UnavailableError).retryAfterMs).toBe(86_400_000);
+      expect(sleeps).toEqual([]);
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('waits out a Retry-After up to maxRetryAfterMs, which a caller may raise', async () => {
+      server.reply(problem(429, 'rate_limited', { 'Retry-After': '300' }), json(200, {}));
+      await client({ retry: { maxRetryAfterMs: 300_000 } }).request({ method: 'GET', path: '/v1/groups' });
+      expect(sleeps).toEqual([300_000]);
+    });
+
     it('honours Retry-After as an HTTP date', async () => {
       const now = Date.UTC(2026, 10, 25, 10, 0, 0);
       server.reply(

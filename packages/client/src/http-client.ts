@@ -353,6 +353,8 @@ export class HttpClient {
       }
 
       if (!retryable || !isRetryableOutcome(outcome)) throw error;
+      // A wait longer than the caller would sit through: the error says when (retryAfterMs).
+      if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw error;
       if (attempt >= policy.maxAttempts) {
         throw new RetryExhaustedError({
           attempts: attempt,

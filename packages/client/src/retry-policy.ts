@@ -15,10 +15,18 @@ export type RetryPolicy = {
    */
   baseDelayMs: number;
   /**
-   * Cap of the backoff window (not of `Retry-After`, which is always honoured).
+   * Cap of the backoff window (not of `Retry-After`, which is honoured up to `maxRetryAfterMs`).
    * @default 30000
    */
   maxDelayMs: number;
+  /**
+   * The longest `Retry-After` the client waits out inside one call. An answer asking for a longer
+   * wait (a proxy's `Retry-After: 86400`, say) ends the call at once with its error, whose
+   * `retryAfterMs` says when to try again: the app, or the durable outbox, decides, instead of a
+   * promise that settles tomorrow.
+   * @default 120000
+   */
+  maxRetryAfterMs: number;
   /**
    * Time limit of one attempt (from sending the request to having read the whole body). A timed-out
    * attempt is retried like a network error.
@@ -31,6 +39,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   maxAttempts: 5,
   baseDelayMs: 1000,
   maxDelayMs: 30_000,
+  maxRetryAfterMs: 120_000,
   attemptTimeoutMs: 15_000,
 };
 
