@@ -59,7 +59,7 @@ import { importRoutes } from './imports/imports.routes';
 import { createImportsService } from './imports/imports.service';
 import type { Announcer } from './ledger/announcer';
 import type { GroupGate } from './ledger/group-access';
-import { createWriteRunner } from './ledger/write-runner';
+import { createWriteRunner, type WriteRunner } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
 import { type BackgroundTasks, createBackgroundTasks } from './mail/background';
 import { createLogMailer, type Mailer, withMailMetrics } from './mail/mailer';
@@ -105,6 +105,11 @@ export type AppDeps = {
   ignoredErrors?: IgnoredErrors;
   /** Bounds the writes waiting on one group (`createGroupGate`); absent means unbounded. */
   groupGate?: GroupGate;
+  /**
+   * The process's write runner (`createWriteRunner`), shared with the recurring scheduler so that one
+   * group commit, state cache and set of metrics serve every write of the process; absent: the app's own.
+   */
+  writes?: WriteRunner;
   /** How long a just-rotated refresh token still refreshes (API.md §2). @default 10 */
   refreshReuseGraceSeconds?: number;
   /**
@@ -220,13 +225,15 @@ export function createApp(deps: AppDeps): Express {
   const verification = createEmailVerification({ knex: deps.knex, logger: deps.logger, linkBase });
   const emailDeps = { verification, mailer, background };
   const reads = createReadRouting({ primary: deps.knex, replica: deps.readKnex, registry: deps.registry });
-  const writes = createWriteRunner({
-    knex: deps.knex,
-    newId,
-    groupGate: deps.groupGate,
-    onIgnoredError: deps.ignoredErrors,
-    registry: deps.registry,
-  });
+  const writes =
+    deps.writes ??
+    createWriteRunner({
+      knex: deps.knex,
+      newId,
+      groupGate: deps.groupGate,
+      onIgnoredError: deps.ignoredErrors,
+      registry: deps.registry,
+    });
   const expenses = createExpensesService({ knex: deps.knex, newId });
   const accounts = createAccountDeletion({
     knex: deps.knex,
