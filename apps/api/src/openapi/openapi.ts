@@ -92,6 +92,7 @@ const TAGS = [
   { name: 'Notifications', description: 'Push and mail notifications, reminders, the weekly digest' },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },
   { name: 'Operations', description: 'Health, metrics, this document' },
+  { name: 'History', description: 'Every version of an expense or a settlement: who changed what, when' },
 ];
 
 const header = (description: string, schema: JsonSchema = { type: 'string' }, required = false) => ({
