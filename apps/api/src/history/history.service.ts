@@ -66,7 +66,7 @@ const KINDS = {
  * pruned while the statement runs. The type list and key expression are written out so that the
  * planner can prove the partial index applies.
  */
-function historyPage(
+export function historyStatement(
   kind: HistoryKind,
   recordId: string,
   userId: string,
@@ -121,7 +121,7 @@ export function createHistoryService(deps: { knex: Knex }) {
       const after = decodeSeqCursor(query.cursor);
       const rows = await readNamed<HistoryRow>(
         runRead,
-        historyPage(kind, recordId, userId, after ?? 0, query.limit + (after === undefined ? 1 : 2)),
+        historyStatement(kind, recordId, userId, after ?? 0, query.limit + (after === undefined ? 1 : 2)),
       );
       if (!rows[0]?.visible) throw recordNotFound(KINDS[kind].table);
       const events = rows.filter((row) => row.seq !== null);
