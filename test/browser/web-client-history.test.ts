@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type ServerProcess, spawnServer } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { launchChromiumBrowser } from './chromium';
-import { signUpOnPage } from './page-steps';
+import { signUpOnPage, watchProblems } from './page-steps';
 
 describe('the web client at /: the history of an expense', () => {
   let db: TestDatabase;
@@ -24,12 +24,7 @@ describe('the web client at /: the history of an expense', () => {
     server = await spawnServer({ DATABASE_URL: db.url }, { entry: 'npm-start' });
     context = await browser.newContext({ locale: 'en-US' });
     ada = await context.newPage();
-    ada.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    ada.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') {
-        problems.push(`console ${message.type()}: ${message.text()}`);
-      }
-    });
+    watchProblems(ada, problems);
     expect((await ada.goto(`${server.url}/`))?.status()).toBe(200);
   }, 120_000);
 

@@ -6,23 +6,13 @@
  * statement reads the record's events by `events_expense_idx`, not the group's whole log.
  */
 import type { Knex } from 'knex';
-import { historyStatement } from '../../apps/api/src/history/history.service';
+import {
+  type HistoryEntry,
+  type HistoryPage,
+  historyStatement,
+} from '../../apps/api/src/history/history.service';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { expectProblem, expectValidationFailed, postExpense, postSettlement } from './component-helpers';
-
-type Version = {
-  seq: number;
-  eventId: string;
-  action: string;
-  actorId: string;
-  actorName: string | null;
-  occurredAt: string;
-  version: number | null;
-  etag: string | null;
-  record: Record<string, unknown>;
-  changes: Record<string, unknown>[] | null;
-};
-type HistoryPage = { data: Version[]; nextCursor: string | null; truncated: boolean };
 
 describe('history of a record', () => {
   let t: TestServer;
@@ -222,7 +212,7 @@ describe('history of a record', () => {
   it('pages by seq with a cursor; the first diff of a page is against the last version of the one before', async () => {
     const id = await editedExpense();
     const whole = (await history(ada, `/v1/expenses/${id}/history`)).body as HistoryPage;
-    const walked: Version[] = [];
+    const walked: HistoryEntry[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {

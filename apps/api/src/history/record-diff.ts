@@ -62,6 +62,12 @@ function memberChanges(field: string, before: Map<string, unknown>, after: Map<s
   return changes;
 }
 
+/** The per-member lists of a record, and the value of an entry: what a member paid, what they owe. */
+const PER_MEMBER = new Map([
+  ['paidBy', 'amount'],
+  ['shares', 'owed'],
+]);
+
 /** The weight a split gives a member: the amount, percent or shares; `true` in an equal split. */
 const weightOf = (entry: Json): unknown => entry['amount'] ?? entry['percent'] ?? entry['shares'] ?? null;
 
@@ -103,22 +109,10 @@ export function diffRecord(before: Json, after: Json): FieldChange[] {
     const from = before[field];
     const to = after[field];
     if (same(from, to)) continue;
-    if (field === 'paidBy') {
-      changes.push(
-        ...memberChanges(
-          field,
-          byMember(from, (p) => p['amount']),
-          byMember(to, (p) => p['amount']),
-        ),
-      );
-    } else if (field === 'shares') {
-      changes.push(
-        ...memberChanges(
-          field,
-          byMember(from, (s) => s['owed']),
-          byMember(to, (s) => s['owed']),
-        ),
-      );
+    const perMember = PER_MEMBER.get(field);
+    if (perMember !== undefined) {
+      const entryValue = (entry: Json) => entry[perMember];
+      changes.push(...memberChanges(field, byMember(from, entryValue), byMember(to, entryValue)));
     } else if (field === 'split') {
       changes.push(...splitChanges(from, to));
     } else {
