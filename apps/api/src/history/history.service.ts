@@ -106,7 +106,7 @@ function actionOf(kind: HistoryKind, row: HistoryRow): HistoryAction {
 /**
  * The versions of an expense or a settlement from the event log (API.md §15), oldest first, each
  * diffed against the one before. A page reads the version its cursor names again (the base of its
- * first diff), so a page costs `limit + 2` index entries at most.
+ * first diff): at most `limit + 2` versions, the last one only to know whether there are more.
  */
 export function createHistoryService(deps: { knex: Knex }) {
   const runRead = createRunRead(deps.knex);
@@ -133,9 +133,7 @@ export function createHistoryService(deps: { knex: Knex }) {
       // The history starts where it should: the creation (first page), or the cursor's version. Else
       // retention (EVENT_RETENTION_DAYS) dropped the versions before.
       const truncated =
-        after === undefined
-          ? first === undefined || first.type !== `${kind}.created` || actionOf(kind, first) !== 'created'
-          : base === undefined;
+        after === undefined ? first === undefined || actionOf(kind, first) !== 'created' : base === undefined;
       let previous = base ? jsonColumn<Record<string, unknown>>(base.record ?? '{}') : undefined;
       const data = page.map((row): HistoryEntry => {
         const record = jsonColumn<Record<string, unknown>>(row.record ?? '{}');
