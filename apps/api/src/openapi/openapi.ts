@@ -86,13 +86,13 @@ const TAGS = [
   { name: 'Recurring expenses', description: 'Expenses the server creates on a schedule' },
   { name: 'Webhooks', description: 'Signed HTTP deliveries of a group’s events (Standard Webhooks)' },
   { name: 'Comments', description: 'Notes members leave on expenses and settlements' },
+  { name: 'History', description: 'Every version of an expense or a settlement: who changed what, when' },
   { name: 'Imports', description: 'Expenses and payments brought in from a Splitwise export' },
   { name: 'Balances', description: 'Who owes whom' },
   { name: 'Events', description: 'The durable, ordered log of every change to a group' },
   { name: 'Notifications', description: 'Push and mail notifications, reminders, the weekly digest' },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },
   { name: 'Operations', description: 'Health, metrics, this document' },
-  { name: 'History', description: 'Every version of an expense or a settlement: who changed what, when' },
 ];
 
 const header = (description: string, schema: JsonSchema = { type: 'string' }, required = false) => ({
