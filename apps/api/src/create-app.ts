@@ -32,6 +32,8 @@ import { fxRoutes } from './fx/fx.routes';
 import type { RatesProvider } from './fx/rates-provider';
 import { createGroupsService } from './groups/groups.service';
 import { createInvitesService } from './groups/invites.service';
+import { historyRoutes } from './history/history.routes';
+import { createHistoryService } from './history/history.service';
 import {
   clientIpOf,
   compileTrustProxy,
@@ -313,6 +315,7 @@ export function createApp(deps: AppDeps): Express {
       vapidPublicKey: deps.notifications?.vapidPublicKey,
       allowHttpEndpoints: deps.notifications?.allowHttpEndpoints,
     }),
+    ...historyRoutes({ history: createHistoryService({ knex: deps.knex }) }),
   ];
   const v1Routes = deps.adjustRoutes?.(declared) ?? declared;
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).
