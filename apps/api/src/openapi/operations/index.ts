@@ -12,6 +12,7 @@ import { invitesOperations } from './invites';
 import { notificationsOperations } from './notifications';
 import { opsOperations } from './ops';
 import { realtimeOperations } from './realtime';
+import { receiptsOperations } from './receipts';
 import { recurringOperations } from './recurring';
 import { settlementsOperations } from './settlements';
 import type { Operation, Success } from './types';
@@ -65,6 +66,7 @@ export const OPERATIONS: Operation[] = [
   ...importsOperations,
   ...webhooksOperations,
   ...notificationsOperations,
+  ...receiptsOperations,
   ...realtimeOperations,
   ...opsOperations,
 ].map(withDefaults);

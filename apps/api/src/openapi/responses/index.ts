@@ -11,6 +11,7 @@ import { moneySchemas } from './money';
 import { notificationSchemas } from './notifications';
 import { peopleSchemas } from './people';
 import { realtimeSchemas } from './realtime';
+import { receiptSchemas } from './receipts';
 import { recurringSchemas } from './recurring';
 import { sessionSchemas } from './sessions';
 import { webhookSchemas } from './webhooks';
@@ -40,4 +41,5 @@ export const responseSchemas: Record<string, JsonSchema> = {
   ...apiKeySchemas,
   ...webhookSchemas,
   ...notificationSchemas,
+  ...receiptSchemas,
 };
