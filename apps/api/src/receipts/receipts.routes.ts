@@ -70,11 +70,13 @@ export function receiptRoutes(deps: ReceiptRoutesDeps): Route[] {
       height: processed.height,
       hasThumbnail: processed.thumbnail !== undefined,
     };
-    const input: RouteInput = { ...req, body };
+    // The request's body is the stored file's description from here on (the pipeline's request
+    // state holds it, as it holds a JSON body after the body step).
+    (req as { body: unknown }).body = body;
     // A write that does not happen leaves its files under the expense: a retry names the same ones,
     // and the expense's deletion takes them all (no file outlives its expense).
-    const reply = (await put.handler(input)) as Reply;
-    if (reply.status === 200) receipts.forgetFiles(replaced.get(input), processed.sha256);
+    const reply = (await put.handler(req)) as Reply;
+    if (reply.status === 200) receipts.forgetFiles(replaced.get(req), processed.sha256);
     return reply;
   }
 
