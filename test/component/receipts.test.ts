@@ -71,13 +71,15 @@ function receiptSuite(storage: 'directory' | 's3') {
     });
 
     const newExpense = async () => (await postExpense(t, ada, groupId, ada, 1200, [ada, bob])).body.id as string;
-    const upload = (user: TestUser, expenseId: string, body: Buffer, type: string, key?: string) => {
-      const req = t.request
+    const upload = (user: TestUser, expenseId: string, body: Buffer, type: string, key = newKey()) =>
+      t.request
         .put(`/v1/expenses/${expenseId}/receipt`)
         .set(user.auth)
-        .set('Content-Type', type);
-      return (key ? req.set('Idempotency-Key', key) : req).send(body);
-    };
+        .set('Content-Type', type)
+        .set('Idempotency-Key', key)
+        .send(body);
+    const removeReceipt = (user: TestUser, expenseId: string, key = newKey()) =>
+      t.request.delete(`/v1/expenses/${expenseId}/receipt`).set(user.auth).set('Idempotency-Key', key);
     const download = (url: string) =>
       t.request.get(url).buffer(true).parse((res, done) => {
         const chunks: Buffer[] = [];
@@ -133,6 +135,8 @@ function receiptSuite(storage: 'directory' | 's3') {
       expect(put.body.mediaType).toBe('image/png');
       expectProblem(await upload(ada, expenseId, Buffer.from('<html>hi</html>'), 'image/png'), 415, 'unsupported_media_type');
       expectProblem(await upload(ada, expenseId, await png(4, 4), 'text/plain'), 415, 'unsupported_media_type');
+      const unkeyed = t.request.put(`/v1/expenses/${expenseId}/receipt`).set(ada.auth).set('Content-Type', 'image/png');
+      expectProblem(await unkeyed.send(await png(4, 4)), 400, 'idempotency_key_missing');
       // An AVIF is a HEIF but not a HEIC: refused.
       const avif = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).avif().toBuffer();
       expectProblem(await upload(ada, expenseId, avif, 'image/heic'), 415, 'unsupported_media_type');
@@ -179,7 +183,7 @@ function receiptSuite(storage: 'directory' | 's3') {
       expectProblem(await upload(eve, expenseId, await png(4, 4), 'image/png'), 404, 'not_found');
       const put = await upload(ada, expenseId, await png(4, 4), 'image/png');
       expectProblem(await t.request.get(`/v1/expenses/${expenseId}/receipt`).set(eve.auth), 404, 'not_found');
-      expectProblem(await t.request.delete(`/v1/expenses/${expenseId}/receipt`).set(eve.auth), 404, 'not_found');
+      expectProblem(await removeReceipt(eve, expenseId), 404, 'not_found');
 
       const url = put.body.url as string;
       const [payload, signature] = url.slice('/v1/receipt-files/'.length).split('.') as [string, string];
@@ -207,7 +211,7 @@ function receiptSuite(storage: 'directory' | 's3') {
       expect(again.body).toEqual(first.body);
       expect(await receiptEvents(expenseId)).toHaveLength(1);
       expectProblem(await upload(ada, expenseId, await png(31, 20), 'image/png', key), 409, 'idempotency_key_reused');
-      // The same file again, unkeyed, is the same stored file (named by its hash).
+      // The same file again, another key, is the same stored file (named by its hash).
       const third = await upload(ada, expenseId, file, 'image/png');
       expect(third.body.sha256).toBe(first.body.sha256);
       expect((await download(first.body.url)).status).toBe(200);
@@ -216,9 +220,9 @@ function receiptSuite(storage: 'directory' | 's3') {
     it('DELETE removes the receipt and its files with one event; an expense’s deletion takes its files', async () => {
       const expenseId = await newExpense();
       const put = await upload(ada, expenseId, await png(10, 10), 'image/png');
-      const gone = await t.request.delete(`/v1/expenses/${expenseId}/receipt`).set(bob.auth);
+      const gone = await removeReceipt(bob, expenseId);
       expect(gone.status).toBe(204);
-      expect((await t.request.delete(`/v1/expenses/${expenseId}/receipt`).set(bob.auth)).status).toBe(204);
+      expect((await removeReceipt(bob, expenseId)).status).toBe(204);
       expect((await receiptEvents(expenseId)).map((e) => e.data.receipt)).toEqual([expect.any(Object), null]);
       await until(async () => (await download(put.body.url)).status === 404, 'the deleted receipt’s file is gone');
 

@@ -60,9 +60,9 @@ async function reencode(
   });
   const encoded =
     format === 'jpeg'
-      ? upright.clone().jpeg({ quality: 85, mozjpeg: true })
+      ? upright.clone().jpeg({ quality: 85 })
       : format === 'png'
-        ? upright.clone().png({ compressionLevel: 9 })
+        ? upright.clone().png()
         : upright.clone().webp({ quality: 85 });
   const [{ data, info }, thumbnail] = await Promise.all([
     encoded.toBuffer({ resolveWithObject: true }),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { notFound } from '@tally/http-kit';
 import { noContent, ok, type Reply } from '../http/reply';
 import { param, type Route, type RouteInput, route } from '../http/route';
-import type { WriteRoutes } from '../http/write-route';
+import { keyOf, type WriteRoutes } from '../http/write-route';
 import type { DecodeGate } from './decode-gate';
 import { processReceipt } from './process-receipt';
 import { DEFAULT_RECEIPT_MAX_BYTES, readUpload } from './read-upload';
@@ -56,6 +56,8 @@ export function receiptRoutes(deps: ReceiptRoutesDeps): Route[] {
 
   async function putReceipt(req: RouteInput): Promise<Reply> {
     const expenseId = param(req, 'expenseId');
+    // A missing or malformed key is refused before the upload is read (the write route checks it again).
+    keyOf(req, 'required');
     // An expense the caller cannot see is refused before the upload is read.
     await receipts.assertVisible(req.userId, expenseId);
     const upload = await readUpload(req.res, maxBytes);

@@ -34,6 +34,7 @@ export const APP_MODULES = [
   'money',
   'notifications',
   'rates',
+  'receipts',
   'recurring',
   'session',
   'webhooks',

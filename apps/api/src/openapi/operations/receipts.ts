@@ -23,7 +23,7 @@ export const receiptsOperations: Operation[] = [
       'the file once (files are named by their SHA-256). `503` (with `Retry-After`) when this process is decoding ' +
       'as many images as it takes at once. See API.md §16.',
     binaryBody: UPLOAD_CONTENT_TYPES,
-    idempotency: 'optional',
+    idempotency: 'required',
     success: [{ status: 200, description: 'The receipt, with its download links', schema: 'ReceiptWithLinks' }],
     errors: ['payload_too_large', 'unsupported_media_type', 'receipt_unreadable', 'limit_exceeded'],
   },

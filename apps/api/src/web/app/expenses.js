@@ -1,8 +1,10 @@
-// The open group's expenses: adding one, the list and its search, live, and comments (API.md §5).
+// The open group's expenses: adding one, the list and its search, live, comments (API.md §5) and
+// the receipt on file (§16, app/receipts.js).
 import { tally } from './client.js';
 import { $, element, handle, say } from './dom.js';
 import { nameOf, open, renderMembers } from './groups.js';
 import { formatMoney, toMinor } from './money.js';
+import { showReceipt } from './receipts.js';
 import { me } from './session.js';
 
 /** The expense a form describes (of the expense or the recurring form): split equally between all members. */
@@ -130,6 +132,7 @@ async function showComments(expense) {
   if (commented?.id !== expense.id) return;
   $('comments-section').hidden = false;
   $('comments-title').textContent = `Comments on “${expense.description}”`;
+  await showReceipt(expense.id);
   $('comment-list').replaceChildren(
     ...comments.map((c) => {
       // textContent: the text is shown exactly as written, never as HTML.
