@@ -27,7 +27,11 @@ describe('OpenAPI document: requests', () => {
     // every documented request body is sampled (and only those)
     // (a receipt's raw file, API.md §16, is binary: no JSON body to sample)
     const isJson = (d: (typeof documented)[number]) =>
-      Boolean((d.op['requestBody'] as { content?: Record<string, unknown> } | undefined)?.content?.['application/json']);
+      Boolean(
+        (d.op['requestBody'] as { content?: Record<string, unknown> } | undefined)?.content?.[
+          'application/json'
+        ],
+      );
     const withBody = documented.filter(isJson).map((d) => d.key);
     expect(withBody.sort()).toEqual(Object.keys(BODIES).sort());
     for (const [key, joi] of Object.entries(BODIES)) {

@@ -92,9 +92,9 @@ describe.each(ADAPTERS)('receipt storage contract: $name', (adapter) => {
   });
 
   it('refuses a key that could leave its folder', async () => {
-    await expect(storage.put('../escape.jpg', { bytes: bytes('x'), contentType: 'image/jpeg' })).rejects.toThrow(
-      /bad key/,
-    );
+    await expect(
+      storage.put('../escape.jpg', { bytes: bytes('x'), contentType: 'image/jpeg' }),
+    ).rejects.toThrow(/bad key/);
     await expect(storage.get('exp_F/../../x')).rejects.toThrow(/bad key/);
   });
 });

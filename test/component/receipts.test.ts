@@ -8,12 +8,12 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { createReceiptLinks } from '../../apps/api/src/receipts/receipt-links';
 import { startS3Server, type TestS3Server } from '../support/s3-server';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { until } from '../support/until';
 import { expectProblem, postExpense } from './component-helpers';
-import sharp from 'sharp';
 
 const LINK_SECRET = 'receipt-link-secret-for-the-tests-0123456789';
 const HEIC = readFileSync(path.join(__dirname, '../fixtures/receipt.heic'));
@@ -25,7 +25,12 @@ const jpegWithLocation = (width = 120, height = 80) =>
     .jpeg()
     .withExif({
       IFD0: { Make: 'PhoneCo', Model: 'Snap 9', Copyright: 'Ada' },
-      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 0/1' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '51/1 30/1 0/1',
+        GPSLongitudeRef: 'W',
+        GPSLongitude: '0/1 7/1 0/1',
+      },
     })
     .toBuffer();
 const png = (width: number, height: number) =>
@@ -70,7 +75,8 @@ function receiptSuite(storage: 'directory' | 's3') {
       await s3?.stop();
     });
 
-    const newExpense = async () => (await postExpense(t, ada, groupId, ada, 1200, [ada, bob])).body.id as string;
+    const newExpense = async () =>
+      (await postExpense(t, ada, groupId, ada, 1200, [ada, bob])).body.id as string;
     const upload = (user: TestUser, expenseId: string, body: Buffer, type: string, key = newKey()) =>
       t.request
         .put(`/v1/expenses/${expenseId}/receipt`)
@@ -81,16 +87,21 @@ function receiptSuite(storage: 'directory' | 's3') {
     const removeReceipt = (user: TestUser, expenseId: string, key = newKey()) =>
       t.request.delete(`/v1/expenses/${expenseId}/receipt`).set(user.auth).set('Idempotency-Key', key);
     const download = (url: string) =>
-      t.request.get(url).buffer(true).parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+      t.request
+        .get(url)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
     const receiptEvents = async (expenseId: string) =>
-      ((await t.request.get(`/v1/groups/${groupId}/events?limit=100`).set(ada.auth)).body.data as {
-        type: string;
-        data: { expenseId: string; receipt: unknown };
-      }[]).filter((e) => e.type === 'expense.receipt_changed' && e.data.expenseId === expenseId);
+      (
+        (await t.request.get(`/v1/groups/${groupId}/events?limit=100`).set(ada.auth)).body.data as {
+          type: string;
+          data: { expenseId: string; receipt: unknown };
+        }[]
+      ).filter((e) => e.type === 'expense.receipt_changed' && e.data.expenseId === expenseId);
 
     it('re-encodes a JPEG without its EXIF (location included), makes a thumbnail, and serves both by signed link', async () => {
       const expenseId = await newExpense();
@@ -99,7 +110,13 @@ function receiptSuite(storage: 'directory' | 's3') {
       const put = await upload(bob, expenseId, original, 'image/jpeg');
       expect(put.status).toBe(200);
       const receipt = put.body as Receipt;
-      expect(receipt).toMatchObject({ expenseId, mediaType: 'image/jpeg', width: 120, height: 80, hasThumbnail: true });
+      expect(receipt).toMatchObject({
+        expenseId,
+        mediaType: 'image/jpeg',
+        width: 120,
+        height: 80,
+        hasThumbnail: true,
+      });
       expect(receipt.url).toMatch(/^\/v1\/receipt-files\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
 
       const file = await download(receipt.url);
@@ -133,18 +150,33 @@ function receiptSuite(storage: 'directory' | 's3') {
       const put = await upload(ada, expenseId, await png(40, 30), 'image/jpeg');
       expect(put.status).toBe(200);
       expect(put.body.mediaType).toBe('image/png');
-      expectProblem(await upload(ada, expenseId, Buffer.from('<html>hi</html>'), 'image/png'), 415, 'unsupported_media_type');
-      expectProblem(await upload(ada, expenseId, await png(4, 4), 'text/plain'), 415, 'unsupported_media_type');
-      const unkeyed = t.request.put(`/v1/expenses/${expenseId}/receipt`).set(ada.auth).set('Content-Type', 'image/png');
+      expectProblem(
+        await upload(ada, expenseId, Buffer.from('<html>hi</html>'), 'image/png'),
+        415,
+        'unsupported_media_type',
+      );
+      expectProblem(
+        await upload(ada, expenseId, await png(4, 4), 'text/plain'),
+        415,
+        'unsupported_media_type',
+      );
+      const unkeyed = t.request
+        .put(`/v1/expenses/${expenseId}/receipt`)
+        .set(ada.auth)
+        .set('Content-Type', 'image/png');
       expectProblem(await unkeyed.send(await png(4, 4)), 400, 'idempotency_key_missing');
       // An AVIF is a HEIF but not a HEIC: refused.
-      const avif = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).avif().toBuffer();
+      const avif = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } })
+        .avif()
+        .toBuffer();
       expectProblem(await upload(ada, expenseId, avif, 'image/heic'), 415, 'unsupported_media_type');
       // A JPEG's first bytes and then nothing decodable.
       const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 7)]);
       expectProblem(await upload(ada, expenseId, broken, 'image/jpeg'), 422, 'receipt_unreadable');
       // The receipt is still the PNG: nothing refused changed it.
-      expect((await t.request.get(`/v1/expenses/${expenseId}/receipt`).set(ada.auth)).body.sha256).toBe(put.body.sha256);
+      expect((await t.request.get(`/v1/expenses/${expenseId}/receipt`).set(ada.auth)).body.sha256).toBe(
+        put.body.sha256,
+      );
     });
 
     it('decodes a HEIC and stores it as a JPEG; keeps a PDF as it is, without a thumbnail', async () => {
@@ -156,7 +188,12 @@ function receiptSuite(storage: 'directory' | 's3') {
 
       const pdf = await upload(ada, expenseId, PDF, 'application/pdf');
       expect(pdf.status).toBe(200);
-      expect(pdf.body).toMatchObject({ mediaType: 'application/pdf', bytes: PDF.length, width: null, hasThumbnail: false });
+      expect(pdf.body).toMatchObject({
+        mediaType: 'application/pdf',
+        bytes: PDF.length,
+        width: null,
+        hasThumbnail: false,
+      });
       expect(pdf.body.thumbnailUrl).toBeNull();
       const file = await download(pdf.body.url);
       expect((file.body as Buffer).equals(PDF)).toBe(true);
@@ -210,7 +247,11 @@ function receiptSuite(storage: 'directory' | 's3') {
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
       expect(await receiptEvents(expenseId)).toHaveLength(1);
-      expectProblem(await upload(ada, expenseId, await png(31, 20), 'image/png', key), 409, 'idempotency_key_reused');
+      expectProblem(
+        await upload(ada, expenseId, await png(31, 20), 'image/png', key),
+        409,
+        'idempotency_key_reused',
+      );
       // The same file again, another key, is the same stored file (named by its hash).
       const third = await upload(ada, expenseId, file, 'image/png');
       expect(third.body.sha256).toBe(first.body.sha256);
@@ -224,11 +265,17 @@ function receiptSuite(storage: 'directory' | 's3') {
       expect(gone.status).toBe(204);
       expect((await removeReceipt(bob, expenseId)).status).toBe(204);
       expect((await receiptEvents(expenseId)).map((e) => e.data.receipt)).toEqual([expect.any(Object), null]);
-      await until(async () => (await download(put.body.url)).status === 404, 'the deleted receipt’s file is gone');
+      await until(
+        async () => (await download(put.body.url)).status === 404,
+        'the deleted receipt’s file is gone',
+      );
 
       const other = await newExpense();
       const second = await upload(ada, other, await jpegWithLocation(), 'image/jpeg');
-      const deleted = await t.request.delete(`/v1/expenses/${other}`).set(ada.auth).set('Idempotency-Key', newKey());
+      const deleted = await t.request
+        .delete(`/v1/expenses/${other}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey());
       expect(deleted.status).toBe(204);
       await until(async () => (await download(second.body.url)).status === 404, 'the expense’s file is gone');
       await until(async () => (await download(second.body.thumbnailUrl)).status === 404, 'and its thumbnail');
@@ -244,16 +291,27 @@ function receiptSuite(storage: 'directory' | 's3') {
       const put = await upload(dan, expense.body.id, await png(12, 12), 'image/png');
       const exported = await t.request.get('/v1/me/export').set(dan.auth);
       expect(exported.status).toBe(200);
-      const doc = JSON.parse(exported.text) as { groups: { expenses: { id: string; receipt?: Receipt }[] }[] };
+      const doc = JSON.parse(exported.text) as {
+        groups: { expenses: { id: string; receipt?: Receipt }[] }[];
+      };
       const listed = doc.groups.flatMap((g) => g.expenses).find((e) => e.id === expense.body.id);
       expect(listed?.receipt).toMatchObject({ sha256: put.body.sha256, mediaType: 'image/png' });
-      expect(Date.parse(listed?.receipt?.urlExpiresAt as string) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+      expect(Date.parse(listed?.receipt?.urlExpiresAt as string) - Date.now()).toBeGreaterThan(
+        23 * 3600 * 1000,
+      );
       expect((await download(listed?.receipt?.url as string)).status).toBe(200);
 
       const deleted = await t.request.delete('/v1/me').set(dan.auth).set('Idempotency-Key', newKey());
       expect(deleted.status).toBe(204);
-      expectProblem(await t.request.get(`/v1/expenses/${expense.body.id}/receipt`).set(ada.auth), 404, 'not_found');
-      await until(async () => (await download(put.body.url)).status === 404, 'the deleted account’s file is gone');
+      expectProblem(
+        await t.request.get(`/v1/expenses/${expense.body.id}/receipt`).set(ada.auth),
+        404,
+        'not_found',
+      );
+      await until(
+        async () => (await download(put.body.url)).status === 404,
+        'the deleted account’s file is gone',
+      );
     });
   });
 }

@@ -251,8 +251,7 @@ export function createApp(deps: AppDeps): Express {
   const expenses = createExpensesService({ knex: deps.knex, newId });
   const receipts = createReceiptsService({
     knex: deps.knex,
-    storage:
-      deps.receipts?.storage ?? createDirectoryStorage(mkdtempSync(join(tmpdir(), 'tally-receipts-'))),
+    storage: deps.receipts?.storage ?? createDirectoryStorage(mkdtempSync(join(tmpdir(), 'tally-receipts-'))),
     onIgnoredError: deps.ignoredErrors,
   });
   const receiptLinks = createReceiptLinks({

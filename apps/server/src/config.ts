@@ -435,7 +435,9 @@ const receiptVariables = {
   ),
   RECEIPT_S3_BUCKET: Joi.string<string | undefined>()
     .empty('')
-    .description('The bucket of `RECEIPT_STORAGE=s3` (required then). Keep it private: files are served only through the API’s signed links.'),
+    .description(
+      'The bucket of `RECEIPT_STORAGE=s3` (required then). Keep it private: files are served only through the API’s signed links.',
+    ),
   RECEIPT_S3_ENDPOINT: Joi.string<string | undefined>()
     .uri({ scheme: ['http', 'https'] })
     .empty('')
@@ -443,10 +445,14 @@ const receiptVariables = {
   RECEIPT_S3_REGION: Joi.string().default('us-east-1').description('The bucket’s region.'),
   RECEIPT_S3_FORCE_PATH_STYLE: Joi.boolean()
     .default(false)
-    .description('Address the bucket in the path (`endpoint/bucket/key`), as most S3-compatible servers want.'),
+    .description(
+      'Address the bucket in the path (`endpoint/bucket/key`), as most S3-compatible servers want.',
+    ),
   RECEIPT_S3_ACCESS_KEY_ID: Joi.string<string | undefined>()
     .empty('')
-    .description('With `RECEIPT_S3_SECRET_ACCESS_KEY`, both or neither; neither: the AWS SDK’s default chain (instance role, `AWS_*` variables).'),
+    .description(
+      'With `RECEIPT_S3_SECRET_ACCESS_KEY`, both or neither; neither: the AWS SDK’s default chain (instance role, `AWS_*` variables).',
+    ),
   RECEIPT_S3_SECRET_ACCESS_KEY: Joi.string<string | undefined>()
     .empty('')
     .description('The secret of `RECEIPT_S3_ACCESS_KEY_ID`.'),
@@ -564,7 +570,8 @@ const schema = Joi.object(VARIABLES)
     }
     if (!value['RECEIPT_S3_ACCESS_KEY_ID'] !== !value['RECEIPT_S3_SECRET_ACCESS_KEY']) {
       return helpers.message({
-        custom: '"RECEIPT_S3_ACCESS_KEY_ID" and "RECEIPT_S3_SECRET_ACCESS_KEY" go together: set both or neither',
+        custom:
+          '"RECEIPT_S3_ACCESS_KEY_ID" and "RECEIPT_S3_SECRET_ACCESS_KEY" go together: set both or neither',
       });
     }
     if (value['WS_ALLOW_QUERY_TOKEN'] === undefined) {

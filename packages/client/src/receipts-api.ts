@@ -30,14 +30,18 @@ export class ReceiptsApi {
         ...options,
         method: 'PUT',
         path: receiptPath(expenseId),
-        rawBody: { bytes: given.bytes, contentType: given.contentType || blobType || 'application/octet-stream' },
+        rawBody: {
+          bytes: given.bytes,
+          contentType: given.contentType || blobType || 'application/octet-stream',
+        },
       })
     ).data;
   }
 
   /** `GET /v1/expenses/{expenseId}/receipt`: the receipt with fresh links (`NotFoundError` when none). */
   async get(expenseId: string, options: CallOptions = {}): Promise<Receipt> {
-    return (await this.http.request<Receipt>({ ...options, method: 'GET', path: receiptPath(expenseId) })).data;
+    return (await this.http.request<Receipt>({ ...options, method: 'GET', path: receiptPath(expenseId) }))
+      .data;
   }
 
   /** `DELETE /v1/expenses/{expenseId}/receipt`: none is fine. */

@@ -90,7 +90,10 @@ const TAGS = [
   { name: 'Balances', description: 'Who owes whom' },
   { name: 'Events', description: 'The durable, ordered log of every change to a group' },
   { name: 'Notifications', description: 'Push and mail notifications, reminders, the weekly digest' },
-  { name: 'Receipts', description: 'A file per expense: images re-encoded without metadata, PDFs; signed links' },
+  {
+    name: 'Receipts',
+    description: 'A file per expense: images re-encoded without metadata, PDFs; signed links',
+  },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },
   { name: 'Operations', description: 'Health, metrics, this document' },
 ];

@@ -45,13 +45,22 @@ export function decodeHeic(bytes: Uint8Array, maxPixels: number): Promise<Decode
       void worker.terminate();
       resolve(result);
     };
-    worker.on('message', (message: { error?: string; tooLarge?: boolean; width: number; height: number; data?: Uint8ClampedArray }) => {
-      if (message.tooLarge) settle({ kind: 'too_large', width: message.width, height: message.height });
-      else if (message.data) {
-        const rgba = new Uint8Array(message.data.buffer, message.data.byteOffset, message.data.byteLength);
-        settle({ kind: 'pixels', width: message.width, height: message.height, rgba });
-      } else settle({ kind: 'unreadable' });
-    });
+    worker.on(
+      'message',
+      (message: {
+        error?: string;
+        tooLarge?: boolean;
+        width: number;
+        height: number;
+        data?: Uint8ClampedArray;
+      }) => {
+        if (message.tooLarge) settle({ kind: 'too_large', width: message.width, height: message.height });
+        else if (message.data) {
+          const rgba = new Uint8Array(message.data.buffer, message.data.byteOffset, message.data.byteLength);
+          settle({ kind: 'pixels', width: message.width, height: message.height, rgba });
+        } else settle({ kind: 'unreadable' });
+      },
+    );
     worker.on('error', () => settle({ kind: 'unreadable' }));
     worker.on('exit', () => settle({ kind: 'unreadable' }));
   });

@@ -111,7 +111,8 @@ export async function processReceipt(upload: Buffer, gate: DecodeGate): Promise<
         .metadata()
         .catch(() => undefined);
       if (metadata?.width === undefined || metadata.height === undefined) throw unreadable();
-      if (metadata.width * metadata.height > RECEIPT_MAX_PIXELS) throw tooManyPixels(metadata.width, metadata.height);
+      if (metadata.width * metadata.height > RECEIPT_MAX_PIXELS)
+        throw tooManyPixels(metadata.width, metadata.height);
       image = sharp(upload, { limitInputPixels: RECEIPT_MAX_PIXELS, failOn: 'error' });
       format = uploadedAs === 'image/jpeg' ? 'jpeg' : uploadedAs === 'image/png' ? 'png' : 'webp';
     }

@@ -37,11 +37,16 @@ export function createReceiptLinks(options: { secret: string; ttlSeconds?: numbe
       const payload = Buffer.from(payloadPart, 'base64url').toString('utf8');
       const given = Buffer.from(signaturePart, 'base64url');
       const expected = sign(payload);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notFound('Receipt file');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        throw notFound('Receipt file');
       const [key, expiry] = payload.split('\n');
       if (!key || !expiry) throw notFound('Receipt file');
       if (Number(expiry) * 1000 <= now()) {
-        throw new AppError('forbidden', 403, 'This receipt link has expired; read the receipt again for a new one.');
+        throw new AppError(
+          'forbidden',
+          403,
+          'This receipt link has expired; read the receipt again for a new one.',
+        );
       }
       return key;
     },

@@ -1,13 +1,13 @@
-import { notFound } from '@tally/http-kit';
 import { sql } from '@tally/db';
+import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { openExisting } from '../open-record';
 import { createRunRead, named, readNamed } from '../read-queries';
+import type { ProcessedReceipt } from './process-receipt';
 import type { ReceiptLinks } from './receipt-links';
 import { deletePrefix, type ReceiptStorage } from './receipt-storage';
-import type { ProcessedReceipt } from './process-receipt';
 
 /** A receipt as the API shows it (API.md §16), without its links. */
 export type Receipt = {
@@ -139,9 +139,15 @@ export function createReceiptsService(deps: {
       expenseId: string,
       upload: ReceiptUpload,
     ): Promise<WriteResult<{ receipt: Receipt; replaced: ReceiptRow | undefined }>> {
-      const { change } = await openExisting<{ deleted_at: string | null }>(ctx, 'expenses', expenseId, userId, {
-        live: true,
-      });
+      const { change } = await openExisting<{ deleted_at: string | null }>(
+        ctx,
+        'expenses',
+        expenseId,
+        userId,
+        {
+          live: true,
+        },
+      );
       const [old] = await readNamed<ReceiptRow>(ctx.read, currentReceipt(expenseId));
       const now = new Date();
       const receipt: Receipt = {
@@ -174,14 +180,25 @@ export function createReceiptsService(deps: {
       userId: string,
       expenseId: string,
     ): Promise<WriteResult<ReceiptRow | undefined>> {
-      const { change } = await openExisting<{ deleted_at: string | null }>(ctx, 'expenses', expenseId, userId, {
-        live: true,
-      });
+      const { change } = await openExisting<{ deleted_at: string | null }>(
+        ctx,
+        'expenses',
+        expenseId,
+        userId,
+        {
+          live: true,
+        },
+      );
       const [old] = await readNamed<ReceiptRow>(ctx.read, currentReceipt(expenseId));
       if (!old) return { value: undefined, events: [] };
       const now = new Date();
       change.write(sql`delete from receipts using guard where receipts.expense_id = ${expenseId}::text`);
-      const event = change.commit('expense.receipt_changed', userId, { expenseId, receipt: null }, { at: now });
+      const event = change.commit(
+        'expense.receipt_changed',
+        userId,
+        { expenseId, receipt: null },
+        { at: now },
+      );
       return { value: old, events: [event] };
     },
 

@@ -18,7 +18,11 @@ const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'he
 /** `ftyp` box: a HEIC brand as the major brand, or `mif1`/`msf1` with a HEIC brand among the compatible ones. */
 function isHeic(bytes: Uint8Array): boolean {
   if (bytes.length < 16 || ascii(bytes, 4, 8) !== 'ftyp') return false;
-  const size = Math.min((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!, bytes.length, 256);
+  const size = Math.min(
+    (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!,
+    bytes.length,
+    256,
+  );
   const major = ascii(bytes, 8, 12);
   if (HEIC_BRANDS.has(major)) return true;
   if (major !== 'mif1' && major !== 'msf1') return false;
@@ -34,7 +38,8 @@ function isHeic(bytes: Uint8Array): boolean {
 export function sniffReceipt(bytes: Uint8Array): ReceiptMediaType | undefined {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (bytes.length >= 8 && ascii(bytes, 0, 8) === '\x89PNG\r\n\x1a\n') return 'image/png';
-  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp';
+  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP')
+    return 'image/webp';
   if (isHeic(bytes)) return 'image/heic';
   if (bytes.length >= 5 && ascii(bytes, 0, 5) === '%PDF-') return 'application/pdf';
   return undefined;

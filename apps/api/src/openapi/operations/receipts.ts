@@ -24,7 +24,9 @@ export const receiptsOperations: Operation[] = [
       'as many images as it takes at once. See API.md §16.',
     binaryBody: UPLOAD_CONTENT_TYPES,
     idempotency: 'required',
-    success: [{ status: 200, description: 'The receipt, with its download links', schema: 'ReceiptWithLinks' }],
+    success: [
+      { status: 200, description: 'The receipt, with its download links', schema: 'ReceiptWithLinks' },
+    ],
     errors: ['payload_too_large', 'unsupported_media_type', 'receipt_unreadable', 'limit_exceeded'],
   },
   {

@@ -143,7 +143,10 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
       name: 'ExpenseReceiptChangedEvent',
       data: closed({
         expenseId: id('exp', 'Expense'),
-        receipt: { oneOf: [ref('Receipt'), { type: 'null' }], description: 'The new receipt; null once removed' },
+        receipt: {
+          oneOf: [ref('Receipt'), { type: 'null' }],
+          description: 'The new receipt; null once removed',
+        },
       }),
     },
   };

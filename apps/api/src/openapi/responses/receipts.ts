@@ -11,7 +11,10 @@ const receiptFields: Record<string, JsonSchema> = {
   bytes: { type: 'integer', minimum: 1, description: 'The stored file’s size' },
   width: { type: ['integer', 'null'], minimum: 1, description: 'Pixels, as stored; null for a PDF' },
   height: { type: ['integer', 'null'], minimum: 1, description: 'Pixels, as stored; null for a PDF' },
-  hasThumbnail: { type: 'boolean', description: 'An image has a WebP thumbnail (320 px at most); a PDF none' },
+  hasThumbnail: {
+    type: 'boolean',
+    description: 'An image has a WebP thumbnail (320 px at most); a PDF none',
+  },
   sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 (hex) of the stored file' },
   uploadedBy: id('usr', 'User'),
   uploadedAt: timestamp,

@@ -30,7 +30,11 @@ export async function showReceipt(expenseId) {
   const parts = [];
   if (receipt.thumbnailUrl) {
     parts.push(
-      element('img', undefined, { src: tally.receipts.fileUrl(receipt.thumbnailUrl), alt: 'Receipt', width: '160' }),
+      element('img', undefined, {
+        src: tally.receipts.fileUrl(receipt.thumbnailUrl),
+        alt: 'Receipt',
+        width: '160',
+      }),
     );
   }
   box.replaceChildren(...parts, element('span', ' '), link);
