@@ -28,7 +28,11 @@ const decode = require(workerData.module);
 export type DecodedHeic =
   | { kind: 'pixels'; width: number; height: number; rgba: Uint8Array }
   | { kind: 'too_large'; width: number; height: number }
-  | { kind: 'unreadable' };
+  | { kind: 'unreadable' }
+  | { kind: 'too_slow' };
+
+/** A HEIC decode still running after this long is stopped (libheif in WASM: ~40 s for 12 MP on a busy core). */
+export const HEIC_DECODE_TIMEOUT_MS = 120_000;
 
 /** Decodes a HEIC file's first image to RGBA in a worker thread (256 MiB heap at most). */
 export function decodeHeic(bytes: Uint8Array, maxPixels: number): Promise<DecodedHeic> {
@@ -42,9 +46,11 @@ export function decodeHeic(bytes: Uint8Array, maxPixels: number): Promise<Decode
     const settle = (result: DecodedHeic) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       void worker.terminate();
       resolve(result);
     };
+    const timer = setTimeout(() => settle({ kind: 'too_slow' }), HEIC_DECODE_TIMEOUT_MS);
     worker.on(
       'message',
       (message: {

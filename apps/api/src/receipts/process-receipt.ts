@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError, limitExceeded } from '@tally/http-kit';
 import sharp, { type Sharp } from 'sharp';
 import type { DecodeGate } from './decode-gate';
-import { decodeHeic } from './heic-worker';
+import { decodeHeic, HEIC_DECODE_TIMEOUT_MS } from './heic-worker';
 import { type ReceiptMediaType, sniffReceipt } from './sniff-receipt';
 
 /** @default 40,000,000 (a 12 MP phone photo is 12,000,000) */
@@ -104,6 +104,13 @@ export async function processReceipt(upload: Buffer, gate: DecodeGate): Promise<
       const decoded = await decodeHeic(upload, RECEIPT_MAX_PIXELS);
       if (decoded.kind === 'too_large') throw tooManyPixels(decoded.width, decoded.height);
       if (decoded.kind === 'unreadable') throw unreadable();
+      if (decoded.kind === 'too_slow') {
+        throw new AppError(
+          'receipt_unreadable',
+          422,
+          `This HEIC took over ${HEIC_DECODE_TIMEOUT_MS / 1000} s to decode; send it as a JPEG.`,
+        );
+      }
       image = sharp(decoded.rgba, { raw: { width: decoded.width, height: decoded.height, channels: 4 } });
       format = 'jpeg';
     } else {

@@ -16406,9 +16406,9 @@ export interface operations {
   deleteExpenseReceipt: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
       };
       path: {
         /** @description Expense id (`exp_…`, or the id a client chose with PUT) */
@@ -16428,7 +16428,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `idempotency_key_invalid` */
+      /** @description `idempotency_key_missing`, `idempotency_key_invalid` */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -16437,7 +16437,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_invalid';
+            code?: 'idempotency_key_missing' | 'idempotency_key_invalid';
             /** @constant */
             status?: 400;
           };

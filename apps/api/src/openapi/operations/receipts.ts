@@ -50,7 +50,7 @@ export const receiptsOperations: Operation[] = [
     description:
       'Removes the receipt and its files; appends `expense.receipt_changed` with `receipt: null`. No receipt: ' +
       '`204` again, no event.',
-    idempotency: 'optional',
+    idempotency: 'required',
     success: noContent('Removed'),
   },
   {
