@@ -8,8 +8,10 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import sharp from 'sharp';
 import { createReceiptLinks } from '../../apps/api/src/receipts/receipt-links';
+import { testSeed, withSeed } from '../support/random';
 import { startS3Server, type TestS3Server } from '../support/s3-server';
 import { newKey, startTestServer, type TestServer, type TestUser } from '../support/test-server';
 import { until } from '../support/until';
@@ -318,3 +320,54 @@ function receiptSuite(storage: 'directory' | 's3') {
 
 receiptSuite('directory');
 receiptSuite('s3');
+
+describe('receipts: random bytes', () => {
+  let t: TestServer;
+  let ada: TestUser;
+  let expenseId: string;
+
+  beforeAll(async () => {
+    t = await startTestServer({ env: { RECEIPT_MAX_BYTES: '65536' } });
+    ada = await t.register('Ada');
+    const groupId = await t.createGroup(ada);
+    expenseId = (await postExpense(t, ada, groupId, ada, 100, [ada])).body.id;
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  // The five formats' first bytes, so that random files get past the sniffing into the decoders.
+  const PREFIXES = [
+    [0xff, 0xd8, 0xff],
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+    [...Buffer.from('RIFF'), 0, 0, 0, 0, ...Buffer.from('WEBP')],
+    [0, 0, 0, 0x18, ...Buffer.from('ftypheic'), 0, 0, 0, 0, ...Buffer.from('mif1heic')],
+    [...Buffer.from('%PDF-')],
+    [],
+  ];
+
+  it('never answers 5xx, always a problem or a receipt, whatever the bytes', async () => {
+    const seed = testSeed();
+    await withSeed(seed, (s) =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...PREFIXES),
+          fc.uint8Array({ maxLength: 2048 }),
+          fc.constantFrom('image/jpeg', 'image/heic', 'application/octet-stream', 'application/json'),
+          async (prefix, tail, type) => {
+            const res = await t.request
+              .put(`/v1/expenses/${expenseId}/receipt`)
+              .set(ada.auth)
+              .set('Idempotency-Key', newKey())
+              .set('Content-Type', type)
+              .send(Buffer.concat([Buffer.from(prefix), Buffer.from(tail)]));
+            expect([200, 415, 422]).toContain(res.status);
+            if (res.status !== 200)
+              expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+          },
+        ),
+        { numRuns: 40, seed: s },
+      ),
+    );
+  });
+});

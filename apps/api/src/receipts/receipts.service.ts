@@ -99,6 +99,18 @@ const visibleReceipt = (expenseId: string, userId: string) =>
   );
 
 /**
+ * A change of the live expense's group (404 as for the expense), with the expense's receipt now:
+ * read on the change's state, so a receipt changed meanwhile makes the write run again.
+ */
+async function openWithReceipt(ctx: WriteContext, userId: string, expenseId: string) {
+  const { change } = await openExisting<{ deleted_at: string | null }>(ctx, 'expenses', expenseId, userId, {
+    live: true,
+  });
+  const [old] = await readNamed<ReceiptRow>(ctx.read, currentReceipt(expenseId));
+  return { change, old };
+}
+
+/**
  * Receipts on file (API.md §16). The row is the group's: a PUT or DELETE is a change of the
  * expense's group, with an `expense.receipt_changed` event; the files are the storage's.
  */
@@ -139,16 +151,7 @@ export function createReceiptsService(deps: {
       expenseId: string,
       upload: ReceiptUpload,
     ): Promise<WriteResult<{ receipt: Receipt; replaced: ReceiptRow | undefined }>> {
-      const { change } = await openExisting<{ deleted_at: string | null }>(
-        ctx,
-        'expenses',
-        expenseId,
-        userId,
-        {
-          live: true,
-        },
-      );
-      const [old] = await readNamed<ReceiptRow>(ctx.read, currentReceipt(expenseId));
+      const { change, old } = await openWithReceipt(ctx, userId, expenseId);
       const now = new Date();
       const receipt: Receipt = {
         expenseId,
@@ -180,16 +183,7 @@ export function createReceiptsService(deps: {
       userId: string,
       expenseId: string,
     ): Promise<WriteResult<ReceiptRow | undefined>> {
-      const { change } = await openExisting<{ deleted_at: string | null }>(
-        ctx,
-        'expenses',
-        expenseId,
-        userId,
-        {
-          live: true,
-        },
-      );
-      const [old] = await readNamed<ReceiptRow>(ctx.read, currentReceipt(expenseId));
+      const { change, old } = await openWithReceipt(ctx, userId, expenseId);
       if (!old) return { value: undefined, events: [] };
       const now = new Date();
       change.write(sql`delete from receipts using guard where receipts.expense_id = ${expenseId}::text`);
