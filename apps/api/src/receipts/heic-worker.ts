@@ -41,7 +41,12 @@ export function decodeHeic(bytes: Uint8Array, maxPixels: number): Promise<Decode
       eval: true,
       workerData: { module: require.resolve('heic-decode'), bytes, maxPixels },
       resourceLimits: { maxOldGenerationSizeMb: 256 },
+      // libheif prints why a file is unreadable; the answer says so already: its output is dropped.
+      stdout: true,
+      stderr: true,
     });
+    worker.stdout.resume();
+    worker.stderr.resume();
     let settled = false;
     const settle = (result: DecodedHeic) => {
       if (settled) return;
