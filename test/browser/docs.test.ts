@@ -95,6 +95,7 @@ describe('/docs in headless Chromium', () => {
       'Balances',
       'Events',
       'Notifications',
+      'Receipts',
       'Realtime',
       'Operations',
     ]);

@@ -66,7 +66,14 @@ const DOCUMENTED_WRITES = Object.entries(openApiDocument().paths as Record<strin
   );
 
 // ---- one successful keyed request per route ------------------------------------------------------
-type Scenario = { path: string; body?: object; status: number };
+/** `raw`: a body that is a file, not JSON (a receipt, API.md §16). */
+type Scenario = { path: string; body?: object; raw?: { type: string; bytes: Buffer }; status: number };
+
+/** The smallest PNG a receipt upload takes (1×1, 67 bytes). */
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 describe('every keyed route', () => {
   let t: TestServer;
@@ -260,6 +267,21 @@ describe('every keyed route', () => {
         .send({ text: 'To delete' });
       return { path: `/v1/comments/${res.body.id}`, status: 204 };
     },
+    'PUT /v1/expenses/:expenseId/receipt': async () => ({
+      path: `/v1/expenses/${await newExpense(await t.createGroup(ada, [bob]))}/receipt`,
+      raw: { type: 'image/png', bytes: ONE_PIXEL_PNG },
+      status: 200,
+    }),
+    'DELETE /v1/expenses/:expenseId/receipt': async () => {
+      const expenseId = await newExpense(await t.createGroup(ada, [bob]));
+      await t.request
+        .put(`/v1/expenses/${expenseId}/receipt`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .set('Content-Type', 'image/png')
+        .send(ONE_PIXEL_PNG);
+      return { path: `/v1/expenses/${expenseId}/receipt`, status: 204 };
+    },
   };
 
   it('covers every write the API document declares but auth, with the key required on money writes and optional elsewhere', () => {
@@ -289,6 +311,7 @@ describe('every keyed route', () => {
         const req = t.request[route.method.toLowerCase() as 'post'](scenario.path)
           .set(ada.auth)
           .set('Idempotency-Key', key);
+        if (scenario.raw) return req.set('Content-Type', scenario.raw.type).send(scenario.raw.bytes);
         return scenario.body ? req.send(scenario.body) : req;
       };
       const res = await send();

@@ -167,10 +167,12 @@ describe('OpenAPI document', () => {
         (method === 'patch' && path === '/v1/groups/{groupId}') ||
         (['patch', 'delete'].includes(method) && path === '/v1/recurring/{recurringId}');
       expect({ key, ifMatch: params.includes('IfMatch') }).toEqual({ key, ifMatch });
-      // Signing out needs the access token of the session it ends (API.md §2).
+      // Signing out needs the access token of the session it ends (API.md §2). A receipt file's
+      // signed link is its own permission (§16).
       const isPublic =
-        !/^\/v1\/auth\/logout/.test(path) &&
-        /^\/v1\/auth\/|^\/healthz$|^\/readyz$|^\/metrics$|^\/docs$|^\/v1\/openapi\.json$/.test(path);
+        (!/^\/v1\/auth\/logout/.test(path) &&
+          /^\/v1\/auth\/|^\/healthz$|^\/readyz$|^\/metrics$|^\/docs$|^\/v1\/openapi\.json$/.test(path)) ||
+        path === '/v1/receipt-files/{token}';
       expect({
         key,
         public: Array.isArray(op['security']) && (op['security'] as unknown[]).length === 0,

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AccessTokens, IgnoredErrors } from '@tally/http-kit';
 import type { IdempotencyLayer } from '@tally/idempotency';
 import express, { type Express } from 'express';
@@ -70,6 +73,12 @@ import { notificationRoutes } from './notifications/notifications.routes';
 import { createUnsubscribeTokens } from './notifications/unsubscribe-token';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
 import { createReadRouting } from './read-routing';
+import { createDecodeGate } from './receipts/decode-gate';
+import { createDirectoryStorage } from './receipts/directory-storage';
+import { createReceiptLinks } from './receipts/receipt-links';
+import type { ReceiptStorage } from './receipts/receipt-storage';
+import { receiptRoutes } from './receipts/receipts.routes';
+import { createReceiptsService } from './receipts/receipts.service';
 import { recurringRoutes } from './recurring/recurring.routes';
 import { createRecurringService } from './recurring/recurring.service';
 import { createSettlementsService } from './settlements/settlements.service';
@@ -161,6 +170,18 @@ export type AppDeps = {
    * own), and whether plain-http push endpoints are taken (tests).
    */
   notifications?: { vapidPublicKey?: string; unsubscribeSecret?: string; allowHttpEndpoints?: boolean };
+  /**
+   * Receipts (API.md §16): where files live (absent: a new directory in the OS's temp dir, for
+   * tests), the secret download links are signed with (every process the same; absent: one of this
+   * app's own), their lifetime, the largest upload, and how many images one process decodes at once.
+   */
+  receipts?: {
+    storage?: ReceiptStorage;
+    linkSecret?: string;
+    linkTtlSeconds?: number;
+    maxBytes?: number;
+    decodesAtOnce?: number;
+  };
   /** Tests only: steps added at the end of the request pipeline (they run on every `/v1` route). */
   extraSteps?: readonly Step[];
   /** Tests only: the routes as declared, changed (a handler that throws). */
@@ -237,8 +258,20 @@ export function createApp(deps: AppDeps): Express {
       registry: deps.registry,
     });
   const expenses = createExpensesService({ knex: deps.knex, newId });
+  const receipts = createReceiptsService({
+    knex: deps.knex,
+    storage: deps.receipts?.storage ?? createDirectoryStorage(mkdtempSync(join(tmpdir(), 'tally-receipts-'))),
+    onIgnoredError: deps.ignoredErrors,
+  });
+  const receiptLinks = createReceiptLinks({
+    secret: deps.receipts?.linkSecret ?? randomUUID(),
+    ttlSeconds: deps.receipts?.linkTtlSeconds,
+  });
   const accounts = createAccountDeletion({
     knex: deps.knex,
+    onReceiptsDeleted: (expenseIds) => {
+      for (const expenseId of expenseIds) receipts.forgetExpense(expenseId);
+    },
     onDeleted: (userId) => {
       revokedUsers.revoke(userId);
       deps.announceUserRevoked?.(userId);
@@ -274,7 +307,7 @@ export function createApp(deps: AppDeps): Express {
     ...apiKeyRoutes({ apiKeys }),
     ...changePasswordRoutes({ passwords }),
     ...myEmailRoutes(emailDeps),
-    ...exportRoutes({ reads, logger: deps.logger, accounts }),
+    ...exportRoutes({ reads, logger: deps.logger, accounts, receiptLinks }),
     ...fx.routes,
     ...commentRoutes({
       routes,
@@ -290,6 +323,7 @@ export function createApp(deps: AppDeps): Express {
       settlements,
       convertedBalances: fx.convertedBalances,
       reads,
+      onExpenseDeleted: receipts.forgetExpense,
     }),
     ...memberRoutes({ routes, invites: createInvitesService({ knex: deps.knex, newId }) }),
     ...recurringRoutes({ routes, recurring: createRecurringService({ knex: deps.knex, newId, expenses }) }),
@@ -316,6 +350,13 @@ export function createApp(deps: AppDeps): Express {
       allowHttpEndpoints: deps.notifications?.allowHttpEndpoints,
     }),
     ...historyRoutes({ history: createHistoryService({ knex: deps.knex }) }),
+    ...receiptRoutes({
+      routes,
+      receipts,
+      links: receiptLinks,
+      gate: createDecodeGate({ running: deps.receipts?.decodesAtOnce ?? 2, waiting: 16 }),
+      maxBytes: deps.receipts?.maxBytes,
+    }),
   ];
   const v1Routes = deps.adjustRoutes?.(declared) ?? declared;
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).

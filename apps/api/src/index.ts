@@ -51,6 +51,8 @@ export {
 export { createNotifier, type Notifier } from './notifications/notifier';
 export { createPushSender, type PushSender } from './notifications/push-sender';
 export { createUnsubscribeTokens } from './notifications/unsubscribe-token';
+export { openReceiptStorage, type ReceiptStorageSettings } from './receipts/open-receipt-storage';
+export type { ReceiptStorage } from './receipts/receipt-storage';
 export { RECURRING_LIMITS } from './recurring/recurring.service';
 export {
   createRecurringScheduler,

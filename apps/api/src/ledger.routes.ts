@@ -34,6 +34,8 @@ export type LedgerDeps = {
   reads: ReadRouting;
   /** A balances read that asks for a conversion (`?in=`), answered by fx; undefined: the plain read. */
   convertedBalances: (req: RouteInput) => Promise<Reply> | undefined;
+  /** After an expense's deletion was answered `204`: its files go (receipts, API.md §16). */
+  onExpenseDeleted?: (expenseId: string) => void;
 };
 
 type ListQuery = { limit: number; cursor?: string };
@@ -65,6 +67,19 @@ const REPLIES = {
   settlementCreated: (s: Settlement): Reply => created(s, { Location: `/v1/settlements/${s.id}` }),
   gone: (): Reply => noContent(),
 };
+
+/** The route, telling `onDeleted` of the expense once its deletion was answered `204` (a replay too: idempotent). */
+function afterDeletion(deleteRoute: Route, onDeleted: ((expenseId: string) => void) | undefined): Route {
+  if (onDeleted === undefined) return deleteRoute;
+  return {
+    ...deleteRoute,
+    handler: async (req) => {
+      const reply = await deleteRoute.handler(req);
+      if (reply?.status === 204) onDeleted(param(req, 'expenseId'));
+      return reply;
+    },
+  };
+}
 
 /** Groups, members, expenses, settlements, balances and the event log: everything group-scoped. */
 export function ledgerRoutes(deps: LedgerDeps): Route[] {
@@ -174,12 +189,15 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
         expenses.patch(ctx, userId, expenseId, patch, ifMatch(req)),
       reply: REPLIES.expense,
     }),
-    write({
-      operation: 'deleteExpense',
-      parse: (req) => param(req, 'expenseId'),
-      work: (ctx, userId, expenseId, req) => expenses.remove(ctx, userId, expenseId, ifMatch(req)),
-      reply: REPLIES.gone,
-    }),
+    afterDeletion(
+      write({
+        operation: 'deleteExpense',
+        parse: (req) => param(req, 'expenseId'),
+        work: (ctx, userId, expenseId, req) => expenses.remove(ctx, userId, expenseId, ifMatch(req)),
+        reply: REPLIES.gone,
+      }),
+      deps.onExpenseDeleted,
+    ),
     write({
       operation: 'restoreExpense',
       parse: (req) => param(req, 'expenseId'),

@@ -407,6 +407,62 @@ const notificationVariables = {
     ),
 };
 
+// Receipts on file (API.md §16).
+const receiptVariables = {
+  RECEIPT_STORAGE: Joi.string<'directory' | 's3'>()
+    .valid('directory', 's3')
+    .default('directory')
+    .description(
+      'Where receipt files live: `directory` (`DATA_DIR/receipts`, the embedded default; a fleet would need that folder shared) or `s3` (an S3-compatible bucket, `RECEIPT_S3_*`: every process sees the same files).',
+    ),
+  RECEIPT_MAX_BYTES: integer(
+    { min: 65536, max: 52428800, default: 10485760 },
+    '64 KiB–50 MiB: the largest receipt upload (`PUT /v1/expenses/{expenseId}/receipt`, held in memory while it is decoded); over it: `413 payload_too_large` naming `receiptBytes`.',
+  ),
+  RECEIPT_DECODES_AT_ONCE: integer(
+    { min: 1, max: 16, default: 2 },
+    '1–16: receipt images one API process decodes and re-encodes at once (each takes a libuv thread, or a worker thread for HEIC, and up to about 4 bytes a pixel); 16 more wait, one more is `503 unavailable`.',
+  ),
+  RECEIPT_LINK_SECRET: Joi.string<string | undefined>()
+    .min(32)
+    .empty('')
+    .description(
+      'The HMAC key of receipt download links, at least 32 characters, every process the same. Unset: derived from `JWT_SECRET` (which every process shares). Changing it voids the links given out.',
+    ),
+  RECEIPT_LINK_TTL_SECONDS: integer(
+    { min: 10, max: 3600, default: 300 },
+    '10–3600: how long a receipt download link is good (the links of `GET /v1/me/export` are good for a day).',
+  ),
+  RECEIPT_S3_BUCKET: Joi.string<string | undefined>()
+    .empty('')
+    .description(
+      'The bucket of `RECEIPT_STORAGE=s3` (required then). Keep it private: files are served only through the API’s signed links.',
+    ),
+  RECEIPT_S3_ENDPOINT: Joi.string<string | undefined>()
+    .uri({ scheme: ['http', 'https'] })
+    .empty('')
+    .description('An S3-compatible endpoint (MinIO, Ceph, R2…); unset: AWS S3 of `RECEIPT_S3_REGION`.'),
+  RECEIPT_S3_REGION: Joi.string().default('us-east-1').description('The bucket’s region.'),
+  RECEIPT_S3_FORCE_PATH_STYLE: Joi.boolean()
+    .default(false)
+    .description(
+      'Address the bucket in the path (`endpoint/bucket/key`), as most S3-compatible servers want.',
+    ),
+  RECEIPT_S3_ACCESS_KEY_ID: Joi.string<string | undefined>()
+    .empty('')
+    .description(
+      'With `RECEIPT_S3_SECRET_ACCESS_KEY`, both or neither; neither: the AWS SDK’s default chain (instance role, `AWS_*` variables).',
+    ),
+  RECEIPT_S3_SECRET_ACCESS_KEY: Joi.string<string | undefined>()
+    .empty('')
+    .description('The secret of `RECEIPT_S3_ACCESS_KEY_ID`.'),
+  RECEIPT_S3_KEY_PREFIX: Joi.string()
+    .pattern(/^([A-Za-z0-9._-]+\/)*$/)
+    .empty('')
+    .default('')
+    .description('Prepended to every object key (e.g. `receipts/`), so the bucket may hold other things.'),
+};
+
 const testVariables = {
   TALLY_TEST_FAULT_POINT: Joi.string<(typeof FAULT_POINTS)[number] | undefined>()
     .valid(...FAULT_POINTS)
@@ -432,6 +488,7 @@ export const CONFIG_GROUPS = [
   { title: 'Currency conversion', variables: fxVariables },
   { title: 'Mail and password reset', variables: mailVariables },
   { title: 'Notifications', variables: notificationVariables },
+  { title: 'Receipts', variables: receiptVariables },
   { title: 'Tests', variables: testVariables },
 ] as const;
 
@@ -446,6 +503,7 @@ const VARIABLES = {
   ...fxVariables,
   ...mailVariables,
   ...notificationVariables,
+  ...receiptVariables,
   ...testVariables,
 };
 
@@ -505,6 +563,15 @@ const schema = Joi.object(VARIABLES)
       return helpers.message({
         custom:
           '"JWT_SECRET" is required unless this is the single embedded node (ROLE=all without DATABASE_URL, outside production): every instance must verify the others\' tokens',
+      });
+    }
+    if (value['RECEIPT_STORAGE'] === 's3' && !value['RECEIPT_S3_BUCKET']) {
+      return helpers.message({ custom: '"RECEIPT_S3_BUCKET" is required when RECEIPT_STORAGE is s3' });
+    }
+    if (!value['RECEIPT_S3_ACCESS_KEY_ID'] !== !value['RECEIPT_S3_SECRET_ACCESS_KEY']) {
+      return helpers.message({
+        custom:
+          '"RECEIPT_S3_ACCESS_KEY_ID" and "RECEIPT_S3_SECRET_ACCESS_KEY" go together: set both or neither',
       });
     }
     if (value['WS_ALLOW_QUERY_TOKEN'] === undefined) {

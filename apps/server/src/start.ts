@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import {
   createAccessTokens,
   createApp,
@@ -6,6 +7,7 @@ import {
   createProbesApp,
   createReadiness,
   createSmtpMailer,
+  openReceiptStorage,
 } from '@tally/api';
 import { createKnex, type DatabaseOptions, isEmbedded, migrateLatest } from '@tally/db';
 import {
@@ -208,6 +210,33 @@ export async function start(
         background,
         appUrl,
         notifications: notifications?.routes,
+        receipts: {
+          storage: openReceiptStorage(
+            config.receiptStorage === 's3'
+              ? {
+                  kind: 's3',
+                  bucket: config.receiptS3Bucket as string,
+                  region: config.receiptS3Region,
+                  endpoint: config.receiptS3Endpoint,
+                  forcePathStyle: config.receiptS3ForcePathStyle,
+                  credentials: config.receiptS3AccessKeyId
+                    ? {
+                        accessKeyId: config.receiptS3AccessKeyId,
+                        secretAccessKey: config.receiptS3SecretAccessKey as string,
+                      }
+                    : undefined,
+                  keyPrefix: config.receiptS3KeyPrefix,
+                }
+              : { kind: 'directory', dataDir: config.dataDir },
+          ),
+          // Every process shares JWT_SECRET, so a key derived from it signs alike everywhere.
+          linkSecret:
+            config.receiptLinkSecret ??
+            createHmac('sha256', jwtSecret).update('tally receipt links').digest('base64url'),
+          linkTtlSeconds: config.receiptLinkTtlSeconds,
+          maxBytes: config.receiptMaxBytes,
+          decodesAtOnce: config.receiptDecodesAtOnce,
+        },
         passwordResetTtlSeconds: config.passwordResetTtlSeconds,
         passwordResetMaxPerHour: config.passwordResetMaxPerHour,
       })

@@ -231,6 +231,12 @@ export class InsufficientScopeError extends ProblemError {
   override name = 'InsufficientScopeError';
 }
 
+/** 422 `receipt_unreadable`: the upload looks like an image but cannot be decoded (API.md §16). */
+export class ReceiptUnreadableError extends ProblemError {
+  declare readonly code: 'receipt_unreadable';
+  override name = 'ReceiptUnreadableError';
+}
+
 /** A response that is not a Tally problem (e.g. a proxy's HTML 502); `code` is `http_error`. */
 export class HttpError extends ProblemError {
   constructor(problem: Problem, options?: { retryAfterMs?: number }) {
@@ -272,6 +278,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   wrong_password: WrongPasswordError,
   insufficient_scope: InsufficientScopeError,
   limit_exceeded: LimitExceededError,
+  receipt_unreadable: ReceiptUnreadableError,
 };
 
 /** The typed error for a problem: the class of its code, or `HttpError` for anything else. */

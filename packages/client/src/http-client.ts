@@ -26,7 +26,8 @@ import type { HttpMethod, Problem } from './types.js';
 export type FetchInit = {
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  /** JSON text, or a file's bytes (a receipt upload). */
+  body?: string | Uint8Array | Blob;
   signal: AbortSignal;
 };
 
@@ -130,6 +131,8 @@ export type HttpRequest = {
   query?: Record<string, string | number | undefined>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is instead of `body`: a file with its media type (a receipt upload, API.md §16). */
+  rawBody?: { bytes: Uint8Array | Blob; contentType: string };
   headers?: Record<string, string>;
   /**
    * A key to send, `false` for none, or undefined for a fresh key on every write
@@ -291,14 +294,15 @@ export class HttpClient {
     const retryable = isRetryableRequest(method, key !== undefined);
     const authenticated = req.authenticated !== false && this.tokens !== undefined;
     const url = this.urlOf(req.path, req.query);
-    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const body = req.rawBody?.bytes ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
+    const contentType = req.rawBody?.contentType ?? 'application/json; charset=utf-8';
     const minSeq = method === 'GET' ? this.seenStates.minSeqFor(req.path) : undefined;
     const baseHeaders: Record<string, string> = {
       Accept: 'application/json',
       ...this.headers,
       ...(minSeq !== undefined ? { 'X-Min-Seq': minSeq } : {}),
       ...req.headers,
-      ...(body !== undefined ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
+      ...(body !== undefined ? { 'Content-Type': contentType } : {}),
       ...(key !== undefined ? { 'Idempotency-Key': key } : {}),
     };
 

@@ -77,6 +77,7 @@ export type {
   WebSocketConstructor,
   WebSocketLike,
 } from './realtime-types.js';
+export { type ReceiptFile, ReceiptsApi } from './receipts-api.js';
 export { RecurringApi } from './recurring-api.js';
 export { requestOf } from './request-of.js';
 export * from './retry-policy.js';

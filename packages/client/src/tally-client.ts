@@ -15,6 +15,7 @@ import { NotificationsApi, PushApi } from './notifications-api.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 import { RealtimeClient } from './realtime.js';
 import type { RealtimeOptions } from './realtime-types.js';
+import { ReceiptsApi } from './receipts-api.js';
 import { RecurringApi } from './recurring-api.js';
 import { SessionsApi } from './sessions-api.js';
 import { SettlementsApi } from './settlements-api.js';
@@ -78,6 +79,8 @@ export class TallyClient {
   readonly apiKeys: ApiKeysApi;
   /** A group's webhook endpoints and their delivery logs (API.md §12); `verifyWebhook` checks a delivery. */
   readonly webhooks: WebhooksApi;
+  /** Receipts on file (API.md §16): upload, read with signed links, remove. */
+  readonly receipts: ReceiptsApi;
   /** Notification settings, reminders to settle up, unsubscribing (API.md §13). */
   readonly notifications: NotificationsApi;
   /** Web Push: the VAPID key and the caller's registered browsers (API.md §13.2). */
@@ -132,6 +135,7 @@ export class TallyClient {
     this.webhooks = new WebhooksApi(http);
     this.notifications = new NotificationsApi(http);
     this.history = new HistoryApi(http);
+    this.receipts = new ReceiptsApi(http);
     this.push = new PushApi(http);
     this.outbox = new Outbox(
       {

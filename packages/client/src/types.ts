@@ -25,6 +25,9 @@ export type ExpenseListOptions = NonNullable<operations['listExpenses']['paramet
 /** A comment on an expense or a settlement (API.md §5.2). */
 export type Comment = Schemas['Comment'];
 
+/** An expense's receipt with its short-lived download links (API.md §16). */
+export type Receipt = Schemas['ReceiptWithLinks'];
+
 /** The stable, machine-readable problem codes of API.md §1 (plus `internal_error` for 500). */
 export type ProblemCode = Schemas['Problem']['code'];
 

@@ -20,7 +20,8 @@ export type EventType =
   | 'comment.created'
   | 'comment.deleted'
   | 'import.started'
-  | 'import.completed';
+  | 'import.completed'
+  | 'expense.receipt_changed';
 
 /** One entry of a group's durable, ordered log (API.md §8). */
 export type GroupEvent = {

@@ -28,7 +28,8 @@ export type ErrorCode =
   | 'invalid_reset_token'
   | 'wrong_password'
   | 'limit_exceeded'
-  | 'insufficient_scope';
+  | 'insufficient_scope'
+  | 'receipt_unreadable';
 
 export type FieldError = { path: string; message: string };
 
@@ -65,6 +66,7 @@ const TITLES: Record<ErrorCode, string> = {
   wrong_password: 'Wrong password',
   limit_exceeded: 'Limit exceeded',
   insufficient_scope: 'Insufficient scope',
+  receipt_unreadable: 'Receipt unreadable',
 };
 
 /** The one error type of the service; the HTTP edge turns it into problem+json. */

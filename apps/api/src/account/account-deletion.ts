@@ -12,6 +12,8 @@ export type AccountDeletionDeps = {
    * authentication that the user's sessions are over. Never fails the deletion.
    */
   onDeleted: (userId: string) => void;
+  /** After the commit: the expenses whose receipts the user had uploaded, whose files must go (API.md §16). */
+  onReceiptsDeleted?: (expenseIds: string[]) => void;
 };
 
 type NetRow = { group_id: string; group_name: string; currency: string; net: string | number };
@@ -53,7 +55,8 @@ const netsOf = (userId: string) => sql`
  * 2. the row keeps its id (records, memberships and events name it) but loses email, name (now
  *    "Deleted user"), password hash, any pending email and its email verification (the links
  *    mailed to confirm an address are deleted); `status` becomes `deleted`;
- * 3. every session (API.md §2) and refresh token of the user is revoked, and every API key deleted.
+ * 3. every session (API.md §2) and refresh token of the user is revoked, and every API key deleted;
+ * 4. the receipts the user uploaded (§16) are removed, their files once the transaction committed.
  *
  * Memberships stay: the groups' members, histories and balances read as before, the member shown
  * as a deleted user.
@@ -62,6 +65,7 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
   const { knex } = deps;
   return {
     async deleteAccount(userId: string): Promise<void> {
+      let receiptsOf: string[] = [];
       await knex.transaction(async (trx) => {
         const users = await runSql<{ status: string }>(
           trx,
@@ -103,6 +107,12 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
           trx,
           sql`delete from notification_deliveries where user_id = ${userId} and status = 'pending'`,
         );
+        // The receipts it uploaded (§16): photos of its own, so they go; the files after the commit.
+        const receipts = await runSql<{ expense_id: string }>(
+          trx,
+          sql`delete from receipts where uploaded_by = ${userId} returning expense_id`,
+        );
+        receiptsOf = receipts.map((r) => r.expense_id);
         // The live sessions by `sessions_user_live`, their refresh tokens by family (every token
         // since migration 011 belongs to a session; a refresh is refused once its session ended).
         await runSql(
@@ -114,6 +124,7 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
         );
       });
       deps.onDeleted(userId);
+      if (receiptsOf.length > 0) deps.onReceiptsDeleted?.(receiptsOf);
     },
   };
 }

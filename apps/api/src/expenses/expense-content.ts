@@ -236,6 +236,9 @@ export const EXPENSE_WRITES = {
   remove: (id: string, now: Date, version: number) =>
     sql`update expenses set deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz, version = ${version}::integer
           from guard where expenses.id = ${id}::text`,
+  /** Its receipt's row goes with a deleted expense (API.md §16); the files once the write is done. */
+  removeReceipt: (id: string) =>
+    sql`delete from receipts using guard where receipts.expense_id = ${id}::text`,
   restore: (id: string, now: Date, version: number) =>
     sql`update expenses set deleted_at = null, updated_at = ${now}::timestamptz, version = ${version}::integer
           from guard where expenses.id = ${id}::text`,

@@ -245,6 +245,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       const now = new Date();
       const version = current.version + 1;
       change.write(EXPENSE_WRITES.remove(row.id, now, version));
+      change.write(EXPENSE_WRITES.removeReceipt(row.id));
       change.countRecord(current.currency, -1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
       const event = recordChange(change, userId, 'expense.deleted', expense, deltas, {

@@ -6,12 +6,15 @@ import { EXPORTS_PER_USER } from '../bounds';
 import { noContent } from '../http/reply';
 import { type Route, route } from '../http/route';
 import type { ReadRouting } from '../read-routing';
+import type { ReceiptLinks } from '../receipts/receipt-links';
 import { createGroupCsvExport } from './group-csv';
 import { writeMyData } from './my-data';
 
 export type ExportDeps = {
   logger: Logger;
   accounts: AccountDeletion;
+  /** Signs the receipt links the account export carries (API.md §11.2, §16). */
+  receiptLinks?: ReceiptLinks;
   /** Where the downloads read (read-routing.ts). */
   reads: ReadRouting;
 };
@@ -115,7 +118,7 @@ export function exportRoutes(deps: ExportDeps): Route[] {
           res.statusCode = 200;
           res.setHeader('Content-Type', 'application/json; charset=utf-8');
           res.setHeader('Content-Disposition', 'attachment; filename="tally-my-data.json"');
-          await streamed(res, deps.logger, () => writeMyData(db, res, userId));
+          await streamed(res, deps.logger, () => writeMyData(db, res, userId, deps.receiptLinks));
         },
         { started: () => res.headersSent },
       );

@@ -67,7 +67,7 @@ function toHttpError(error: IdempotencyConflict): AppError {
 }
 
 /** The request's `Idempotency-Key`: 400 when malformed, or missing where it is required. */
-function keyOf(req: RouteInput, requirement: 'required' | 'optional'): string | undefined {
+export function keyOf(req: RouteInput, requirement: 'required' | 'optional'): string | undefined {
   const parsed = parseIdempotencyKey(req.headers['idempotency-key']);
   if (parsed.ok) return parsed.key;
   if (parsed.reason === 'invalid') {

@@ -91,6 +91,10 @@ const TAGS = [
   { name: 'Balances', description: 'Who owes whom' },
   { name: 'Events', description: 'The durable, ordered log of every change to a group' },
   { name: 'Notifications', description: 'Push and mail notifications, reminders, the weekly digest' },
+  {
+    name: 'Receipts',
+    description: 'A file per expense: images re-encoded without metadata, PDFs; signed links',
+  },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },
   { name: 'Operations', description: 'Health, metrics, this document' },
 ];
@@ -352,7 +356,16 @@ function operationObject(op: Operation): JsonSchema {
           content: { 'application/json': { schema: { $ref: `#/components/schemas/${joiLabel(op.body)}` } } },
         },
       }
-    : {};
+    : op.binaryBody
+      ? {
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(
+              op.binaryBody.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+            ),
+          },
+        }
+      : {};
   return {
     operationId: op.operationId,
     tags: [op.tag],

@@ -35,6 +35,7 @@ export const APP_MODULES = [
   'money',
   'notifications',
   'rates',
+  'receipts',
   'recurring',
   'session',
   'webhooks',

@@ -1305,6 +1305,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/expenses/{expenseId}/receipt': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An expense’s receipt and its download links
+     * @description For members of the expense’s group: the receipt with links to the file and its thumbnail, good for `RECEIPT_LINK_TTL_SECONDS` (300 s by default); read it again for fresh links. `404` when the expense has no receipt, is deleted, or is in a group the caller is not in.
+     */
+    get: operations['getExpenseReceipt'];
+    /**
+     * Attach a receipt to an expense (or replace it)
+     * @description The body is the file itself (not JSON): a JPEG, PNG, WebP or HEIC image or a PDF, known by its bytes (the `Content-Type` must be one of the listed types but is not believed: a file that is none of the five is `415`). At most `RECEIPT_MAX_BYTES` (10 MiB by default; more is `413` naming `receiptBytes`). An image is decoded (at most 40000000 pixels, else `422 limit_exceeded` `receiptPixels`; an undecodable one is `422 receipt_unreadable`), turned upright, scaled to 4096 px at most and encoded again without any metadata (EXIF and its location, XMP, IPTC are gone); a HEIC is stored as JPEG; a WebP thumbnail is made. A PDF is stored as it is, without a thumbnail. Replaces the expense’s receipt; appends `expense.receipt_changed`. A retry with the same `Idempotency-Key` and file is answered once and stores the file once (files are named by their SHA-256). `503` (with `Retry-After`) when this process is decoding as many images as it takes at once. See API.md §16.
+     */
+    put: operations['putExpenseReceipt'];
+    post?: never;
+    /**
+     * Remove an expense’s receipt
+     * @description Removes the receipt and its files; appends `expense.receipt_changed` with `receipt: null`. No receipt: `204` again, no event.
+     */
+    delete: operations['deleteExpenseReceipt'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receipt-files/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a receipt file through a signed link
+     * @description A link from `GET /v1/expenses/{expenseId}/receipt` (or the account export): no token needed, the link is the permission. A link that was altered or made up is `404`; one past its expiry is `403 forbidden`; a file replaced or deleted since is `404`. Answers `Cache-Control: private, max-age` up to the expiry, `X-Content-Type-Options: nosniff`, and a PDF as an attachment.
+     */
+    get: operations['downloadReceiptFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/ws': {
     parameters: {
       query?: never;
@@ -2007,6 +2055,7 @@ export interface components {
         | 'comment.deleted'
         | 'import.started'
         | 'import.completed'
+        | 'expense.receipt_changed'
       )[];
     };
     PatchWebhookRequest: {
@@ -2039,6 +2088,7 @@ export interface components {
         | 'comment.deleted'
         | 'import.started'
         | 'import.completed'
+        | 'expense.receipt_changed'
       )[];
       /** @description `false` stops its deliveries; `true` starts them again where they stopped */
       enabled?: boolean;
@@ -2520,7 +2570,8 @@ export interface components {
       | components['schemas']['CommentCreatedEvent']
       | components['schemas']['CommentDeletedEvent']
       | components['schemas']['ImportStartedEvent']
-      | components['schemas']['ImportCompletedEvent'];
+      | components['schemas']['ImportCompletedEvent']
+      | components['schemas']['ExpenseReceiptChangedEvent'];
     GroupUpdatedEvent: {
       /**
        * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
@@ -3255,6 +3306,42 @@ export interface components {
         };
       };
     };
+    ExpenseReceiptChangedEvent: {
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      id: string;
+      /** @description Per group, strictly increasing, without gaps */
+      seq: number;
+      /** @constant */
+      type: 'expense.receipt_changed';
+      /**
+       * @description Group id: `grp_` followed by a ULID. Opaque: do not parse it.
+       * @example grp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      groupId: string;
+      /**
+       * @description The user whose request made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      data: {
+        /**
+         * @description Expense id: `exp_` followed by a ULID. Opaque: do not parse it.
+         * @example exp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+         */
+        expenseId: string;
+        /** @description The new receipt; null once removed */
+        receipt: components['schemas']['Receipt'] | null;
+      };
+    };
     /** @description Every message the server sends on the WebSocket */
     ServerMessage:
       | {
@@ -3482,7 +3569,8 @@ export interface components {
         | 'invalid_reset_token'
         | 'wrong_password'
         | 'limit_exceeded'
-        | 'insufficient_scope';
+        | 'insufficient_scope'
+        | 'receipt_unreadable';
       detail: string;
       /** @description Same as the `X-Request-Id` response header */
       requestId: string;
@@ -3933,6 +4021,7 @@ export interface components {
         | 'comment.deleted'
         | 'import.started'
         | 'import.completed'
+        | 'expense.receipt_changed'
       )[];
       enabled: boolean;
       /** @description Why it is disabled (its failures over the retry window, a member, its creator leaving) */
@@ -4006,6 +4095,7 @@ export interface components {
         | 'comment.deleted'
         | 'import.started'
         | 'import.completed'
+        | 'expense.receipt_changed'
       )[];
       enabled: boolean;
       /** @description Why it is disabled (its failures over the retry window, a member, its creator leaving) */
@@ -4077,7 +4167,8 @@ export interface components {
         | 'comment.created'
         | 'comment.deleted'
         | 'import.started'
-        | 'import.completed';
+        | 'import.completed'
+        | 'expense.receipt_changed';
       /** @enum {string} */
       status: 'pending' | 'succeeded' | 'failed';
       attempts: number;
@@ -4291,6 +4382,83 @@ export interface components {
       nextCursor: string | null;
       /** @description True when older versions are no longer kept (`EVENT_RETENTION_DAYS`): the first listed version is not the creation (or the one the cursor named) */
       truncated: boolean;
+    };
+    /** @description A receipt as `expense.receipt_changed` carries it (no links) */
+    Receipt: {
+      /**
+       * @description Expense id: `exp_` followed by a ULID. Opaque: do not parse it.
+       * @example exp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      expenseId: string;
+      /**
+       * @description What is stored (by the upload’s content; a HEIC upload is stored as JPEG)
+       * @enum {string}
+       */
+      mediaType: 'image/jpeg' | 'image/png' | 'image/webp' | 'application/pdf';
+      /** @description The stored file’s size */
+      bytes: number;
+      /** @description Pixels, as stored; null for a PDF */
+      width: number | null;
+      /** @description Pixels, as stored; null for a PDF */
+      height: number | null;
+      /** @description An image has a WebP thumbnail (320 px at most); a PDF none */
+      hasThumbnail: boolean;
+      /** @description SHA-256 (hex) of the stored file */
+      sha256: string;
+      /**
+       * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      uploadedBy: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      uploadedAt: string;
+    };
+    ReceiptWithLinks: {
+      /**
+       * @description Expense id: `exp_` followed by a ULID. Opaque: do not parse it.
+       * @example exp_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      expenseId: string;
+      /**
+       * @description What is stored (by the upload’s content; a HEIC upload is stored as JPEG)
+       * @enum {string}
+       */
+      mediaType: 'image/jpeg' | 'image/png' | 'image/webp' | 'application/pdf';
+      /** @description The stored file’s size */
+      bytes: number;
+      /** @description Pixels, as stored; null for a PDF */
+      width: number | null;
+      /** @description Pixels, as stored; null for a PDF */
+      height: number | null;
+      /** @description An image has a WebP thumbnail (320 px at most); a PDF none */
+      hasThumbnail: boolean;
+      /** @description SHA-256 (hex) of the stored file */
+      sha256: string;
+      /**
+       * @description User id: `usr_` followed by a ULID. Opaque: do not parse it.
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      uploadedBy: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      uploadedAt: string;
+      /** @description The file: a path on this API, good until `urlExpiresAt` (`RECEIPT_LINK_TTL_SECONDS`), no token needed */
+      url: string;
+      /** @description The thumbnail: a path on this API, good until `urlExpiresAt` (`RECEIPT_LINK_TTL_SECONDS`), no token needed */
+      thumbnailUrl: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      urlExpiresAt: string;
     };
   };
   responses: never;
@@ -16286,6 +16454,564 @@ export interface operations {
             code?: 'validation_failed';
             /** @constant */
             status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  getExpenseReceipt: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Expense id (`exp_…`, or the id a client chose with PUT) */
+        expenseId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The receipt */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReceiptWithLinks'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  putExpenseReceipt: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+      };
+      path: {
+        /** @description Expense id (`exp_…`, or the id a client chose with PUT) */
+        expenseId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'image/jpeg': string;
+        'image/png': string;
+        'image/webp': string;
+        'image/heic': string;
+        'image/heif': string;
+        'application/pdf': string;
+        'application/octet-stream': string;
+      };
+    };
+    responses: {
+      /** @description The receipt, with its download links */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReceiptWithLinks'];
+        };
+      };
+      /** @description `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `receipt_unreadable`, `limit_exceeded` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'receipt_unreadable' | 'limit_exceeded';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  deleteExpenseReceipt: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+      };
+      path: {
+        /** @description Expense id (`exp_…`, or the id a client chose with PUT) */
+        expenseId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  downloadReceiptFile: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description token */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': string;
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `forbidden` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'forbidden';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
           };
         };
       };

@@ -13,6 +13,7 @@ import { invitesOperations } from './invites';
 import { notificationsOperations } from './notifications';
 import { opsOperations } from './ops';
 import { realtimeOperations } from './realtime';
+import { receiptsOperations } from './receipts';
 import { recurringOperations } from './recurring';
 import { settlementsOperations } from './settlements';
 import type { Operation, Success } from './types';
@@ -67,6 +68,7 @@ export const OPERATIONS: Operation[] = [
   ...importsOperations,
   ...webhooksOperations,
   ...notificationsOperations,
+  ...receiptsOperations,
   ...realtimeOperations,
   ...opsOperations,
 ].map(withDefaults);

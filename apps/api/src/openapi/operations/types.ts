@@ -40,6 +40,11 @@ export type Operation = {
   /** The route parses a JSON body (so 400 malformed_json, 413 and 415 can happen). Defaults to `body` being set. */
   jsonBody?: boolean;
   body?: Joi.Schema;
+  /**
+   * The route reads a raw (non-JSON) body sent as one of these media types (a receipt): the request
+   * body is documented as binary, and 413/415 are the route's own `errors`.
+   */
+  binaryBody?: readonly string[];
   query?: Joi.Schema;
   /** Joi schemas of path parameters that the route validates; others are plain strings. */
   pathSchemas?: Record<string, Joi.Schema>;

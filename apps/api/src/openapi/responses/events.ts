@@ -139,6 +139,16 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
         }),
       }),
     },
+    'expense.receipt_changed': {
+      name: 'ExpenseReceiptChangedEvent',
+      data: closed({
+        expenseId: id('exp', 'Expense'),
+        receipt: {
+          oneOf: [ref('Receipt'), { type: 'null' }],
+          description: 'The new receipt; null once removed',
+        },
+      }),
+    },
   };
 })();
 

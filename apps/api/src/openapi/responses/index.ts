@@ -12,6 +12,7 @@ import { moneySchemas } from './money';
 import { notificationSchemas } from './notifications';
 import { peopleSchemas } from './people';
 import { realtimeSchemas } from './realtime';
+import { receiptSchemas } from './receipts';
 import { recurringSchemas } from './recurring';
 import { sessionSchemas } from './sessions';
 import { webhookSchemas } from './webhooks';
@@ -42,4 +43,5 @@ export const responseSchemas: Record<string, JsonSchema> = {
   ...webhookSchemas,
   ...notificationSchemas,
   ...historySchemas,
+  ...receiptSchemas,
 };

@@ -1,4 +1,5 @@
-// The open group's expenses: adding one, the list and its search, live, and comments (API.md §5).
+// The open group's expenses: adding one, the list and its search, live, comments (API.md §5) and
+// the receipt on file (§16, app/receipts.js).
 
 import { mergeTimeline } from '../tally-client.js';
 import { tally } from './client.js';
@@ -6,6 +7,7 @@ import { $, element, handle, say } from './dom.js';
 import { nameOf, open, renderMembers } from './groups.js';
 import { historyDisclosure, historyOf, versionLines } from './history.js';
 import { formatMoney, toMinor } from './money.js';
+import { showReceipt } from './receipts.js';
 import { me } from './session.js';
 
 /** The expense a form describes (of the expense or the recurring form): split equally between all members. */
@@ -142,6 +144,7 @@ async function showComments(expense) {
   if (commented?.id !== expense.id) return;
   $('comments-section').hidden = false;
   $('comments-title').textContent = `Comments on “${expense.description}”`;
+  await showReceipt(expense.id);
   $('comment-list').replaceChildren(
     ...mergeTimeline(versions, comments).flatMap((entry) =>
       entry.kind === 'change'

@@ -6,6 +6,7 @@ import { closeComments, listExpenses, refreshComments, showExpenseEvent } from '
 import { listClaimable } from './invites.js';
 import { formatMoney } from './money.js';
 import { fillRatesForm, settleIn, showConverted } from './rates.js';
+import { refreshReceipt } from './receipts.js';
 import { listRecurring } from './recurring.js';
 import { me, realtime, showMe } from './session.js';
 import { listWebhooks } from './webhooks.js';
@@ -88,7 +89,8 @@ export async function openGroup(groupId) {
         handle(() => refreshMembers(groupId))();
       }
       if (event.type.startsWith('recurring.')) handle(() => listRecurring(groupId))();
-      if (event.type.startsWith('expense.')) showExpenseEvent(event);
+      if (event.type === 'expense.receipt_changed') handle(() => refreshReceipt(event))();
+      else if (event.type.startsWith('expense.')) showExpenseEvent(event);
       if (event.type.startsWith('comment.')) handle(() => refreshComments(event.data.comment))();
       if (event.type === 'rates.updated' && settleIn) handle(showConverted)();
     },
