@@ -28,7 +28,8 @@ export type ErrorCode =
   | 'invalid_reset_token'
   | 'wrong_password'
   | 'limit_exceeded'
-  | 'insufficient_scope';
+  | 'insufficient_scope'
+  | 'group_archived';
 
 export type FieldError = { path: string; message: string };
 
@@ -65,6 +66,7 @@ const TITLES: Record<ErrorCode, string> = {
   wrong_password: 'Wrong password',
   limit_exceeded: 'Limit exceeded',
   insufficient_scope: 'Insufficient scope',
+  group_archived: 'Group archived',
 };
 
 /** The one error type of the service; the HTTP edge turns it into problem+json. */

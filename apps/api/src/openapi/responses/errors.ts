@@ -35,6 +35,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   wrong_password: 403,
   limit_exceeded: 422,
   insufficient_scope: 403,
+  group_archived: 409,
 };
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as DocumentedErrorCode[];
 
