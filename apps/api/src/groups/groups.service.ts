@@ -136,7 +136,7 @@ const GROUP_FIELDS = ['name', 'description', 'currency', 'simplify_debts', 'arch
 /**
  * One `group.updated` change (API.md §3): `If-Match`, then the fields `next` sets, from the group's
  * row and the change's time; a no-op `200` when they change nothing. The archive gate is the
- * change's own (`GroupChange.commit`): only a change that unarchives an archived group commits.
+ * change's own (`GroupChange`): only `archiving` opens an archived group, to unarchive it.
  */
 async function changeGroup(
   ctx: WriteContext,
@@ -144,8 +144,9 @@ async function changeGroup(
   groupId: string,
   ifMatch: string | undefined,
   next: (row: GroupRow, at: Date) => Partial<GroupFields>,
+  archiving = false,
 ): Promise<WriteResult<Group>> {
-  const change = await ctx.open(groupId, userId);
+  const change = archiving ? await ctx.openArchiving(groupId, userId) : await ctx.open(groupId, userId);
   const row = change.group;
   if (!ifMatchHolds(ifMatch, etagOf(row.version))) {
     throw new AppError('precondition_failed', 412, 'The group has changed since you read it.');
@@ -267,9 +268,14 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
       archived: boolean,
       ifMatch: string | undefined,
     ): Promise<WriteResult<Group>> {
-      return changeGroup(ctx, userId, groupId, ifMatch, (row, at) => ({
-        archived_at: archived ? (row.archived_at ?? at) : null,
-      }));
+      return changeGroup(
+        ctx,
+        userId,
+        groupId,
+        ifMatch,
+        (row, at) => ({ archived_at: archived ? (row.archived_at ?? at) : null }),
+        true,
+      );
     },
 
     async addMember(

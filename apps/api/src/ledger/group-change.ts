@@ -15,6 +15,10 @@ import {
   groupSnapshot,
 } from './group-snapshot';
 
+/** `409 group_archived` (API.md §3): what every write to an archived group gets. */
+const groupArchived = () =>
+  new AppError('group_archived', 409, 'This group is archived; unarchive it to change it.');
+
 /**
  * The insert of a keyed write's durable idempotency record (migration 003), for a row of `source`:
  * `guard` in a change's statement, so that it writes only when the change does, or a one-row
@@ -102,7 +106,13 @@ export class GroupChange {
     private readonly guard: 'bump' | 'create',
     /** Makes the event's id. */
     private readonly newId: NewId,
+    /** Whether the change may open an archived group: only to archive or unarchive it (`commit`). */
+    archivedToo = false,
   ) {
+    // The one gate of every write to an archived group (API.md §3): every change to an existing group
+    // is made here, so no write gets past it; only `archiving` may open one, and then `commit`
+    // refuses any change that leaves the group archived.
+    if (state.group.archived_at && !archivedToo) throw groupArchived();
     const copy = copyState(state);
     this.group = copy.group;
     this.snapshot = copy.snapshot;
@@ -123,6 +133,17 @@ export class GroupChange {
   ): GroupChange {
     if (!state || (userId !== null && !state.snapshot.memberIds.includes(userId))) throw hidden();
     return new GroupChange(state, 'bump', newId);
+  }
+
+  /** A change that archives or unarchives the group (API.md §3), by a member: it may open an archived one. */
+  static archiving(
+    state: GroupState | undefined,
+    userId: string,
+    hidden: () => AppError,
+    newId: NewId,
+  ): GroupChange {
+    if (!state || !state.snapshot.memberIds.includes(userId)) throw hidden();
+    return new GroupChange(state, 'bump', newId, true);
   }
 
   /**
@@ -316,11 +337,8 @@ export class GroupChange {
     options: { withBalances?: boolean; bumpVersion?: boolean; at?: Date } = {},
   ): GroupEvent {
     if (this.event) throw new Error('a change appends exactly one event');
-    // The one gate of every write to an archived group (API.md §3): only a change that unarchives
-    // it may commit. Every write commits its event here, so nothing else can get past.
-    if (this.startedArchived && this.group.archived_at !== null) {
-      throw new AppError('group_archived', 409, 'This group is archived; unarchive it to change it.');
-    }
+    // An archived group's change (`archiving`) commits only when it unarchives the group.
+    if (this.startedArchived && this.group.archived_at) throw groupArchived();
     const seq = this.startSeq + 1;
     const at = options.at ?? new Date();
     const event: GroupEvent = {

@@ -380,9 +380,7 @@ export function createRecurringService(deps: { knex: Knex; newId: NewId; expense
       if (!found) return { value: { kind: 'idle' }, events: [] };
       const { change, row } = found;
       const dueAt = row.next_due_at === null ? undefined : new Date(row.next_due_at);
-      // An archived group's schedules wait (the scheduler's query leaves them out, API.md §3): its
-      // occurrences come once it is unarchived, as after any pause of the scheduler.
-      if (row.deleted_at || !dueAt || dueAt.getTime() > now.getTime() || change.group.archived_at) {
+      if (row.deleted_at || !dueAt || dueAt.getTime() > now.getTime()) {
         return { value: { kind: 'idle' }, events: [] };
       }
       const schedule = scheduleOf(row);
