@@ -88,6 +88,27 @@ export class GroupsApi {
     ).data;
   }
 
+  /**
+   * `POST /v1/groups/{groupId}/archive` (`archived: true`) or `/unarchive`: an archived group stays
+   * readable but refuses every write with `GroupArchivedError` (409 `group_archived`) until unarchived.
+   * A no-op when it already is. `ifMatch` as for `update`.
+   */
+  async setArchived(
+    groupId: string,
+    archived: boolean,
+    options: WriteOptions & { ifMatch?: string } = {},
+  ): Promise<Group> {
+    const { ifMatch, ...call } = options;
+    return (
+      await this.http.request<Group>({
+        ...call,
+        method: 'POST',
+        path: `${groupPath(groupId)}/${archived ? 'archive' : 'unarchive'}`,
+        headers: { ...call.headers, ...(ifMatch ? { 'If-Match': ifMatch } : {}) },
+      })
+    ).data;
+  }
+
   /** `POST /v1/groups/{groupId}/members` by `userId` or `email`; answers the member (also when already one). */
   async addMember(groupId: string, body: AddMemberRequest, options: WriteOptions = {}): Promise<Member> {
     return (
