@@ -24,6 +24,8 @@ describe('smaller habits', () => {
   });
 
   const keyed = (user: TestUser) => ({ ...user.auth, 'Idempotency-Key': newKey() });
+  /** A keyed POST by Ada. */
+  const postKeyed = (path: string, body: object) => t.request.post(path).set(keyed(ada)).send(body);
   const lastSeq = async (groupId: string) =>
     Number((await t.db!.knex('groups').where({ id: groupId }).first('last_seq')).last_seq);
   const balances = async (user: TestUser, groupId: string) => {
@@ -137,30 +139,24 @@ describe('smaller habits', () => {
         [
           'make a recurring expense',
           () =>
-            t.request
-              .post(`/v1/groups/${groupId}/recurring`)
-              .set(keyed(ada))
-              .send({
-                expense: {
-                  description: 'Rent',
-                  amount: 100,
-                  paidBy: ada.id,
-                  split: { type: 'equal', between: [ada.id] },
-                },
-                schedule: { every: 'week', startsOn: '2030-01-01', timeZone: 'UTC' },
-              }),
+            postKeyed(`/v1/groups/${groupId}/recurring`, {
+              expense: {
+                description: 'Rent',
+                amount: 100,
+                paidBy: ada.id,
+                split: { type: 'equal', between: [ada.id] },
+              },
+              schedule: { every: 'week', startsOn: '2030-01-01', timeZone: 'UTC' },
+            }),
         ],
         [
           'import',
           () =>
-            t.request
-              .post(`/v1/groups/${groupId}/imports`)
-              .set(keyed(ada))
-              .send({
-                format: 'splitwise-csv',
-                csv: 'Date,Description,Category,Cost,Currency,Ada,Bob\n2024-01-05,Tea,General,4.00,EUR,2.00,-2.00\n',
-                members: { Ada: ada.id, Bob: bob.id },
-              }),
+            postKeyed(`/v1/groups/${groupId}/imports`, {
+              format: 'splitwise-csv',
+              csv: 'Date,Description,Category,Cost,Currency,Ada,Bob\n2024-01-05,Tea,General,4.00,EUR,2.00,-2.00\n',
+              members: { Ada: ada.id, Bob: bob.id },
+            }),
         ],
         [
           'rename the group',

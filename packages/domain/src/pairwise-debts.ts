@@ -8,6 +8,9 @@ import type { Payer, Share } from './types';
  */
 export type PairDelta = { currency: string; lowId: string; highId: string; net: number };
 
+const least = (a: bigint, b: bigint) => (a < b ? a : b);
+const greatest = (a: bigint, b: bigint) => (a > b ? a : b);
+
 type Debt = { currency: string; debtor: string; creditor: string; amount: bigint };
 
 /**
@@ -57,8 +60,7 @@ export function expensePairEffect(e: { currency: string; paidBy: Payer[]; shares
       const { userId, owed } = e.shares[share]!;
       const shareFrom = owedUpTo;
       const shareTo = shareFrom + BigInt(Math.abs(owed));
-      const overlap =
-        (shareTo < paidUpTo ? shareTo : paidUpTo) - (shareFrom > payerFrom ? shareFrom : payerFrom);
+      const overlap = least(shareTo, paidUpTo) - greatest(shareFrom, payerFrom);
       if (overlap > 0n) {
         debts.push({ currency: e.currency, debtor: userId, creditor: payer.userId, amount: sign * overlap });
       }

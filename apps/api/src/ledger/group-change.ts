@@ -142,7 +142,7 @@ export class GroupChange {
     hidden: () => AppError,
     newId: NewId,
   ): GroupChange {
-    if (!state || !state.snapshot.memberIds.includes(userId)) throw hidden();
+    if (!state?.snapshot.memberIds.includes(userId)) throw hidden();
     return new GroupChange(state, 'bump', newId, true);
   }
 
