@@ -5,9 +5,17 @@
  * fast-check drives random sequences of writes against a fresh group of 4 members; after every
  * write, GET balances is compared with `recomputeNets` over the live rows read straight from the
  * database, and the §6 invariants (nets sum to 0, every member listed, `simplified` settles every
- * net with at most nonzero − 1 transfers, currencies = those with a live record) are checked.
+ * net with at most nonzero − 1 transfers, currencies = those with a live record) are checked, and
+ * the original debts (`original`) equal a recomputation of the pairs from the same rows and add up
+ * to the nets. Expenses may be negative (income, reimbursements: API.md §4).
  */
-import { allocateLargestRemainder, recomputeNets } from '@tally/domain';
+import {
+  allocateLargestRemainder,
+  diffPairEffects,
+  expensePairEffect,
+  recomputeNets,
+  settlementPairEffect,
+} from '@tally/domain';
 import fc from 'fast-check';
 import type { Response } from 'supertest';
 import { testSeed, withSeed } from '../support/random';
@@ -56,9 +64,18 @@ const weights = fc.array(fc.integer({ min: 1, max: 100 }), {
 });
 const amountArb = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 1_000_000_000 }));
 const currencyArb = fc.option(fc.constantFrom(...CURRENCIES), { nil: undefined });
+/** An expense's amount: negative ones (income, a reimbursement) mixed in. */
+const expenseAmountArb = fc.oneof(
+  { weight: 3, arbitrary: amountArb },
+  { weight: 1, arbitrary: amountArb.map((n) => -n) },
+);
+
+/** `amount` (of either sign) in parts by weight, each of its sign. */
+const partsOf = (amount: number, w: number[]) =>
+  allocateLargestRemainder(Math.abs(amount), w).map((part) => (amount < 0 ? 0 - part : part));
 
 const specArb: fc.Arbitrary<ExpenseSpec> = fc.record({
-  amount: amountArb,
+  amount: expenseAmountArb,
   currency: currencyArb,
   payers: someMembers,
   payerWeights: weights,
@@ -81,7 +98,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('patch' as const),
       target,
-      amount: fc.option(amountArb, { nil: undefined }),
+      amount: fc.option(expenseAmountArb, { nil: undefined }),
       currency: currencyArb,
       split: fc.option(specArb, { nil: undefined }),
     }),
@@ -119,7 +136,7 @@ function splitOf(spec: ExpenseSpec, amount: number, ids: string[]) {
     case 'shares':
       return { type: 'shares', between: who.map((userId, i) => ({ userId, shares: w[i]! })) };
     case 'exact': {
-      const parts = allocateLargestRemainder(amount, w);
+      const parts = partsOf(amount, w);
       if (spec.corrupt) parts[0] = parts[0]! + 1;
       return { type: 'exact', between: who.map((userId, i) => ({ userId, amount: parts[i]! })) };
     }
@@ -134,8 +151,8 @@ function splitOf(spec: ExpenseSpec, amount: number, ids: string[]) {
 function paidByOf(spec: ExpenseSpec, ids: string[]) {
   const who = spec.payers.map((i) => ids[i]!);
   if (who.length === 1 && spec.singlePayerAsId) return who[0]!;
-  const parts = allocateLargestRemainder(spec.amount, spec.payerWeights.slice(0, who.length));
-  return who.map((userId, i) => ({ userId, amount: parts[i]! })).filter((p) => p.amount > 0);
+  const parts = partsOf(spec.amount, spec.payerWeights.slice(0, who.length));
+  return who.map((userId, i) => ({ userId, amount: parts[i]! })).filter((p) => p.amount !== 0);
 }
 
 function expenseBody(spec: ExpenseSpec, groupId: string, ids: string[]) {
@@ -179,33 +196,64 @@ describe('balances always equal a full recomputation from the live rows', () => 
       .whereNull('deleted_at')
       .select('currency', 'from_user_id', 'to_user_id', 'amount');
     const members = new Set<string>(await k('group_members').where({ group_id: groupId }).pluck('user_id'));
-    const nets = recomputeNets(
-      expenses.map((r) => ({ currency: r.currency, paidBy: r.paid_by, shares: r.shares })),
-      settlements.map((r) => ({
-        currency: r.currency,
-        fromUserId: r.from_user_id,
-        toUserId: r.to_user_id,
-        amount: Number(r.amount),
-      })),
+    const liveExpenses = expenses.map((r) => ({ currency: r.currency, paidBy: r.paid_by, shares: r.shares }));
+    const liveSettlements = settlements.map((r) => ({
+      currency: r.currency,
+      fromUserId: r.from_user_id,
+      toUserId: r.to_user_id,
+      amount: Number(r.amount),
+    }));
+    const nets = recomputeNets(liveExpenses, liveSettlements);
+    // The original debts from scratch: every live record's pairs, summed (as `diff` from nothing).
+    const pairs = diffPairEffects(
+      [],
+      [...liveExpenses.flatMap(expensePairEffect), ...liveSettlements.flatMap(settlementPairEffect)],
     );
-    return { nets, members };
+    const original = pairs.map((p) =>
+      p.net > 0
+        ? { currency: p.currency, from: p.lowId, to: p.highId, amount: p.net }
+        : { currency: p.currency, from: p.highId, to: p.lowId, amount: -p.net },
+    );
+    return { nets, members, original };
   }
 
   async function checkBalances(groupId: string) {
-    const { nets, members } = await recompute(groupId);
+    const { nets, members, original: recomputed } = await recompute(groupId);
     const res = await t.request.get(`/v1/groups/${groupId}/balances`).set(owner().auth);
     expect(res.status).toBe(200);
     const lastSeq = await t.db!.knex('groups').where({ id: groupId }).first('last_seq');
     expect(res.body.groupId).toBe(groupId);
     expect(res.body.asOfSeq).toBe(Number(lastSeq.last_seq));
 
-    type Listed = { currency: string; members: { userId: string; net: number }[]; simplified: Transfer[] };
+    type Listed = {
+      currency: string;
+      members: { userId: string; net: number }[];
+      simplified: Transfer[];
+      original: Transfer[];
+    };
     type Transfer = { from: string; to: string; amount: number };
     const listed = res.body.currencies as Listed[];
     // Currencies listed == currencies with at least one live record.
     expect(listed.map((c) => c.currency).sort()).toEqual([...nets.keys()].sort());
 
-    for (const { currency, members: got, simplified } of listed) {
+    expect(res.body.simplifyDebts).toBe(true);
+    for (const { currency, members: got, simplified, original } of listed) {
+      // The original debts: as recomputed, sorted, each positive, and they add up to the nets.
+      const byPair = (a: Transfer, b: Transfer) =>
+        a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0;
+      expect(original).toEqual(
+        recomputed
+          .filter((p) => p.currency === currency)
+          .map(({ from, to, amount }) => ({ from, to, amount }))
+          .sort(byPair),
+      );
+      const fromPairs = new Map<string, number>();
+      for (const { from, to, amount } of original) {
+        expect(amount).toBeGreaterThan(0);
+        fromPairs.set(from, (fromPairs.get(from) ?? 0) - amount);
+        fromPairs.set(to, (fromPairs.get(to) ?? 0) + amount);
+      }
+      for (const m of got) expect(fromPairs.get(m.userId) ?? 0).toBe(m.net);
       const expected = new Map<string, number>([...members].map((id) => [id, 0]));
       for (const [userId, net] of nets.get(currency)!)
         if (net !== 0 || members.has(userId)) expected.set(userId, net);
@@ -403,6 +451,7 @@ describe('balances always equal a full recomputation from the live rows', () => 
           { userId: d, net: 0 },
         ]),
         simplified: [{ from: c, to: a, amount: 30000 }],
+        original: [{ from: c, to: a, amount: 30000 }],
       },
     ]);
     expect(balances.body.currencies[0].members).toHaveLength(3);

@@ -42,7 +42,13 @@ export function expectValidationFailed(res: Response, ...paths: string[]): void 
 
 export type Net = { userId: string; net: number };
 export type Transfer = { from: string; to: string; amount: number };
-export type CurrencyBalances = { currency: string; members: Net[]; simplified: Transfer[] };
+export type CurrencyBalances = {
+  currency: string;
+  members: Net[];
+  simplified: Transfer[];
+  /** Only in `GET …/balances`, not in events' `balances` (API.md §6). */
+  original?: Transfer[];
+};
 
 /** POST /v1/expenses with a fresh key: `payer` pays `amount`, split equally `between`. */
 export function postExpense(

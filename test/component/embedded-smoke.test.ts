@@ -172,8 +172,14 @@ describe('main flow on embedded PGlite', () => {
             { from: bob.id, to: ada.id, amount: 33333 },
             { from: cy.id, to: ada.id, amount: 33333 },
           ]),
+          // The original debts, kept on PGlite as on PostgreSQL (API.md §6).
+          original: expect.arrayContaining([
+            { from: bob.id, to: ada.id, amount: 33333 },
+            { from: cy.id, to: ada.id, amount: 33333 },
+          ]),
         },
       ],
+      simplifyDebts: true,
     });
     expect(res.body.currencies[0].simplified).toHaveLength(2);
   });
@@ -225,7 +231,7 @@ describe('main flow on embedded PGlite', () => {
       .set('Idempotency-Key', newKey());
     expect(removed.status).toBe(204);
     const empty = await t.request.get(`/v1/groups/${groupId}/balances`).set(ada.auth);
-    expect(empty.body).toEqual({ groupId, asOfSeq: 5, currencies: [] });
+    expect(empty.body).toEqual({ groupId, asOfSeq: 5, currencies: [], simplifyDebts: true });
     const restored = await t.request
       .post(`/v1/expenses/${expense.id}/restore`)
       .set(bob.auth)

@@ -229,9 +229,11 @@ describe('events and balances (API.md §6, §8)', () => {
       ]);
       for (const event of money) {
         expect(balancesAtSeq.has(event.seq)).toBe(true);
+        // Events carry the nets and simplified debts; the original ones only GET balances (API.md §6).
+        const read = balancesAtSeq.get(event.seq) as { original?: unknown }[] | undefined;
         expect({ seq: event.seq, balances: event.data.balances }).toEqual({
           seq: event.seq,
-          balances: balancesAtSeq.get(event.seq),
+          balances: read?.map(({ original: _original, ...rest }) => rest),
         });
       }
       const afterCreate = money[0]?.data.balances ?? [];
@@ -340,7 +342,7 @@ describe('events and balances (API.md §6, §8)', () => {
 
     it('answers {groupId, asOfSeq, currencies} with nets per currency, never converted', async () => {
       const balances = await balancesOf(t, cy, groupId);
-      expect(Object.keys(balances).sort()).toEqual(['asOfSeq', 'currencies', 'groupId']);
+      expect(Object.keys(balances).sort()).toEqual(['asOfSeq', 'currencies', 'groupId', 'simplifyDebts']);
       expect(balances.groupId).toBe(groupId);
       expect(balances.currencies.map((c) => c.currency).sort()).toEqual(['INR', 'USD']);
       expect(netsIn(balances.currencies, 'INR')).toEqual({
@@ -394,7 +396,7 @@ describe('events and balances (API.md §6, §8)', () => {
     it('answers an empty currency list for a group without money, at asOfSeq of its member events', async () => {
       const fresh = await t.createGroup(ada, [bob]);
       const balances = await balancesOf(t, bob, fresh);
-      expect(balances).toEqual({ groupId: fresh, asOfSeq: 2, currencies: [] });
+      expect(balances).toEqual({ groupId: fresh, asOfSeq: 2, currencies: [], simplifyDebts: true });
     });
 
     it('keeps every invariant across many writes in three currencies', async () => {
@@ -419,7 +421,9 @@ describe('events and balances (API.md §6, §8)', () => {
         );
       const events = await allEvents(dee, gid);
       expect(balances.asOfSeq).toBe(events.length);
-      expect(events[events.length - 1]?.data.balances).toEqual(balances.currencies);
+      expect(events[events.length - 1]?.data.balances).toEqual(
+        balances.currencies.map(({ original: _original, ...rest }) => rest),
+      );
     });
   });
 });

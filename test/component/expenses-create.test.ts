@@ -461,7 +461,7 @@ describe('expenses', () => {
     it.each([
       ['a float amount', { amount: 100.5 }],
       ['a zero amount', { amount: 0 }],
-      ['a negative amount', { amount: -100 }],
+      ['a negative amount over 1e12', { amount: -1e12 - 1 }],
       ['an amount over 1e12', { amount: 1e12 + 1 }],
       ['a string amount', { amount: '100000' }],
       ['an unknown field', { tip: 10 }],

@@ -128,7 +128,7 @@ describe('group rates and converted balances, without a provider', () => {
     await spend(t, ada, groupId, 1000, 'INR', [ada, bob]);
     const plain = await t.request.get(`/v1/groups/${groupId}/balances`).set(ada.auth).expect(200);
     expect(plain.body.converted).toBeUndefined();
-    expect(Object.keys(plain.body).sort()).toEqual(['asOfSeq', 'currencies', 'groupId']);
+    expect(Object.keys(plain.body).sort()).toEqual(['asOfSeq', 'currencies', 'groupId', 'simplifyDebts']);
     for (const bad of ['eur', 'EURO', 'XYZ', '']) {
       const res = await converted(ada, groupId, bad);
       expect([bad, res.status, res.body.code]).toEqual([bad, 422, 'validation_failed']);

@@ -49,6 +49,8 @@ describe('groups and members (API.md §3)', () => {
         createdAt: expect.stringMatching(RFC3339_UTC),
         updatedAt: expect.stringMatching(RFC3339_UTC),
         version: expect.any(Number),
+        archivedAt: null,
+        simplifyDebts: true,
       });
       expect(res.headers['location']).toBe(`/v1/groups/${res.body.id}`);
       expect(res.headers['etag']).toEqual(expect.any(String));
@@ -84,7 +86,18 @@ describe('groups and members (API.md §3)', () => {
       const res = await getGroup(bob, groupId);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(
-        ['createdAt', 'currency', 'description', 'id', 'members', 'name', 'updatedAt', 'version'].sort(),
+        [
+          'archivedAt',
+          'createdAt',
+          'currency',
+          'description',
+          'id',
+          'members',
+          'name',
+          'simplifyDebts',
+          'updatedAt',
+          'version',
+        ].sort(),
       );
       expect(res.body.members).toEqual([
         { userId: ada.id, name: 'Ada', joinedAt: expect.stringMatching(RFC3339_UTC), status: 'active' },
@@ -143,14 +156,18 @@ describe('groups and members (API.md §3)', () => {
       expect((await getGroup(ada, groupId)).body).toEqual(res.body);
     });
 
-    it('lets any member patch, and rejects unknown fields and a currency change with 422', async () => {
+    it('lets any member patch, and rejects unknown fields and a currency that is not ISO 4217 with 422', async () => {
       const groupId = await t.createGroup(ada, [bob]);
       const byBob = await t.request.patch(`/v1/groups/${groupId}`).set(bob.auth).send({ description: 'bob' });
       expect(byBob.status).toBe(200);
       expect(byBob.body.description).toBe('bob');
       expectValidationFailed(
-        await t.request.patch(`/v1/groups/${groupId}`).set(ada.auth).send({ currency: 'USD' }),
+        await t.request.patch(`/v1/groups/${groupId}`).set(ada.auth).send({ currency: 'XYZ' }),
         'currency',
+      );
+      expectValidationFailed(
+        await t.request.patch(`/v1/groups/${groupId}`).set(ada.auth).send({ archivedAt: null }),
+        'archivedAt',
       );
       expectValidationFailed(
         await t.request.patch(`/v1/groups/${groupId}`).set(ada.auth).send({ name: '' }),

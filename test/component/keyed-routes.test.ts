@@ -183,6 +183,20 @@ describe('every keyed route', () => {
       await t.request.delete(`/v1/expenses/${id}`).set(ada.auth).set('Idempotency-Key', newKey());
       return { path: `/v1/expenses/${id}/restore`, status: 200 };
     },
+    'POST /v1/expenses/:expenseId/duplicate': async () => ({
+      path: `/v1/expenses/${await newExpense(await t.createGroup(ada, [bob]))}/duplicate`,
+      body: { occurredAt: '2026-11-20T10:00:00.000Z' },
+      status: 201,
+    }),
+    'POST /v1/groups/:groupId/archive': async () => ({
+      path: `/v1/groups/${await t.createGroup(ada)}/archive`,
+      status: 200,
+    }),
+    'POST /v1/groups/:groupId/unarchive': async () => {
+      const groupId = await t.createGroup(ada);
+      await t.request.post(`/v1/groups/${groupId}/archive`).set(ada.auth);
+      return { path: `/v1/groups/${groupId}/unarchive`, status: 200 };
+    },
     'POST /v1/settlements': async () => ({
       path: '/v1/settlements',
       body: { groupId: await t.createGroup(ada, [bob]), fromUserId: bob.id, toUserId: ada.id, amount: 500 },

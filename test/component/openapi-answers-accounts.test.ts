@@ -148,6 +148,13 @@ describe('OpenAPI document: answers (accounts, groups, invites, operations)', ()
       await call('patch', `/v1/groups/${groupId}`, { user: cy, body: { description: 'Goa' } }),
       200,
     );
+    // Archived, the group refuses writes (API.md §3) until unarchived.
+    expectStatus(await call('post', `/v1/groups/${groupId}/archive`, { user: cy }), 200);
+    expectStatus(
+      await call('patch', `/v1/groups/${groupId}`, { user: cy, body: { description: 'Kerala' } }),
+      409,
+    );
+    expectStatus(await call('post', `/v1/groups/${groupId}/unarchive`, { user: cy }), 200);
     for (const user of [bob, dee]) {
       expectStatus(
         await call('post', `/v1/groups/${groupId}/members`, { user: cy, body: { userId: user.id } }),

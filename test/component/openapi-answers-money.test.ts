@@ -133,6 +133,16 @@ describe('OpenAPI document: answers (money)', () => {
     expectStatus(await call('get', `/v1/expenses/${clientId}`, { user: bob }), 404);
     expectStatus(await call('put', `/v1/expenses/${clientId}`, { user: bob, key: true, body: taxi }), 404);
     expectStatus(await call('post', `/v1/expenses/${clientId}/restore`, { user: bob, key: true }), 200);
+    // A copy, and a negative expense (income, API.md §4).
+    const copy = { occurredAt: '2026-11-20T10:00:00.000Z' };
+    expectStatus(
+      await call('post', `/v1/expenses/${clientId}/duplicate`, { user: bob, key: true, body: copy }),
+      201,
+    );
+    expectStatus(
+      await call('post', '/v1/expenses', { user: bob, key: true, body: { ...taxi, amount: -300 } }),
+      201,
+    );
 
     // settlements, balances and the lists
     const paidBack = { groupId, fromUserId: bob.id, toUserId: cy.id, amount: 100 };

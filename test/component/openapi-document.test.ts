@@ -165,6 +165,7 @@ describe('OpenAPI document', () => {
       const ifMatch =
         (['put', 'patch', 'delete'].includes(method) && path === '/v1/expenses/{expenseId}') ||
         (method === 'patch' && path === '/v1/groups/{groupId}') ||
+        (method === 'post' && /^\/v1\/groups\/\{groupId\}\/(un)?archive$/.test(path)) ||
         (['patch', 'delete'].includes(method) && path === '/v1/recurring/{recurringId}');
       expect({ key, ifMatch: params.includes('IfMatch') }).toEqual({ key, ifMatch });
       // Signing out needs the access token of the session it ends (API.md §2). A receipt file's

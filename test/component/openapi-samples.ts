@@ -16,6 +16,7 @@ import {
   createInviteBody,
   createRecurringBody,
   createSettlementBody,
+  duplicateExpenseBody,
   loginBody,
   noBody,
   passwordResetBody,
@@ -47,6 +48,7 @@ export const BODIES: Record<string, Joi.Schema> = {
   'PATCH /v1/expenses/{expenseId}': patchExpenseBody,
   'POST /v1/settlements': createSettlementBody,
   'POST /v1/expenses/{expenseId}/comments': commentBody,
+  'POST /v1/expenses/{expenseId}/duplicate': duplicateExpenseBody,
   'POST /v1/settlements/{settlementId}/comments': commentBody,
   'POST /v1/groups/{groupId}/invites': createInviteBody,
   'POST /v1/invites/{code}/accept': acceptInviteBody,
@@ -110,7 +112,15 @@ export const VALID: Record<string, unknown[]> = {
     { name: ` ${'😀'.repeat(100)} `, description: 'Goa\n\tand Kerala' },
     { name: 'Zoë e\u0301 שלום 👩‍💻' },
   ],
-  'PATCH /v1/groups/{groupId}': [{}, { name: 'Renamed', description: 'Goa, 2026' }],
+  'PATCH /v1/groups/{groupId}': [
+    {},
+    { name: 'Renamed', description: 'Goa, 2026' },
+    { currency: 'EUR', simplifyDebts: false },
+  ],
+  'POST /v1/expenses/{expenseId}/duplicate': [
+    {},
+    { occurredAt: '2026-11-20T10:00:00.000Z', description: 'Dinner again' },
+  ],
   'POST /v1/groups/{groupId}/members': [
     { userId: USR_A },
     { email: 'bob@example.com' },
@@ -139,6 +149,13 @@ export const VALID: Record<string, unknown[]> = {
         { userId: USR_B, amount: 500 },
       ],
       split: { type: 'exact', between: [{ userId: USR_A, amount: 900 }] },
+    },
+    {
+      groupId: 'grp_1',
+      description: 'Refund',
+      amount: -900,
+      paidBy: [{ userId: USR_A, amount: -900 }],
+      split: { type: 'exact', between: [{ userId: USR_B, amount: -900 }] },
     },
     {
       groupId: 'grp_1',
@@ -290,8 +307,15 @@ export const INVALID: Record<string, unknown[]> = {
     { code: 'x' },
   ],
   'POST /v1/invites/{code}/accept': [{ asMember: 'usr_1' }, { asMember: USR_A, extra: true }],
+  'POST /v1/expenses/{expenseId}/duplicate': [
+    { amount: 5 },
+    { occurredAt: 'yesterday' },
+    { description: '' },
+  ],
+  'PATCH /v1/groups/{groupId}': [{ currency: 'eur' }, { simplifyDebts: 'no' }, { archivedAt: null }],
   'POST /v1/expenses': [
     { ...expense, amount: '100' },
+    { ...expense, amount: -1e12 - 1 },
     { ...expense, amount: 1.5 },
     { ...expense, amount: 0 },
     { ...expense, amount: 1e12 + 1 },

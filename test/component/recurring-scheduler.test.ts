@@ -29,6 +29,26 @@ describe('recurring expenses (API.md §6a)', () => {
   useRecurringServer();
 
   describe('the scheduler', () => {
+    it('creates no occurrence in an archived group, and catches up once it is unarchived', async () => {
+      const groupId = await t.createGroup(ada, [bob]);
+      const created = await postRecurring(ada, groupId, {
+        expense: template(ada, [ada, bob], { amount: 1000 }),
+        schedule: schedule({ startsOn: '2027-05-02', every: 'week', timeZone: 'UTC' }),
+      });
+      expect(created.status).toBe(201);
+      expect((await t.request.post(`/v1/groups/${groupId}/archive`).set(ada.auth)).status).toBe(200);
+      // May 2 and 9 fall due while it is archived.
+      setClock(new Date('2027-05-10T12:00:00Z'));
+      await scheduler.runUntilCaughtUp();
+      expect(await expensesOf(ada, groupId)).toEqual([]);
+      expect((await t.request.post(`/v1/groups/${groupId}/unarchive`).set(ada.auth)).status).toBe(200);
+      await scheduler.runUntilCaughtUp();
+      expect((await expensesOf(ada, groupId)).map((e) => e.occurredAt).reverse()).toEqual([
+        '2027-05-02T00:00:00.000Z',
+        '2027-05-09T00:00:00.000Z',
+      ]);
+    });
+
     it('creates each due occurrence once, in order, as an ordinary expense with its event and balances', async () => {
       const groupId = await t.createGroup(ada, [bob]);
       const created = await postRecurring(ada, groupId, {

@@ -92,9 +92,9 @@ describe('the money write statement', () => {
     const next = (lastSeq as number) + 1;
     const fresh = [...values];
     // The statement's values (group-change.ts `statement`): the guard's first (the next seq at 0, the
-    // seq it starts from at 6), the event's id then its seq, the record's user, key and path.
+    // seq it starts from at 9), the event's id then its seq, the record's user, key and path.
     fresh[0] = next;
-    fresh[6] = lastSeq;
+    fresh[9] = lastSeq;
     const eventAt = values.findIndex((v) => typeof v === 'string' && v.startsWith('evt_'));
     fresh[eventAt] = `evt_plan${Date.now()}`;
     fresh[eventAt + 1] = next;

@@ -9,7 +9,7 @@ import {
   type ExpenseWritten,
   lostCreateRace,
 } from './expenses/expenses.service';
-import type { Group, GroupsService, Member } from './groups/groups.service';
+import type { Group, GroupPatch, GroupsService, Member } from './groups/groups.service';
 import { checkAddMemberInput } from './groups/pending-members';
 import { decodeSeqCursor, encodeCursor } from './http/cursor';
 import { created, etagOf, noContent, ok, type Reply } from './http/reply';
@@ -39,7 +39,7 @@ export type LedgerDeps = {
 };
 
 type ListQuery = { limit: number; cursor?: string };
-type GroupInput = { name: string; currency?: string; description?: string };
+type GroupInput = { name: string; currency?: string; description?: string; simplifyDebts?: boolean };
 
 /** An expense's body, checked on its own: the schema, then payers and shares that add up to the amount. */
 function parseExpense(req: RouteInput): ExpenseInput {
@@ -101,7 +101,7 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
     write({
       operation: 'updateGroup',
       parse: (req) => ({
-        patch: bodyOf<{ name?: string; description?: string }>(req),
+        patch: bodyOf<GroupPatch>(req),
         groupId: param(req, 'groupId'),
       }),
       work: (ctx, userId, { groupId, patch }, req) =>
@@ -123,6 +123,16 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
       work: (ctx, userId, { groupId, memberId }) => groups.removeMember(ctx, userId, groupId, memberId),
       reply: REPLIES.gone,
     }),
+    // Archive and unarchive (API.md §3): the gate that refuses writes to an archived group is the
+    // change's own (GroupChange.commit), so every write route above and below passes it.
+    ...([true, false] as const).map((archived) =>
+      write({
+        operation: archived ? 'archiveGroup' : 'unarchiveGroup',
+        parse: (req) => param(req, 'groupId'),
+        work: (ctx, userId, groupId, req) => groups.setArchived(ctx, userId, groupId, archived, ifMatch(req)),
+        reply: REPLIES.group,
+      }),
+    ),
     route('listGroups', async (req) => ok(await groups.list(req.userId, queryOf<ListQuery>(req)))),
     route('getGroup', async (req) => REPLIES.group(await groups.get(req.userId, param(req, 'groupId')))),
     // A conversion (`?in=`) is fx's (fx/fx.routes.ts); any other query is checked there too.
@@ -188,6 +198,15 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
       work: (ctx, userId, { expenseId, patch }, req) =>
         expenses.patch(ctx, userId, expenseId, patch, ifMatch(req)),
       reply: REPLIES.expense,
+    }),
+    write({
+      operation: 'duplicateExpense',
+      parse: (req) => ({
+        overrides: bodyOf<{ occurredAt?: string; description?: string }>(req),
+        expenseId: param(req, 'expenseId'),
+      }),
+      work: (ctx, userId, { expenseId, overrides }) => expenses.duplicate(ctx, userId, expenseId, overrides),
+      reply: REPLIES.expenseCreated,
     }),
     afterDeletion(
       write({

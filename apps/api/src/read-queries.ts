@@ -2,7 +2,7 @@ import { empty, queryNamed, queryPooled, raw, type Sql, sql, takePooledConnectio
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { type CursorIdKind, decodeTimeIdCursor } from './http/cursor';
-import { groupSnapshot } from './ledger/group-snapshot';
+import { balancesSnapshot, groupSnapshot } from './ledger/group-snapshot';
 
 /**
  * A read the hot GET routes run as ONE statement: a `pg` named (prepared) query, parsed and planned
@@ -152,6 +152,8 @@ export const READS = {
    * the caller's membership is in `member_ids`.
    */
   snapshot: (groupId: string) => named('read_group_snapshot', groupSnapshot(sql`${groupId}`)),
+  /** The snapshot with the group's original debts (API.md §6), in one statement. */
+  balances: (groupId: string) => named('read_group_balances', balancesSnapshot(groupId)),
   /** A group with its members (as in `groups`), when the caller is one of them. */
   group: (groupId: string, userId: string) =>
     named(

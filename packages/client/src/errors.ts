@@ -120,6 +120,12 @@ export class MemberClaimedError extends ProblemError {
   override name = 'MemberClaimedError';
 }
 
+/** 409 `group_archived`: the group is archived; it takes writes again once unarchived (API.md §3). */
+export class GroupArchivedError extends ProblemError {
+  declare readonly code: 'group_archived';
+  override name = 'GroupArchivedError';
+}
+
 /** 412 `precondition_failed`: `If-Match` does not match the current ETag. */
 export class PreconditionFailedError extends ProblemError {
   declare readonly code: 'precondition_failed';
@@ -279,6 +285,7 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   insufficient_scope: InsufficientScopeError,
   limit_exceeded: LimitExceededError,
   receipt_unreadable: ReceiptUnreadableError,
+  group_archived: GroupArchivedError,
 };
 
 /** The typed error for a problem: the class of its code, or `HttpError` for anything else. */

@@ -1,7 +1,14 @@
 import { type ConditionalWriteOptions, conditionalWrite } from './conditional-write.js';
 import type { CallOptions, HttpClient, WriteOptions } from './http-client.js';
 import { paginate } from './pages.js';
-import type { Expense, ExpenseListOptions, ExpensePatch, ExpenseRequest, Page } from './types.js';
+import type {
+  DuplicateExpenseRequest,
+  Expense,
+  ExpenseListOptions,
+  ExpensePatch,
+  ExpenseRequest,
+  Page,
+} from './types.js';
 
 const expensePath = (expenseId: string) => `/v1/expenses/${encodeURIComponent(expenseId)}`;
 
@@ -117,6 +124,26 @@ export class ExpensesApi {
     await this.http.request<undefined>(
       conditionalWrite({ method: 'DELETE', path: expensePath(expenseId) }, options),
     );
+  }
+
+  /**
+   * `POST /v1/expenses/{expenseId}/duplicate`: a copy as a new expense (`exp_…` chosen by the
+   * server), dated `body.occurredAt` or now. Keyed: a retry never makes a second copy. Offline, the
+   * outbox's `createExpense` with the expense's fields does the same at an id made on the device.
+   */
+  async duplicate(
+    expenseId: string,
+    body: DuplicateExpenseRequest = {},
+    options: WriteOptions = {},
+  ): Promise<Expense> {
+    return (
+      await this.http.request<Expense>({
+        ...options,
+        method: 'POST',
+        path: `${expensePath(expenseId)}/duplicate`,
+        body,
+      })
+    ).data;
   }
 
   /** `POST /v1/expenses/{expenseId}/restore`: undoes a delete (a no-op when not deleted). */

@@ -17,6 +17,12 @@ import type {
 
 const groupPath = (groupId: string) => `/v1/groups/${encodeURIComponent(groupId)}`;
 
+/** A write's options with its `ifMatch` as the `If-Match` header (412 when the group changed). */
+const conditional = ({ ifMatch, ...call }: WriteOptions & { ifMatch?: string }): WriteOptions => ({
+  ...call,
+  headers: { ...call.headers, ...(ifMatch ? { 'If-Match': ifMatch } : {}) },
+});
+
 /** Groups, members, balances and the event log (API.md §3, §6, §8). */
 export class GroupsApi {
   private readonly http: HttpClient;
@@ -76,16 +82,28 @@ export class GroupsApi {
     body: UpdateGroupRequest,
     options: WriteOptions & { ifMatch?: string } = {},
   ): Promise<Group> {
-    const { ifMatch, ...call } = options;
     return (
       await this.http.request<Group>({
-        ...call,
+        ...conditional(options),
         method: 'PATCH',
         path: groupPath(groupId),
         body,
-        headers: { ...call.headers, ...(ifMatch ? { 'If-Match': ifMatch } : {}) },
       })
     ).data;
+  }
+
+  /**
+   * `POST /v1/groups/{groupId}/archive` (`archived: true`) or `/unarchive`: an archived group stays
+   * readable but refuses every write with `GroupArchivedError` (409 `group_archived`) until unarchived.
+   * A no-op when it already is. `ifMatch` as for `update`.
+   */
+  async setArchived(
+    groupId: string,
+    archived: boolean,
+    options: WriteOptions & { ifMatch?: string } = {},
+  ): Promise<Group> {
+    const path = `${groupPath(groupId)}/${archived ? 'archive' : 'unarchive'}`;
+    return (await this.http.request<Group>({ ...conditional(options), method: 'POST', path })).data;
   }
 
   /** `POST /v1/groups/{groupId}/members` by `userId` or `email`; answers the member (also when already one). */

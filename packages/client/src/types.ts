@@ -187,6 +187,9 @@ export interface ExpensePatch extends Omit<Schemas['PatchExpenseRequest'], 'spli
   split?: Split;
 }
 
+/** Body of `POST /v1/expenses/{id}/duplicate`: what the copy sets differently (its date: by default now). */
+export type DuplicateExpenseRequest = Schemas['DuplicateExpenseRequest'];
+
 export interface Expense extends Omit<Schemas['Expense'], 'split'> {
   /** As it was sent. */
   split: Split;

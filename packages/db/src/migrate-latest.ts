@@ -21,6 +21,7 @@ import * as apiKeys from './migrations/020-api-keys';
 import * as webhooks from './migrations/021-webhooks';
 import * as notifications from './migrations/022-notifications';
 import * as receipts from './migrations/024-receipts';
+import * as habits from './migrations/025-habits';
 import * as recordHistory from './migrations/026-record-history';
 import { runSql, type Sql, sql } from './sql';
 
@@ -49,6 +50,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['021-webhooks', webhooks],
   ['022-notifications', notifications],
   ['024-receipts', receipts],
+  ['025-habits', habits],
   ['026-record-history', recordHistory],
 ];
 

@@ -290,13 +290,43 @@ describe('computeShares', () => {
       ['a fractional exact amount', 100, { type: 'exact', between: [{ userId: 'usr_a', amount: 99.5 }] }],
       ['a non-finite percent', 100, { type: 'percent', between: [{ userId: 'usr_a', percent: Number.NaN }] }],
       ['an amount of 0', 0, { type: 'equal', between: ['usr_a'] }],
-      ['a negative amount', -5, { type: 'equal', between: ['usr_a'] }],
+      ['a negative amount under -1e12', -MAX_AMOUNT - 1, { type: 'equal', between: ['usr_a'] }],
+      [
+        'a positive exact part of a negative amount',
+        -5,
+        { type: 'exact', between: [{ userId: 'usr_a', amount: 5 }] },
+      ],
+      ['an itemized negative amount', -5, { type: 'items', items: [{ amount: 5, between: ['usr_a'] }] }],
       ['a fractional amount', 10.5, { type: 'equal', between: ['usr_a'] }],
       ['an amount over 1e12', MAX_AMOUNT + 1, { type: 'equal', between: ['usr_a'] }],
     ])('rejects %s with validation_failed', (_name, amount, split) => {
       const error = catchDomainError(() => computeShares(amount, split as SplitInput));
       expect(error.code).toBe('validation_failed');
       expect(error.errors.length).toBeGreaterThan(0);
+    });
+
+    it('splits a negative amount (income, a reimbursement) as its opposite, every share negated', () => {
+      expect(computeShares(-100000, { type: 'equal', between: ['usr_a', 'usr_b', 'usr_c'] })).toEqual([
+        { userId: 'usr_a', owed: -33334 },
+        { userId: 'usr_b', owed: -33333 },
+        { userId: 'usr_c', owed: -33333 },
+      ]);
+      const exact = computeShares(-10, {
+        type: 'exact',
+        between: [
+          { userId: 'usr_a', amount: -10 },
+          { userId: 'usr_b', amount: 0 },
+        ],
+      });
+      expect(exact).toEqual([
+        { userId: 'usr_a', owed: -10 },
+        { userId: 'usr_b', owed: 0 },
+      ]);
+      expect(Object.is(exact[1]!.owed, 0)).toBe(true);
+      const mismatch = catchDomainError(() =>
+        computeShares(-10, { type: 'exact', between: [{ userId: 'usr_a', amount: -9 }] }),
+      );
+      expect(mismatch.code).toBe('split_mismatch');
     });
 
     it('reports every invalid field at once', () => {

@@ -3,7 +3,7 @@ import { DomainError, type FieldError } from './domain-error';
 import { isRecord } from './is-record';
 import { itemizedWeights } from './itemized-split';
 import type { Share, SplitInput } from './types';
-import { validateAmount } from './validate-amount';
+import { validateAmount, validateExpenseAmount } from './validate-amount';
 import { validateUserId } from './validate-user-id';
 
 type SplitType = SplitInput['type'];
@@ -33,6 +33,7 @@ const BASIS_POINT_TOLERANCE = 1e-9;
  * @throws DomainError with code `validation_failed` or `split_mismatch`
  */
 export function computeShares(amount: number, split: SplitInput): Share[] {
+  if (typeof amount === 'number' && amount < 0) return negativeShares(amount, split);
   const errors: FieldError[] = [];
   validateAmount(amount, 'amount', errors);
   const parsed = parseSplit(split, errors, amount);
@@ -59,6 +60,47 @@ export function computeShares(amount: number, split: SplitInput): Share[] {
   // amount; going through it anyway keeps one code path for every type.
   const owed = allocateLargestRemainder(amount, weights);
   return userIds.map((userId, index) => ({ userId, owed: owed[index]! }));
+}
+
+/**
+ * A negative expense (income, a reimbursement: API.md §4) is split as its positive counterpart and
+ * every share negated, so `-100000` three ways is −33334, −33333, −33333. Its `exact` amounts are
+ * zero or negative and add up to `amount`; an itemized split needs a positive amount.
+ */
+function negativeShares(amount: number, split: SplitInput): Share[] {
+  const errors: FieldError[] = [];
+  validateExpenseAmount(amount, 'amount', errors);
+  let positive: unknown = split;
+  if (isRecord(split) && split['type'] === 'items') {
+    errors.push({ path: 'split.type', message: 'an itemized split needs a positive amount' });
+  } else if (isRecord(split) && split['type'] === 'exact' && Array.isArray(split['between'])) {
+    positive = {
+      ...split,
+      between: split['between'].map((entry: unknown, index) => {
+        if (!isRecord(entry) || typeof entry['amount'] !== 'number') return entry;
+        if (entry['amount'] > 0) {
+          errors.push({
+            path: `split.between[${index}].amount`,
+            message: 'must be zero or negative when the amount is negative',
+          });
+        }
+        return { ...entry, amount: 0 - entry['amount'] };
+      }),
+    };
+  }
+  if (errors.length > 0) throw new DomainError('validation_failed', 'The expense split is invalid.', errors);
+  try {
+    return computeShares(-amount, positive as SplitInput).map((s) => ({ ...s, owed: 0 - s.owed }));
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'split_mismatch') {
+      throw new DomainError(
+        'split_mismatch',
+        `The split does not match the amount: exact amounts do not add up to the amount ${amount}.`,
+        [{ path: 'split.between', message: `exact amounts do not add up to the amount ${amount}` }],
+      );
+    }
+    throw error;
+  }
 }
 
 function parseSplit(split: unknown, errors: FieldError[], amount: number): ParsedSplit | undefined {

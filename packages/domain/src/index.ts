@@ -8,6 +8,12 @@ export { MAX_ITEM_ENTRIES, MAX_ITEMS } from './itemized-split';
 export { MAX_AMOUNT } from './max-amount';
 export { CURRENCIES_WITH_MINOR_UNITS, minorUnitsOf } from './minor-units';
 export { normalizePayers } from './normalize-payers';
+export {
+  diffPairEffects,
+  expensePairEffect,
+  type PairDelta,
+  settlementPairEffect,
+} from './pairwise-debts';
 export { MAX_RATE_DIGITS, parseRate, type Rate } from './parse-rate';
 export { recomputeNets } from './recompute-nets';
 export {

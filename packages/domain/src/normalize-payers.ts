@@ -1,13 +1,13 @@
 import { DomainError, type FieldError } from './domain-error';
 import { isRecord } from './is-record';
 import type { Payer } from './types';
-import { validateAmount } from './validate-amount';
+import { validateExpenseAmount } from './validate-amount';
 import { validateUserId } from './validate-user-id';
 
 /**
  * Turns `paidBy` into the list form that replies and storage always use, after checking it: a
  * single userId means that member paid the whole amount; a list must name each payer once, with
- * positive integer amounts that add up to `amount` exactly, so an expense can never create or
+ * non-zero integer amounts of the sign of `amount` that add up to it exactly, so an expense can never create or
  * destroy money in the balances.
  *
  * @returns a fresh list of `{ userId, amount }` in the order given
@@ -16,7 +16,9 @@ import { validateUserId } from './validate-user-id';
  */
 export function normalizePayers(amount: number, paidBy: string | Payer[]): Payer[] {
   const errors: FieldError[] = [];
-  validateAmount(amount, 'amount', errors);
+  validateExpenseAmount(amount, 'amount', errors);
+  // A negative expense (income, a reimbursement) has payers of negative amounts: who received it.
+  const negative = typeof amount === 'number' && amount < 0;
   const seen = new Set<string>();
   const payers: Payer[] = [];
 
@@ -32,8 +34,17 @@ export function normalizePayers(amount: number, paidBy: string | Payer[]): Payer
       }
       const userId = validateUserId(entry['userId'], `${path}.userId`, seen, errors);
       const payerAmount = entry['amount'];
-      if (typeof payerAmount !== 'number' || !Number.isSafeInteger(payerAmount) || payerAmount < 1) {
-        errors.push({ path: `${path}.amount`, message: 'must be a positive integer' });
+      if (
+        typeof payerAmount !== 'number' ||
+        !Number.isSafeInteger(payerAmount) ||
+        (negative ? payerAmount > -1 : payerAmount < 1)
+      ) {
+        errors.push({
+          path: `${path}.amount`,
+          message: negative
+            ? 'must be a negative integer when the amount is negative'
+            : 'must be a positive integer',
+        });
         return;
       }
       if (userId !== undefined) payers.push({ userId, amount: payerAmount });

@@ -29,7 +29,8 @@ export type ErrorCode =
   | 'wrong_password'
   | 'limit_exceeded'
   | 'insufficient_scope'
-  | 'receipt_unreadable';
+  | 'receipt_unreadable'
+  | 'group_archived';
 
 export type FieldError = { path: string; message: string };
 
@@ -67,6 +68,7 @@ const TITLES: Record<ErrorCode, string> = {
   limit_exceeded: 'Limit exceeded',
   insufficient_scope: 'Insufficient scope',
   receipt_unreadable: 'Receipt unreadable',
+  group_archived: 'Group archived',
 };
 
 /** The one error type of the service; the HTTP edge turns it into problem+json. */

@@ -51,7 +51,7 @@ const toItem = (row: ItemRow): ActivityItem => ({
  * `limit + 1` keys (a LATERAL index-only scan per membership); the keys are merged, and only the
  * page's rows are then read whole (their `data`). The cost is per group the caller is in, never per
  * event they can see. A member sees the events from their `joined_at` on; a member who left has no
- * row, so sees nothing of that group any more.
+ * row, so sees nothing of that group any more. An archived group's events leave the feed (API.md §3).
  */
 const feedStatement = (userId: string, take: number, after: { at: Date; id: string } | undefined) =>
   named(
@@ -67,7 +67,7 @@ const feedStatement = (userId: string, take: number, after: { at: Date; id: stri
            ${after ? sql`and (x.occurred_at, x.id) < (${after.at}::timestamptz, ${after.id}::text)` : empty}
          order by x.occurred_at desc, x.id desc
          limit ${take}) e
-     where m.user_id = ${userId}
+     where m.user_id = ${userId} and g.archived_at is null
      order by e.occurred_at desc, e.id desc
      limit ${take})
   select x.id, x.group_id, top.name as group_name, x.seq, x.type, x.actor_id, x.occurred_at, x.data
@@ -86,6 +86,7 @@ const CAP_PLUS_ONE = raw(String(UNREAD_CAP + 1));
 const unreadCount = (userId: string) => sql`
   select count(*)::int as n from (
     select 1 from group_members m
+      join groups g on g.id = m.group_id and g.archived_at is null
       left join activity_read_markers r on r.user_id = m.user_id
      cross join lateral (
        select 1 from events x

@@ -1,4 +1,11 @@
-import { type BalanceDelta, diffBalanceEffects, expenseBalanceEffect } from '@tally/domain';
+import {
+  type BalanceDelta,
+  diffBalanceEffects,
+  diffPairEffects,
+  expenseBalanceEffect,
+  expensePairEffect,
+  type PairDelta,
+} from '@tally/domain';
 import type { EventType } from '@tally/events';
 import { AppError, notFound } from '@tally/http-kit';
 import { canonicalJson } from '@tally/idempotency';
@@ -49,16 +56,21 @@ const preconditionFailed = () =>
 export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
   const { newId } = deps;
 
-  /** Applies a balance change and announces it: the money event carries the balances after it. */
+  /**
+   * Applies a balance change (nets and original debts) and announces it: the money event carries
+   * the balances after it.
+   */
   function recordChange(
     change: GroupChange,
     userId: string,
     type: EventType,
     expense: Expense,
     deltas: BalanceDelta[],
+    pairs: PairDelta[],
     extra: Record<string, unknown> = {},
   ) {
     change.applyDeltas(deltas);
+    change.applyPairs(pairs);
     return change.commit(type, userId, { expense, ...extra }, { withBalances: true });
   }
 
@@ -97,6 +109,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       'expense.created',
       expense,
       expenseBalanceEffect(expense),
+      expensePairEffect(expense),
       extra,
     );
     return { value: { expense, created: true }, events: [event] };
@@ -138,7 +151,8 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       change.countRecord(next.currency, 1);
     }
     const expense: Expense = { ...current, ...next, updatedAt: now.toISOString(), version };
-    const event = recordChange(change, userId, 'expense.updated', expense, deltas);
+    const pairs = diffPairEffects(expensePairEffect(current), expensePairEffect(next));
+    const event = recordChange(change, userId, 'expense.updated', expense, deltas, pairs);
     return { value: { expense, created: false }, events: [event] };
   }
 
@@ -172,6 +186,34 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
 
     async create(ctx: WriteContext, userId: string, input: ExpenseInput): Promise<WriteResult<Expense>> {
       const { value, events } = insert(await ctx.open(input.groupId, userId), userId, newId('exp'), input);
+      return { value: value.expense, events };
+    },
+
+    /**
+     * A copy of a live expense as a new one in its group (API.md §4): the same description,
+     * category, amount, currency, payers and split, dated `occurredAt` (by default now), its
+     * people checked as for any new expense.
+     */
+    async duplicate(
+      ctx: WriteContext,
+      userId: string,
+      expenseId: string,
+      overrides: { occurredAt?: string; description?: string },
+    ): Promise<WriteResult<Expense>> {
+      const { change, row } = await openExisting<ExpenseRow>(ctx, 'expenses', expenseId, userId, {
+        live: true,
+      });
+      const source = toExpense(row);
+      const { value, events } = insert(change, userId, newId('exp'), {
+        groupId: source.groupId,
+        description: overrides.description ?? source.description,
+        category: source.category,
+        amount: source.amount,
+        currency: source.currency,
+        paidBy: source.paidBy,
+        split: source.split,
+        ...(overrides.occurredAt ? { occurredAt: overrides.occurredAt } : {}),
+      });
       return { value: value.expense, events };
     },
 
@@ -248,7 +290,8 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       change.write(EXPENSE_WRITES.removeReceipt(row.id));
       change.countRecord(current.currency, -1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
-      const event = recordChange(change, userId, 'expense.deleted', expense, deltas, {
+      const pairs = diffPairEffects(expensePairEffect(current), []);
+      const event = recordChange(change, userId, 'expense.deleted', expense, deltas, pairs, {
         deletedAt: now.toISOString(),
       });
       return { value: undefined, events: [event] };
@@ -265,7 +308,8 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       change.write(EXPENSE_WRITES.restore(row.id, now, version));
       change.countRecord(current.currency, 1);
       const expense = { ...current, updatedAt: now.toISOString(), version };
-      const event = recordChange(change, userId, 'expense.created', expense, deltas, {
+      const pairs = expensePairEffect(current);
+      const event = recordChange(change, userId, 'expense.created', expense, deltas, pairs, {
         restored: true,
       });
       return { value: expense, events: [event] };

@@ -5,11 +5,10 @@ import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { jsonColumn } from '../json-column';
 import {
-  balancesOf,
-  type CurrencyBalances,
-  type GroupSnapshotRow,
-  groupSnapshot,
-  toGroupSnapshot,
+  type BalancesSnapshotRow,
+  balancesFrom,
+  balancesSnapshot,
+  type GroupBalances,
 } from '../ledger/group-snapshot';
 import type { WriteContext, WriteResult } from '../ledger/write-runner';
 import { createRunRead, named, readNamed } from '../read-queries';
@@ -55,11 +54,11 @@ const readBalancesAndRates = (groupId: string) =>
     'read_group_balances_and_rates',
     sql`select s.*, r.base as rates_base, r.rates as rates_rates, r.as_of::text as rates_as_of,
                r.updated_by as rates_updated_by, r.updated_at as rates_updated_at
-          from (${groupSnapshot(sql`${groupId}`)}) s
+          from (${balancesSnapshot(groupId)}) s
           left join group_rates r on r.group_id = s.id`,
   );
 
-type BalancesAndRatesRow = GroupSnapshotRow & {
+type BalancesAndRatesRow = BalancesSnapshotRow & {
   rates_base: string | null;
   rates_rates: Record<string, string> | string | null;
   rates_as_of: string | null;
@@ -135,14 +134,14 @@ export function createGroupRates(deps: { knex: Knex }) {
       groupId: string,
       db: Knex = deps.knex,
     ): Promise<{
-      balances: { groupId: string; asOfSeq: number; currencies: CurrencyBalances[] };
+      balances: GroupBalances;
       rates: GroupRates;
     }> {
       const [row] = await readNamed<BalancesAndRatesRow>(createRunRead(db), readBalancesAndRates(groupId));
-      const snapshot = row && toGroupSnapshot(row);
-      if (!row || !snapshot?.memberIds.includes(userId)) throw notFound('Group');
+      const balances = balancesFrom(row, userId);
+      if (!row || !balances) throw notFound('Group');
       return {
-        balances: { groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) },
+        balances,
         rates: toGroupRates({
           id: groupId,
           base: row.rates_base,

@@ -8,7 +8,7 @@ import { etagOf, ifMatchHolds } from '../http/reply';
 import type { NewId } from '../ids';
 import { jsonColumn } from '../json-column';
 import type { GroupRow } from '../ledger/group-access';
-import { balancesOf, type GroupSnapshotRow, toGroupSnapshot } from '../ledger/group-snapshot';
+import { type BalancesSnapshotRow, balancesFrom, type GroupBalances } from '../ledger/group-snapshot';
 import { StaleState, type WriteContext, type WriteResult } from '../ledger/write-runner';
 import { createRunRead, named, READS, readNamed } from '../read-queries';
 import { addPendingMember } from './pending-members';
@@ -35,7 +35,14 @@ export type Group = {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /** When it was archived (API.md §3): it refuses every write meanwhile; `null` when it is not. */
+  archivedAt: string | null;
+  /** Which debts clients show: the simplified ones (`true`) or the original ones (API.md §6). */
+  simplifyDebts: boolean;
 };
+
+/** What `PATCH /v1/groups/{groupId}` may change (API.md §3). */
+export type GroupPatch = { name?: string; description?: string; currency?: string; simplifyDebts?: boolean };
 
 /** A group row with its members, `[userId, name, joinedAt, status, claimed]` (see `READS.group`). */
 export type ListedGroupRow = GroupRow & {
@@ -58,6 +65,8 @@ export const toListedGroup = (row: ListedGroupRow): Group => ({
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
   version: row.version,
+  archivedAt: row.archived_at ? toIso(row.archived_at) : null,
+  simplifyDebts: row.simplify_debts,
 });
 
 /** The membership rows' writes, as parts of a change's one statement (`GroupChange.write`). */
@@ -120,6 +129,54 @@ const liveInvitesBy = (groupId: string, memberId: string) =>
           from groups g where g.id = ${groupId}`,
   );
 
+/** The group's own fields a `group.updated` change may set. */
+type GroupFields = Pick<GroupRow, 'name' | 'description' | 'currency' | 'simplify_debts' | 'archived_at'>;
+const GROUP_FIELDS = ['name', 'description', 'currency', 'simplify_debts', 'archived_at'] as const;
+
+/**
+ * One `group.updated` change (API.md §3): `If-Match`, then the fields `next` sets, from the group's
+ * row and the change's time; a no-op `200` when they change nothing. The archive gate is the
+ * change's own (`GroupChange`): only `archiving` opens an archived group, to unarchive it.
+ */
+async function changeGroup(
+  ctx: WriteContext,
+  userId: string,
+  groupId: string,
+  ifMatch: string | undefined,
+  next: (row: GroupRow, at: Date) => Partial<GroupFields>,
+  archiving = false,
+): Promise<WriteResult<Group>> {
+  const change = archiving ? await ctx.openArchiving(groupId, userId) : await ctx.open(groupId, userId);
+  const row = change.group;
+  if (!ifMatchHolds(ifMatch, etagOf(row.version))) {
+    throw new AppError('precondition_failed', 412, 'The group has changed since you read it.');
+  }
+  // The members (with their names) for the answer; the change's guard vouches for the rest.
+  const [read] = await readNamed<ListedGroupRow>(ctx.read, READS.group(groupId, userId));
+  if (!read || Number(read.last_seq) !== Number(row.last_seq)) throw new StaleState();
+  const current = toListedGroup(read);
+  const updatedAt = new Date();
+  const fields = next(row, updatedAt);
+  if (GROUP_FIELDS.every((f) => !(f in fields) || fields[f] === row[f])) {
+    return { value: current, events: [] };
+  }
+  change.rename(fields);
+  const after = { ...read, ...change.group, members: read.members };
+  const group: Group = {
+    ...toListedGroup(after),
+    version: row.version + 1,
+    updatedAt: updatedAt.toISOString(),
+  };
+  const { members: _members, ...withoutMembers } = group;
+  const event = change.commit(
+    'group.updated',
+    userId,
+    { group: withoutMembers },
+    { bumpVersion: true, at: updatedAt },
+  );
+  return { value: group, events: [event] };
+}
+
 export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
   const { newId } = deps;
   const runRead = createRunRead(deps.knex);
@@ -128,7 +185,7 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
     async create(
       ctx: WriteContext,
       userId: string,
-      input: { name: string; currency?: string; description?: string },
+      input: { name: string; currency?: string; description?: string; simplifyDebts?: boolean },
     ): Promise<WriteResult<Group>> {
       const [user] = await readNamed<{ name: string; groups: number | string }>(
         ctx.read,
@@ -146,6 +203,8 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
         version: 1,
         created_at: now,
         updated_at: now,
+        archived_at: null,
+        simplify_debts: input.simplifyDebts ?? true,
       };
       const change = ctx.create(row, userId);
       change.write(MEMBER_WRITES.add(userId, now));
@@ -159,6 +218,8 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
         createdAt: now.toISOString(),
         updatedAt: now.toISOString(),
         version: 1,
+        archivedAt: null,
+        simplifyDebts: row.simplify_debts,
       };
       const event = change.commit('member.added', userId, { member }, { at: now });
       return { value: group, events: [event] };
@@ -185,40 +246,36 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
       ctx: WriteContext,
       userId: string,
       groupId: string,
-      input: { name?: string; description?: string },
+      input: GroupPatch,
       ifMatch: string | undefined,
     ): Promise<WriteResult<Group>> {
-      const change = await ctx.open(groupId, userId);
-      const row = change.group;
-      if (!ifMatchHolds(ifMatch, etagOf(row.version))) {
-        throw new AppError('precondition_failed', 412, 'The group has changed since you read it.');
-      }
-      // The members (with their names) for the answer; the change's guard vouches for the rest.
-      const [read] = await readNamed<ListedGroupRow>(ctx.read, READS.group(groupId, userId));
-      if (!read || Number(read.last_seq) !== Number(row.last_seq)) throw new StaleState();
-      const current = toListedGroup(read);
-      const name = input.name ?? row.name;
-      const description = input.description ?? row.description;
-      if (name === row.name && description === row.description) {
-        return { value: current, events: [] };
-      }
-      change.rename({ name, description });
-      const updatedAt = new Date();
-      const group: Group = {
-        ...current,
-        name,
-        description,
-        version: row.version + 1,
-        updatedAt: updatedAt.toISOString(),
-      };
-      const { members: _members, ...withoutMembers } = group;
-      const event = change.commit(
-        'group.updated',
+      return changeGroup(ctx, userId, groupId, ifMatch, (row) => ({
+        name: input.name ?? row.name,
+        description: input.description ?? row.description,
+        currency: input.currency ?? row.currency,
+        simplify_debts: input.simplifyDebts ?? row.simplify_debts,
+      }));
+    },
+
+    /**
+     * Archives (`at`) or unarchives (`null`) the group (API.md §3): a no-op when it already is.
+     * Archiving keeps when it was first archived.
+     */
+    async setArchived(
+      ctx: WriteContext,
+      userId: string,
+      groupId: string,
+      archived: boolean,
+      ifMatch: string | undefined,
+    ): Promise<WriteResult<Group>> {
+      return changeGroup(
+        ctx,
         userId,
-        { group: withoutMembers },
-        { bumpVersion: true, at: updatedAt },
+        groupId,
+        ifMatch,
+        (row, at) => ({ archived_at: archived ? (row.archived_at ?? at) : null }),
+        true,
       );
-      return { value: group, events: [event] };
     },
 
     async addMember(
@@ -315,12 +372,13 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
     },
 
     /** `db`: where the request's reads go (read-routing.ts); the primary by default. */
-    async balances(userId: string, groupId: string, db: Knex = deps.knex) {
-      // One statement, so `asOfSeq` is exactly the sequence the nets reflect; it has the members too.
-      const [row] = await readNamed<GroupSnapshotRow>(createRunRead(db), READS.snapshot(groupId));
-      const snapshot = row && toGroupSnapshot(row);
-      if (!snapshot?.memberIds.includes(userId)) throw notFound('Group');
-      return { groupId, asOfSeq: snapshot.lastSeq, currencies: balancesOf(snapshot) };
+    async balances(userId: string, groupId: string, db: Knex = deps.knex): Promise<GroupBalances> {
+      // One statement, so `asOfSeq` is exactly the sequence the nets (and pairs) reflect; it has the
+      // members too.
+      const [row] = await readNamed<BalancesSnapshotRow>(createRunRead(db), READS.balances(groupId));
+      const balances = balancesFrom(row, userId);
+      if (!balances) throw notFound('Group');
+      return balances;
     },
   };
 }

@@ -10,6 +10,10 @@ export type GroupRow = {
   version: number;
   created_at: Date | string;
   updated_at: Date | string;
+  /** When the group was archived (API.md §3): it refuses every write until unarchived. */
+  archived_at: Date | string | null;
+  /** Which debts clients show (API.md §6): the simplified ones, or the original ones. */
+  simplify_debts: boolean;
 };
 
 export type GroupGateOptions = {

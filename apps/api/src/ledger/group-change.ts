@@ -1,5 +1,5 @@
 import { empty, join, raw, type Sql, sql } from '@tally/db';
-import type { BalanceDelta } from '@tally/domain';
+import type { BalanceDelta, PairDelta } from '@tally/domain';
 import type { EventType, GroupEvent } from '@tally/events';
 import { AppError } from '@tally/http-kit';
 import { type DurableRecord, storedPath } from '@tally/idempotency';
@@ -14,6 +14,10 @@ import {
   type GroupState,
   groupSnapshot,
 } from './group-snapshot';
+
+/** `409 group_archived` (API.md §3): what every write to an archived group gets. */
+const groupArchived = () =>
+  new AppError('group_archived', 409, 'This group is archived; unarchive it to change it.');
 
 /**
  * The insert of a keyed write's durable idempotency record (migration 003), for a row of `source`:
@@ -81,6 +85,9 @@ export class GroupChange {
   readonly startSeq: number;
   private readonly parts: Sql[] = [];
   private readonly deltas = new Map<string, BalanceDelta>();
+  private readonly pairs = new Map<string, PairDelta>();
+  /** Whether the group was archived when the change began (see `commit`). */
+  private readonly startedArchived: boolean;
   private readonly currencyChanges = new Map<string, number>();
   private event: { event: GroupEvent; at: Date } | undefined;
   /** Whether the change bumps the group's version (and so its `updated_at`). */
@@ -99,11 +106,18 @@ export class GroupChange {
     private readonly guard: 'bump' | 'create',
     /** Makes the event's id. */
     private readonly newId: NewId,
+    /** Whether the change may open an archived group: only to archive or unarchive it (`commit`). */
+    archivedToo = false,
   ) {
+    // The one gate of every write to an archived group (API.md §3): every change to an existing group
+    // is made here, so no write gets past it; only `archiving` may open one, and then `commit`
+    // refuses any change that leaves the group archived.
+    if (state.group.archived_at && !archivedToo) throw groupArchived();
     const copy = copyState(state);
     this.group = copy.group;
     this.snapshot = copy.snapshot;
     this.startSeq = Number(state.group.last_seq);
+    this.startedArchived = state.group.archived_at !== null && state.group.archived_at !== undefined;
   }
 
   /**
@@ -119,6 +133,17 @@ export class GroupChange {
   ): GroupChange {
     if (!state || (userId !== null && !state.snapshot.memberIds.includes(userId))) throw hidden();
     return new GroupChange(state, 'bump', newId);
+  }
+
+  /** A change that archives or unarchives the group (API.md §3), by a member: it may open an archived one. */
+  static archiving(
+    state: GroupState | undefined,
+    userId: string,
+    hidden: () => AppError,
+    newId: NewId,
+  ): GroupChange {
+    if (!state?.snapshot.memberIds.includes(userId)) throw hidden();
+    return new GroupChange(state, 'bump', newId, true);
   }
 
   /**
@@ -272,10 +297,23 @@ export class GroupChange {
     this.snapshot.memberIds = this.snapshot.memberIds.filter((id) => id !== userId);
   }
 
-  /** The group's name and description after the change (the guard writes them). */
-  rename(fields: { name: string; description: string }): void {
-    this.group.name = fields.name;
-    this.group.description = fields.description;
+  /** The group's own fields after the change (the guard writes them). */
+  rename(
+    fields: Partial<Pick<GroupRow, 'name' | 'description' | 'currency' | 'simplify_debts' | 'archived_at'>>,
+  ): void {
+    Object.assign(this.group, fields);
+  }
+
+  /**
+   * Stages changes to the original (pairwise) debts (API.md §6), kept as the records name their
+   * people: a claimed pending member is resolved to its account when they are read.
+   */
+  applyPairs(pairs: readonly PairDelta[]): void {
+    for (const p of pairs) {
+      const key = `${p.currency}\u0000${p.lowId}\u0000${p.highId}`;
+      const staged = this.pairs.get(key);
+      this.pairs.set(key, { ...p, net: (staged?.net ?? 0) + p.net });
+    }
   }
 
   netOf(userId: string): Map<string, number> {
@@ -299,6 +337,8 @@ export class GroupChange {
     options: { withBalances?: boolean; bumpVersion?: boolean; at?: Date } = {},
   ): GroupEvent {
     if (this.event) throw new Error('a change appends exactly one event');
+    // An archived group's change (`archiving`) commits only when it unarchives the group.
+    if (this.startedArchived && this.group.archived_at) throw groupArchived();
     const seq = this.startSeq + 1;
     const at = options.at ?? new Date();
     const event: GroupEvent = {
@@ -342,18 +382,24 @@ export class GroupChange {
     const deltas = [...this.deltas.values()]
       .filter((d) => d.delta !== 0)
       .map((d) => ({ currency: d.currency, user_id: d.userId, delta: d.delta }));
+    const pairs = [...this.pairs.values()]
+      .filter((p) => p.net !== 0)
+      .map((p) => ({ currency: p.currency, low_id: p.lowId, high_id: p.highId, net: p.net }));
     const currencies = [...this.currencyChanges]
       .filter(([, by]) => by !== 0)
       .map(([currency, by]) => ({ currency, by }));
     const updatedAt = this.bumped || this.guard === 'create' ? group.updated_at : null;
     const guard =
       this.guard === 'create'
-        ? sql`insert into groups (id, last_seq, version, name, description, updated_at, currency, created_at)
+        ? sql`insert into groups (id, last_seq, version, name, description, updated_at, currency, created_at, simplify_debts)
               values (${group.id}::text, ${event.seq}::bigint, ${group.version}::integer, ${group.name}::text,
-                      ${group.description}::text, ${updatedAt}::timestamptz, ${group.currency}::text, ${updatedAt}::timestamptz)
+                      ${group.description}::text, ${updatedAt}::timestamptz, ${group.currency}::text, ${updatedAt}::timestamptz,
+                      ${group.simplify_debts}::boolean)
               returning id`
         : sql`update groups set last_seq = ${event.seq}::bigint, version = ${group.version}::integer,
                                 name = ${group.name}::text, description = ${group.description}::text,
+                                currency = ${group.currency}::text, simplify_debts = ${group.simplify_debts}::boolean,
+                                archived_at = ${group.archived_at}::timestamptz,
                                 updated_at = coalesce(${updatedAt}::timestamptz, updated_at)
                where id = ${group.id}::text and last_seq = ${this.startSeq}::bigint${this.builtOnGuard()}
               returning id`;
@@ -365,6 +411,11 @@ export class GroupChange {
         select guard.id, x.currency, x.user_id, x.delta
           from guard, jsonb_to_recordset(${JSON.stringify(deltas)}::jsonb) as x(currency text, user_id text, delta bigint)
         on conflict (group_id, currency, user_id) do update set net = balances.net + excluded.net)`,
+      sql`t_pairs as (
+        insert into pair_balances (group_id, currency, low_id, high_id, net)
+        select guard.id, x.currency, x.low_id, x.high_id, x.net
+          from guard, jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as x(currency text, low_id text, high_id text, net bigint)
+        on conflict (group_id, currency, low_id, high_id) do update set net = pair_balances.net + excluded.net)`,
       sql`t_currencies as (
         insert into group_currencies (group_id, currency, live_records)
         select guard.id, x.currency, x.by from guard, jsonb_to_recordset(${JSON.stringify(currencies)}::jsonb) as x(currency text, by integer)

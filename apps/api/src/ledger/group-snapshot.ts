@@ -45,6 +45,7 @@ export type GroupSnapshotRow = GroupRow & {
  */
 export const groupSnapshot = (group: Sql, onlyIf?: Sql): Sql =>
   sql`select g.id, g.name, g.description, g.currency, g.last_seq, g.version, g.created_at, g.updated_at,
+       g.archived_at, g.simplify_debts,
        coalesce((select json_agg(m.user_id order by m.joined_at, m.user_id)
                    from group_members m where m.group_id = g.id and m.claimed_by is null), '[]') as member_ids,
        coalesce((select json_agg(json_build_array(m.user_id, m.claimed_by))
@@ -54,6 +55,83 @@ export const groupSnapshot = (group: Sql, onlyIf?: Sql): Sql =>
        coalesce((select json_agg(json_build_array(c.currency, c.live_records) order by c.currency)
                    from group_currencies c where c.group_id = g.id and c.live_records > 0), '[]') as currencies
      from groups g where g.id = ${group}${onlyIf ? sql` and ${onlyIf} offset 0` : empty}`;
+
+/** A row of `pair_balances` (migration 025): `[currency, lowId, highId, net]`, what `lowId` owes `highId`. */
+export type PairRow = [string, string, string, number | string];
+
+/**
+ * The group's snapshot with its original debts (`pairs`), in one statement: API.md §6's balances.
+ * Costs the snapshot plus the group's non-zero pairs.
+ */
+export const balancesSnapshot = (groupId: string): Sql =>
+  sql`select s.*, coalesce((select json_agg(json_build_array(p.currency, p.low_id, p.high_id, p.net))
+                              from pair_balances p where p.group_id = s.id and p.net <> 0), '[]') as pairs
+        from (${groupSnapshot(sql`${groupId}`)}) s`;
+
+/**
+ * The original (unsimplified) debts per currency (API.md §6): the stored pairs with claimed pending
+ * members read as their accounts (`aliases`), merged, each as a transfer from who owes to whom,
+ * sorted by `from`, then `to`.
+ */
+export function originalDebts(
+  pairs: readonly PairRow[],
+  aliases: ReadonlyMap<string, string>,
+): Map<string, Transfer[]> {
+  const owed = new Map<string, Map<string, { from: string; to: string; amount: number }>>();
+  for (const [currency, low, high, net] of pairs) {
+    const a = aliases.get(low) ?? low;
+    const b = aliases.get(high) ?? high;
+    if (a === b) continue;
+    // One entry per pair of people, kept as what the lower id owes the higher one.
+    const [lowId, highId, signed] = a < b ? [a, b, Number(net)] : [b, a, -Number(net)];
+    const perPair = owed.get(currency) ?? new Map();
+    const key = `${lowId}\u0000${highId}`;
+    const entry = perPair.get(key) ?? { from: lowId, to: highId, amount: 0 };
+    entry.amount += signed;
+    perPair.set(key, entry);
+    owed.set(currency, perPair);
+  }
+  const result = new Map<string, Transfer[]>();
+  for (const [currency, perPair] of owed) {
+    const transfers = [...perPair.values()]
+      .filter((t) => t.amount !== 0)
+      .map((t) => (t.amount > 0 ? t : { from: t.to, to: t.from, amount: -t.amount }))
+      .sort((x, y) => (x.from < y.from ? -1 : x.from > y.from ? 1 : x.to < y.to ? -1 : x.to > y.to ? 1 : 0));
+    result.set(currency, transfers);
+  }
+  return result;
+}
+
+/** A row of `balancesSnapshot`. */
+export type BalancesSnapshotRow = GroupSnapshotRow & { pairs: PairRow[] | string };
+
+/** The balances of API.md §6 (`GET …/balances`). */
+export type GroupBalances = {
+  groupId: string;
+  asOfSeq: number;
+  simplifyDebts: boolean;
+  currencies: (CurrencyBalances & { original: Transfer[] })[];
+};
+
+/**
+ * API.md §6's balances from a row of `balancesSnapshot` (or a statement that extends it), when
+ * `userId` is a member; undefined otherwise (a `404` for the caller).
+ */
+export function balancesFrom(
+  row: BalancesSnapshotRow | undefined,
+  userId: string,
+): GroupBalances | undefined {
+  if (!row) return undefined;
+  const snapshot = toGroupSnapshot(row);
+  if (!snapshot.memberIds.includes(userId)) return undefined;
+  const original = originalDebts(jsonColumn(row.pairs), snapshot.aliases);
+  return {
+    groupId: row.id,
+    asOfSeq: snapshot.lastSeq,
+    simplifyDebts: row.simplify_debts,
+    currencies: balancesOf(snapshot).map((c) => ({ ...c, original: original.get(c.currency) ?? [] })),
+  };
+}
 
 /** The snapshot of one row of `groupSnapshot`. */
 export function toGroupSnapshot(row: GroupSnapshotRow): GroupSnapshot {
@@ -83,6 +161,8 @@ export function toGroupState(row: GroupSnapshotRow): GroupState {
     version: Number(row.version),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    archived_at: row.archived_at,
+    simplify_debts: row.simplify_debts,
   };
   return { group, snapshot: toGroupSnapshot(row) };
 }

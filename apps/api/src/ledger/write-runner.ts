@@ -193,6 +193,12 @@ export function createWriteRunner(deps: {
         builtOnAhead(state, state.change);
         return state.change;
       },
+      async openArchiving(groupId, userId) {
+        const group = await stateFor(state, groupId);
+        state.change = GroupChange.archiving(group, userId, () => notFound('Group'), deps.newId);
+        builtOnAhead(state, state.change);
+        return state.change;
+      },
       async openJoining(groupId) {
         const group = await stateFor(state, groupId);
         state.change = GroupChange.joining(group, () => notFound('Group'), deps.newId);

@@ -33,6 +33,8 @@ export type WriteContext = {
    * (no round trip), or read now. 404 (`Group`) for an unknown group or a caller who is not a member.
    */
   open(groupId: string, userId: string): Promise<GroupChange>;
+  /** A change that archives or unarchives `groupId` (by a member): the one that may open an archived group. */
+  openArchiving(groupId: string, userId: string): Promise<GroupChange>;
   /**
    * A change to `groupId` by someone who need not be a member yet (joining it by an invite, or
    * claiming a pending member). 404 (`Group`) for an unknown group.

@@ -207,6 +207,9 @@ function securityOf(op: Operation): { security?: Record<string, string[]>[] } {
   return {};
 }
 
+/** The keyed writes that change no existing group, so never answer `409 group_archived`. */
+const NOT_GROUP_WRITES = new Set(['createGroup', 'markActivityRead', 'createReminder']);
+
 /** Every problem code the operation can answer, from its flags plus its own `errors`. */
 export function errorCodesOf(op: Operation): DocumentedErrorCode[] {
   // The upgrade is refused before any of the HTTP layers run: only its own refusals.
@@ -228,6 +231,8 @@ export function errorCodesOf(op: Operation): DocumentedErrorCode[] {
     codes.add('idempotency_key_reused');
     codes.add('idempotency_key_in_progress');
   }
+  // Every keyed write but these changes a group, and an archived one refuses it (API.md §3).
+  if (op.idempotency && !NOT_GROUP_WRITES.has(op.operationId)) codes.add('group_archived');
   for (const code of op.errors ?? []) codes.add(code);
   if (op.rateLimited) codes.add('rate_limited');
   if (!op.alwaysAvailable) codes.add('unavailable');
@@ -243,6 +248,7 @@ const REPLAYABLE_CODES = new Set<DocumentedErrorCode>([
   'validation_failed',
   'not_a_member',
   'split_mismatch',
+  'group_archived',
 ]);
 
 function errorResponse(op: Operation, status: number, codes: DocumentedErrorCode[]): JsonSchema {

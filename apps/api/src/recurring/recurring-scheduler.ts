@@ -66,9 +66,10 @@ export type RecurringSchedulerOptions = {
 const SCHEDULE_LOCK_CLASS = 7_340_212;
 
 const due = (at: Date, limit: number) =>
-  sql`select id from recurring_expenses
-       where next_due_at <= ${at} and deleted_at is null
-       order by next_due_at, id limit ${limit}`;
+  sql`select r.id from recurring_expenses r
+       where r.next_due_at <= ${at} and r.deleted_at is null
+         and not exists (select 1 from groups g where g.id = r.group_id and g.archived_at is not null)
+       order by r.next_due_at, r.id limit ${limit}`;
 
 /** A session statement on the round's own connection (its claims are session advisory locks). */
 const onSession = async <R>(connection: PooledConnection, statement: Sql): Promise<R[]> =>

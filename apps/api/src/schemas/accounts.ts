@@ -79,15 +79,27 @@ export const noBody = Joi.object({}).label('NoBody');
 const groupName = nameText(100);
 const groupDescription = freeText(1000, { allowEmpty: true });
 
+const groupCurrency = currency.description(
+  'ISO 4217 code: the group’s default currency, which expenses and settlements sent without one take',
+);
+const simplifyDebts = Joi.boolean()
+  .strict()
+  .description(
+    'Which debts clients show (API.md §6): the simplified ones (`true`, the default) or the original ones',
+  );
+
 export const createGroupBody = Joi.object({
   name: groupName.required(),
-  currency,
+  currency: groupCurrency,
   description: groupDescription,
+  simplifyDebts,
 }).label('CreateGroupRequest');
 
 export const patchGroupBody = Joi.object({
   name: groupName,
   description: groupDescription,
+  currency: groupCurrency,
+  simplifyDebts,
 }).label('PatchGroupRequest');
 
 export const addMemberBody = Joi.object({

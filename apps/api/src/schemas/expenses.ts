@@ -1,10 +1,21 @@
-import { MAX_ITEMS } from '@tally/domain';
+import { MAX_AMOUNT, MAX_ITEMS } from '@tally/domain';
 import Joi from 'joi';
-import { currency, freeText, groupId, money, nameText, nonNegativeMoney, realTimestamp } from './fields';
+import {
+  currency,
+  freeText,
+  groupId,
+  money,
+  nameText,
+  nonNegativeMoney,
+  realTimestamp,
+  signedMoney,
+} from './fields';
 
 // ---- expenses ------------------------------------------------------------------------------------
 const participant = Joi.string().min(1).max(100);
 const percent = Joi.number().min(0).max(100).precision(2).strict();
+
+const exactAmount = Joi.number().strict().integer().min(-MAX_AMOUNT).max(MAX_AMOUNT);
 
 const itemShare = Joi.object({
   userId: participant.required(),
@@ -26,7 +37,8 @@ export const split = Joi.alternatives()
         then: Joi.object({
           type: Joi.string().valid('exact').required(),
           between: Joi.array()
-            .items(Joi.object({ userId: participant.required(), amount: nonNegativeMoney.required() }))
+            // Zero or negative entries for a negative amount (checked against its sign by the domain).
+            .items(Joi.object({ userId: participant.required(), amount: exactAmount.required() }))
             .min(1)
             .max(200)
             .required(),
@@ -91,7 +103,7 @@ const paidBy = Joi.alternatives()
   .try(
     participant,
     Joi.array()
-      .items(Joi.object({ userId: participant.required(), amount: money.required() }))
+      .items(Joi.object({ userId: participant.required(), amount: signedMoney.required() }))
       .min(1)
       .max(200),
   )
@@ -100,7 +112,7 @@ const paidBy = Joi.alternatives()
 export const expenseFields = {
   description: freeText(200, { trim: true }),
   category: nameText(64, { trim: false }).allow(null),
-  amount: money,
+  amount: signedMoney,
   currency,
   paidBy,
   occurredAt: realTimestamp,
@@ -117,6 +129,12 @@ export const createExpenseBody = Joi.object({
 }).label('ExpenseRequest');
 
 export const patchExpenseBody = Joi.object(expenseFields).min(1).label('PatchExpenseRequest');
+
+/** What a copy of an expense may set differently (API.md §4): its date, by default now. */
+export const duplicateExpenseBody = Joi.object({
+  occurredAt: expenseFields.occurredAt,
+  description: expenseFields.description,
+}).label('DuplicateExpenseRequest');
 
 // ---- settlements ---------------------------------------------------------------------------------
 export const createSettlementBody = Joi.object({

@@ -33,6 +33,23 @@ export const money = Joi.number()
   .description('Integer count of minor units (paise, cents, yen)')
   .example(100000);
 
+/** An expense's amount (API.md §4): negative for income or a reimbursement, never 0. */
+export const signedMoney = Joi.number()
+  .strict()
+  .integer()
+  .min(-MAX_AMOUNT)
+  .max(MAX_AMOUNT)
+  .invalid(0)
+  .messages({
+    'number.base': 'must be a non-zero integer',
+    'number.integer': 'must be a non-zero integer',
+    'any.invalid': 'must be a non-zero integer',
+    'number.min': `must be at least -${MAX_AMOUNT}`,
+    'number.max': `must be at most ${MAX_AMOUNT}`,
+  })
+  .description('Integer count of minor units (paise, cents, yen); negative for income or a reimbursement')
+  .example(100000);
+
 export const nonNegativeMoney = Joi.number().strict().integer().min(0).max(MAX_AMOUNT);
 export const userId = Joi.string()
   .pattern(/^usr_[0-9A-HJKMNP-TV-Z]{26}$/)

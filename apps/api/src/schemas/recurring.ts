@@ -1,6 +1,7 @@
 import { isRealDate, isTimeZone, RECURRENCE_EVERY } from '@tally/domain';
 import Joi from 'joi';
 import { expenseFields } from './expenses';
+import { money } from './fields';
 
 // ---- recurring expenses (API.md §6a) -------------------------------------------------------------
 export const localDate = Joi.string()
@@ -33,7 +34,8 @@ const every = Joi.string()
 const recurringTemplateFields = {
   description: expenseFields.description,
   category: expenseFields.category,
-  amount: expenseFields.amount,
+  // A schedule's amount stays positive: income is entered as it comes.
+  amount: money,
   currency: expenseFields.currency,
   paidBy: expenseFields.paidBy,
   split: expenseFields.split,

@@ -1,5 +1,10 @@
 import { sql } from '@tally/db';
-import { diffBalanceEffects, settlementBalanceEffect } from '@tally/domain';
+import {
+  diffBalanceEffects,
+  diffPairEffects,
+  settlementBalanceEffect,
+  settlementPairEffect,
+} from '@tally/domain';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
@@ -115,6 +120,7 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
       };
       change.write(SETTLEMENT_WRITES.insert(settlement, now));
       change.applyDeltas(settlementBalanceEffect(settlement));
+      change.applyPairs(settlementPairEffect(settlement));
       change.countRecord(settlement.currency, 1);
       const event = change.commit('settlement.created', userId, { settlement }, { withBalances: true });
       return { value: settlement, events: [event] };
@@ -132,6 +138,7 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
       ]);
       change.write(SETTLEMENT_WRITES.insert(settlement, now));
       change.applyDeltas(settlementBalanceEffect(settlement));
+      change.applyPairs(settlementPairEffect(settlement));
       change.countRecord(settlement.currency, 1);
       const event = change.commit(
         'settlement.created',
@@ -156,6 +163,7 @@ export function createSettlementsService(deps: { knex: Knex; newId: NewId }) {
       const now = new Date();
       change.write(SETTLEMENT_WRITES.remove(settlementId, now));
       change.applyDeltas(deltas);
+      change.applyPairs(diffPairEffects(settlementPairEffect(settlement), []));
       change.countRecord(settlement.currency, -1);
       const event = change.commit(
         'settlement.deleted',

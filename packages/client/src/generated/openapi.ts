@@ -368,7 +368,7 @@ export interface paths {
     put?: never;
     /**
      * Create a group
-     * @description The creator becomes its first member. `currency` defaults to `INR`. An account is in at most 500 groups (`groupsPerUser`, API.md §9.1): one more is `422 limit_exceeded`.
+     * @description The creator becomes its first member. `currency` (the default of its expenses and settlements) defaults to `INR`, `simplifyDebts` to `true`. An account is in at most 500 groups (`groupsPerUser`, API.md §9.1): one more is `422 limit_exceeded`.
      */
     post: operations['createGroup'];
     delete?: never;
@@ -395,8 +395,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Rename a group or change its description
-     * @description Honours `If-Match` (`412 precondition_failed` when the group changed). An empty patch changes nothing.
+     * Rename a group, change its description, default currency or which debts clients show
+     * @description Honours `If-Match` (`412 precondition_failed` when the group changed). An empty patch changes nothing. `currency` is the default of expenses and settlements created afterwards (existing ones keep theirs); `simplifyDebts` says whether clients show the simplified or the original debts (API.md §6).
      */
     patch: operations['updateGroup'];
     trace?: never;
@@ -495,6 +495,46 @@ export interface paths {
     get: operations['listClaimableMembers'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/groups/{groupId}/archive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Archive a group
+     * @description Any member may. An archived group stays readable (its expenses, balances, events, CSV) but refuses every write, this one’s opposite aside, with `409 group_archived`: expenses, settlements, comments, members, invites, rates, imports, and its recurring expenses’ occurrences (skipped meanwhile). It leaves the activity feed (API.md §8a); the group keeps `archivedAt`. A no-op `200` when already archived. Appends `group.updated`. No request body is needed. Honours `If-Match`.
+     */
+    post: operations['archiveGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/groups/{groupId}/unarchive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Unarchive a group
+     * @description Any member may: the group takes writes again, and `archivedAt` is `null`. A no-op `200` when not archived. Appends `group.updated`. No request body is needed. Honours `If-Match`.
+     */
+    post: operations['unarchiveGroup'];
     delete?: never;
     options?: never;
     head?: never;
@@ -795,6 +835,26 @@ export interface paths {
      * @description A no-op `200` when the expense is not deleted. Restoring appends an `expense.created` event with `data.restored: true`. No request body is needed. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3). A record in a currency the group has no live record in, when it has live records in 20 currencies already, is `422 limit_exceeded` (`currenciesPerGroup`, API.md §9.1).
      */
     post: operations['restoreExpense'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/expenses/{expenseId}/duplicate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Copy an expense as a new one
+     * @description A new expense (`exp_…`) in the same group with the same description, category, amount, currency, payers and split, dated `occurredAt` (default now); `description` may be changed too. The copy is checked as any new expense is. A deleted or unknown expense is `404`. Payers, participants and settlement parties must be current members (`422 not_a_member`). A change that would alter the net of someone who is no longer a member (e.g. editing, deleting or restoring an expense they took part in after they left) is also `422 not_a_member`. Its `errors` name each non-member at the path of the request that names them (`paidBy`, `split.between[2].userId`, `fromUserId`…). One person, one share: naming both an account and a pending member it took over in the payers, or both in the split, is `422 validation_failed` with the path of the later one (API.md §3.3). A record in a currency the group has no live record in, when it has live records in 20 currencies already, is `422 limit_exceeded` (`currenciesPerGroup`, API.md §9.1).
+     */
+    post: operations['duplicateExpense'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1626,12 +1686,17 @@ export interface components {
       currency?: components['schemas']['Currency'];
       /** @description at most 1000 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       description?: string;
+      /** @description Which debts clients show (API.md §6): the simplified ones (`true`, the default) or the original ones */
+      simplifyDebts?: boolean;
     };
     PatchGroupRequest: {
       /** @description Surrounding whitespace is trimmed; then 1–100 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       name?: string;
       /** @description at most 1000 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       description?: string;
+      currency?: components['schemas']['Currency'];
+      /** @description Which debts clients show (API.md §6): the simplified ones (`true`, the default) or the original ones */
+      simplifyDebts?: boolean;
     };
     /** @description Exactly one of: `{userId}` or `{email}` (a registered user), or `{name, email?}` (a pending member: someone without an account). `userId` with `email` or `name` is `422 validation_failed`. */
     AddMemberRequest: {
@@ -1669,7 +1734,7 @@ export interface components {
       /** @description 1–64 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       category?: string | null;
       /**
-       * @description Integer count of minor units (paise, cents, yen)
+       * @description Integer count of minor units (paise, cents, yen); negative for income or a reimbursement
        * @example 100000
        */
       amount: number;
@@ -1679,7 +1744,7 @@ export interface components {
         | {
             userId: string;
             /**
-             * @description Integer count of minor units (paise, cents, yen)
+             * @description Integer count of minor units (paise, cents, yen); negative for income or a reimbursement
              * @example 100000
              */
             amount: number;
@@ -1744,7 +1809,7 @@ export interface components {
       /** @description 1–64 characters, counted in Unicode code points; no control characters (U+0000–U+001F, U+007F–U+009F, U+2028, U+2029) or bidirectional controls (U+202A–U+202E, U+2066–U+2069); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       category?: string | null;
       /**
-       * @description Integer count of minor units (paise, cents, yen)
+       * @description Integer count of minor units (paise, cents, yen); negative for income or a reimbursement
        * @example 100000
        */
       amount?: number;
@@ -1754,7 +1819,7 @@ export interface components {
         | {
             userId: string;
             /**
-             * @description Integer count of minor units (paise, cents, yen)
+             * @description Integer count of minor units (paise, cents, yen); negative for income or a reimbursement
              * @example 100000
              */
             amount: number;
@@ -1813,6 +1878,15 @@ export interface components {
             tip?: number;
           };
     };
+    DuplicateExpenseRequest: {
+      /**
+       * @description RFC 3339 date-time with an offset, a real date and time within years 0001–9999
+       * @example 2027-01-31T00:00:00Z
+       */
+      occurredAt?: string;
+      /** @description Surrounding whitespace is trimmed; then 1–200 characters, counted in Unicode code points; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
+      description?: string;
+    };
     CommentRequest: {
       /** @description Stored and returned exactly as sent (no trimming, no HTML interpretation). 1–2000 characters, counted in Unicode code points, not only whitespace; line feeds and tabs kept, no other control characters (U+0000–U+001F, U+007F–U+009F); well-formed Unicode (no lone surrogates); stored as sent, not normalized. */
       text: string;
@@ -1847,7 +1921,7 @@ export interface components {
           | {
               userId: string;
               /**
-               * @description Integer count of minor units (paise, cents, yen)
+               * @description Integer count of minor units (paise, cents, yen); negative for income or a reimbursement
                * @example 100000
                */
               amount: number;
@@ -1938,7 +2012,7 @@ export interface components {
           | {
               userId: string;
               /**
-               * @description Integer count of minor units (paise, cents, yen)
+               * @description Integer count of minor units (paise, cents, yen); negative for income or a reimbursement
                * @example 100000
                */
               amount: number;
@@ -2354,6 +2428,13 @@ export interface components {
       updatedAt: string;
       /** @description Incremented by every change; the ETag is `"v<version>"` */
       version: number;
+      /**
+       * Format: date-time
+       * @description When the group was archived (it refuses every write meanwhile, API.md §3); null when it is not
+       */
+      archivedAt: string | null;
+      /** @description Which debts clients show: the simplified ones (true) or the original ones (API.md §6) */
+      simplifyDebts: boolean;
       /** @description Current members, in the order they joined */
       members: components['schemas']['Member'][];
     };
@@ -2383,6 +2464,13 @@ export interface components {
       updatedAt: string;
       /** @description Incremented by every change; the ETag is `"v<version>"` */
       version: number;
+      /**
+       * Format: date-time
+       * @description When the group was archived (it refuses every write meanwhile, API.md §3); null when it is not
+       */
+      archivedAt: string | null;
+      /** @description Which debts clients show: the simplified ones (true) or the original ones (API.md §6) */
+      simplifyDebts: boolean;
     };
     Payer: {
       /**
@@ -2391,7 +2479,7 @@ export interface components {
        */
       userId: string;
       /**
-       * @description Integer count of minor units (paise, cents, yen)
+       * @description Integer count of minor units (paise, cents, yen); negative for income or a reimbursement
        * @example 100000
        */
       amount: number;
@@ -2402,6 +2490,7 @@ export interface components {
        * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
        */
       userId: string;
+      /** @description Zero or negative in a negative expense (what the member gets back) */
       owed: number;
     };
     Expense: {
@@ -2418,7 +2507,7 @@ export interface components {
       description: string;
       category: string | null;
       /**
-       * @description Integer count of minor units (paise, cents, yen)
+       * @description Integer count of minor units (paise, cents, yen); negative for income or a reimbursement
        * @example 100000
        */
       amount: number;
@@ -2536,6 +2625,8 @@ export interface components {
       members: components['schemas']['MemberNet'][];
       /** @description Transfers that settle every net exactly, each from a negative-net to a positive-net member, at most (number of non-zero nets − 1) of them */
       simplified: components['schemas']['Transfer'][];
+      /** @description Only in `GET …/balances`: the original (unsimplified) debts, one per pair of people with a debt between them, from who owes to whom, sorted by `from`, then `to`; they add up to the nets too */
+      original?: components['schemas']['Transfer'][];
     };
     Balances: {
       /**
@@ -2545,6 +2636,8 @@ export interface components {
       groupId: string;
       /** @description The event sequence number these balances reflect */
       asOfSeq: number;
+      /** @description The group’s setting: whether clients show `simplified` (true) or `original` (false) debts */
+      simplifyDebts: boolean;
       /** @description One entry per currency that has at least one live (not deleted) expense or settlement, ordered by currency code. Currencies are never converted into each other. */
       currencies: components['schemas']['CurrencyBalances'][];
       converted?: components['schemas']['ConvertedBalances'];
@@ -3570,7 +3663,8 @@ export interface components {
         | 'wrong_password'
         | 'limit_exceeded'
         | 'insufficient_scope'
-        | 'receipt_unreadable';
+        | 'receipt_unreadable'
+        | 'group_archived';
       detail: string;
       /** @description Same as the `X-Request-Id` response header */
       requestId: string;
@@ -7344,17 +7438,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -7564,17 +7659,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -7752,7 +7848,7 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `member_has_balance` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived`, `member_has_balance` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7763,7 +7859,11 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'member_has_balance';
+            code?:
+              | 'idempotency_key_reused'
+              | 'idempotency_key_in_progress'
+              | 'group_archived'
+              | 'member_has_balance';
             /** @constant */
             status?: 409;
           };
@@ -7916,7 +8016,7 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `member_claimed` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived`, `member_claimed` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7927,7 +8027,11 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'member_claimed';
+            code?:
+              | 'idempotency_key_reused'
+              | 'idempotency_key_in_progress'
+              | 'group_archived'
+              | 'member_claimed';
             /** @constant */
             status?: 409;
           };
@@ -8213,6 +8317,390 @@ export interface operations {
             code?: 'insufficient_scope';
             /** @constant */
             status?: 403;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  archiveGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+        /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group after the change */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Group'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `precondition_failed` */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'precondition_failed';
+            /** @constant */
+            status?: 412;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  unarchiveGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional on group and member writes, honoured exactly as on money writes when present: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyOptional'];
+        /** @description Apply only if the current ETag matches (or `*`); otherwise `412 precondition_failed`. */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description Group id (`grp_…`) */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group after the change */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Group'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `precondition_failed` */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'precondition_failed';
+            /** @constant */
+            status?: 412;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
           };
         };
       };
@@ -8791,17 +9279,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -8979,17 +9468,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -9259,7 +9749,7 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `member_claimed` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived`, `member_claimed` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9270,7 +9760,11 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'member_claimed';
+            code?:
+              | 'idempotency_key_reused'
+              | 'idempotency_key_in_progress'
+              | 'group_archived'
+              | 'member_claimed';
             /** @constant */
             status?: 409;
           };
@@ -9887,17 +10381,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -10541,17 +11036,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -10886,17 +11382,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -11090,17 +11587,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -11271,17 +11769,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -11476,17 +11975,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -11533,6 +12033,201 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'not_a_member' | 'limit_exceeded';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  duplicateExpense: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Required on money writes: 1–255 printable ASCII characters, not all spaces; the same in double quotes (the structured-header form) means the key without them. Missing: `400 idempotency_key_missing`; malformed: `400 idempotency_key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKeyRequired'];
+      };
+      path: {
+        /** @description Expense id (`exp_…`, or the id a client chose with PUT) */
+        expenseId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DuplicateExpenseRequest'];
+      };
+    };
+    responses: {
+      /** @description The copy */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'X-Seq': components['headers']['X-Seq'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Expense'];
+        };
+      };
+      /** @description `malformed_json`, `idempotency_key_missing`, `idempotency_key_invalid` */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'malformed_json' | 'idempotency_key_missing' | 'idempotency_key_invalid';
+            /** @constant */
+            status?: 400;
+          };
+        };
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
+            /** @constant */
+            status?: 409;
+          };
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+            /** @constant */
+            status?: 413;
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+            /** @constant */
+            status?: 415;
+          };
+        };
+      };
+      /** @description `validation_failed`, `not_a_member`, `limit_exceeded` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed' | 'not_a_member' | 'limit_exceeded';
             /** @constant */
             status?: 422;
           };
@@ -11807,17 +12502,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -12138,17 +12834,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -12324,17 +13021,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -12744,17 +13442,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -13049,17 +13748,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -13351,17 +14051,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -13658,17 +14359,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -13823,17 +14525,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -14032,17 +14735,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -16712,17 +17416,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };
@@ -16897,17 +17602,18 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_reused`, `idempotency_key_in_progress` */
+      /** @description `idempotency_key_reused`, `idempotency_key_in_progress`, `group_archived` */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
+            code?: 'idempotency_key_reused' | 'idempotency_key_in_progress' | 'group_archived';
             /** @constant */
             status?: 409;
           };

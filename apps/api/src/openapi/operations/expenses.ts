@@ -1,4 +1,4 @@
-import { clientId, createExpenseBody, patchExpenseBody } from '../../schemas';
+import { clientId, createExpenseBody, duplicateExpenseBody, patchExpenseBody } from '../../schemas';
 import { CURRENCY_BOUND_NOTE, NOT_MEMBER_NOTE } from './notes';
 import { noContent } from './shapes';
 import type { Operation } from './types';
@@ -98,6 +98,21 @@ export const expensesOperations: Operation[] = [
     jsonBody: true,
     idempotency: 'required',
     success: [{ status: 200, description: 'The live expense', schema: 'Expense', headers: ['ETag'] }],
+    errors: ['not_a_member', 'limit_exceeded'],
+  },
+  {
+    method: 'post',
+    path: '/v1/expenses/{expenseId}/duplicate',
+    operationId: 'duplicateExpense',
+    tag: 'Expenses',
+    summary: 'Copy an expense as a new one',
+    description:
+      'A new expense (`exp_…`) in the same group with the same description, category, amount, currency, payers ' +
+      'and split, dated `occurredAt` (default now); `description` may be changed too. The copy is checked as ' +
+      `any new expense is. A deleted or unknown expense is \`404\`. ${NOT_MEMBER_NOTE} ${CURRENCY_BOUND_NOTE}`,
+    body: duplicateExpenseBody,
+    idempotency: 'required',
+    success: [{ status: 201, description: 'The copy', schema: 'Expense', headers: ['ETag', 'Location'] }],
     errors: ['not_a_member', 'limit_exceeded'],
   },
 ];

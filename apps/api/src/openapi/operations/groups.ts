@@ -21,7 +21,7 @@ export const groupsOperations: Operation[] = [
     operationId: 'createGroup',
     tag: 'Groups',
     summary: 'Create a group',
-    description: `The creator becomes its first member. \`currency\` defaults to \`INR\`. ${GROUPS_BOUND_NOTE}: one more is \`422 limit_exceeded\`.`,
+    description: `The creator becomes its first member. \`currency\` (the default of its expenses and settlements) defaults to \`INR\`, \`simplifyDebts\` to \`true\`. ${GROUPS_BOUND_NOTE}: one more is \`422 limit_exceeded\`.`,
     body: createGroupBody,
     idempotency: 'optional',
     success: [{ status: 201, description: 'The new group', schema: 'Group', headers: ['ETag', 'Location'] }],
@@ -41,9 +41,11 @@ export const groupsOperations: Operation[] = [
     path: '/v1/groups/{groupId}',
     operationId: 'updateGroup',
     tag: 'Groups',
-    summary: 'Rename a group or change its description',
+    summary: 'Rename a group, change its description, default currency or which debts clients show',
     description:
-      'Honours `If-Match` (`412 precondition_failed` when the group changed). An empty patch changes nothing.',
+      'Honours `If-Match` (`412 precondition_failed` when the group changed). An empty patch changes nothing. ' +
+      '`currency` is the default of expenses and settlements created afterwards (existing ones keep theirs); ' +
+      '`simplifyDebts` says whether clients show the simplified or the original debts (API.md §6).',
     body: patchGroupBody,
     idempotency: 'optional',
     ifMatch: true,
@@ -153,4 +155,29 @@ export const groupsOperations: Operation[] = [
       '`POST /v1/groups/{groupId}/members/{memberId}/claim`. At most 100, oldest first.',
     success: [{ status: 200, description: 'The members', schema: 'ClaimableMemberList' }],
   },
+  ...(['archive', 'unarchive'] as const).map(
+    (verb): Operation => ({
+      method: 'post',
+      path: `/v1/groups/{groupId}/${verb}`,
+      operationId: `${verb}Group`,
+      tag: 'Groups',
+      summary: verb === 'archive' ? 'Archive a group' : 'Unarchive a group',
+      description:
+        verb === 'archive'
+          ? 'Any member may. An archived group stays readable (its expenses, balances, events, CSV) but refuses ' +
+            'every write, this one’s opposite aside, with `409 group_archived`: expenses, settlements, comments, ' +
+            'members, invites, rates, imports, and its recurring expenses’ occurrences (skipped meanwhile). It leaves ' +
+            'the activity feed (API.md §8a); the group keeps `archivedAt`. A no-op `200` when already archived. ' +
+            'Appends `group.updated`. No request body is needed. Honours `If-Match`.'
+          : 'Any member may: the group takes writes again, and `archivedAt` is `null`. A no-op `200` when not ' +
+            'archived. Appends `group.updated`. No request body is needed. Honours `If-Match`.',
+      jsonBody: true,
+      idempotency: 'optional',
+      ifMatch: true,
+      success: [
+        { status: 200, description: 'The group after the change', schema: 'Group', headers: ['ETag'] },
+      ],
+      errors: ['precondition_failed'],
+    }),
+  ),
 ];

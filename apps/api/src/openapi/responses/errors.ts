@@ -36,6 +36,7 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   limit_exceeded: 422,
   insufficient_scope: 403,
   receipt_unreadable: 422,
+  group_archived: 409,
 };
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as DocumentedErrorCode[];
 

@@ -1,12 +1,29 @@
+import { MAX_AMOUNT } from '@tally/domain';
 import type { JsonSchema } from '../joi-to-json-schema';
-import { amount, closed, currency, id, ref, signedAmount, timestamp, version } from './common';
+import { amount, closed, currency, id, object, ref, signedAmount, timestamp, version } from './common';
 
-const payer: JsonSchema = closed({ userId: id('usr', 'User'), amount });
+/** An expense's amount and its parts: negative for income or a reimbursement (API.md §4). */
+const expenseAmount: JsonSchema = {
+  type: 'integer',
+  minimum: -MAX_AMOUNT,
+  maximum: MAX_AMOUNT,
+  not: { const: 0 },
+  description: 'Integer count of minor units (paise, cents, yen); negative for income or a reimbursement',
+  examples: [100000],
+};
+
+const payer: JsonSchema = closed({ userId: id('usr', 'User'), amount: expenseAmount });
 
 /** Expenses, settlements and balances. */
 export const moneySchemas: Record<string, JsonSchema> = {
   Payer: payer,
-  Share: closed({ userId: id('usr', 'User'), owed: { type: 'integer', minimum: 0 } }),
+  Share: closed({
+    userId: id('usr', 'User'),
+    owed: {
+      type: 'integer',
+      description: 'Zero or negative in a negative expense (what the member gets back)',
+    },
+  }),
   Expense: {
     type: 'object',
     properties: {
@@ -18,7 +35,7 @@ export const moneySchemas: Record<string, JsonSchema> = {
       groupId: id('grp', 'Group'),
       description: { type: 'string' },
       category: { type: ['string', 'null'], maxLength: 64 },
-      amount,
+      amount: expenseAmount,
       currency,
       paidBy: {
         type: 'array',
@@ -85,22 +102,32 @@ export const moneySchemas: Record<string, JsonSchema> = {
     { from: id('usr', 'User'), to: id('usr', 'User'), amount },
     'One payment that settles debts: `from` pays `to` the `amount`',
   ),
-  CurrencyBalances: closed({
-    currency,
-    members: {
-      type: 'array',
-      description:
-        'Every current member (and any former member whose net is not zero); the nets add up to exactly 0',
-      items: ref('MemberNet'),
+  CurrencyBalances: object(
+    {
+      currency,
+      members: {
+        type: 'array',
+        description:
+          'Every current member (and any former member whose net is not zero); the nets add up to exactly 0',
+        items: ref('MemberNet'),
+      },
+      simplified: {
+        type: 'array',
+        description:
+          'Transfers that settle every net exactly, each from a negative-net to a positive-net member, ' +
+          'at most (number of non-zero nets − 1) of them',
+        items: ref('Transfer'),
+      },
+      original: {
+        type: 'array',
+        description:
+          'Only in `GET …/balances`: the original (unsimplified) debts, one per pair of people with a debt ' +
+          'between them, from who owes to whom, sorted by `from`, then `to`; they add up to the nets too',
+        items: ref('Transfer'),
+      },
     },
-    simplified: {
-      type: 'array',
-      description:
-        'Transfers that settle every net exactly, each from a negative-net to a positive-net member, ' +
-        'at most (number of non-zero nets − 1) of them',
-      items: ref('Transfer'),
-    },
-  }),
+    ['currency', 'members', 'simplified'],
+  ),
   Balances: {
     type: 'object',
     properties: {
@@ -109,6 +136,11 @@ export const moneySchemas: Record<string, JsonSchema> = {
         type: 'integer',
         minimum: 0,
         description: 'The event sequence number these balances reflect',
+      },
+      simplifyDebts: {
+        type: 'boolean',
+        description:
+          'The group’s setting: whether clients show `simplified` (true) or `original` (false) debts',
       },
       currencies: {
         type: 'array',
@@ -119,7 +151,7 @@ export const moneySchemas: Record<string, JsonSchema> = {
       },
       converted: ref('ConvertedBalances'),
     },
-    required: ['groupId', 'asOfSeq', 'currencies'],
+    required: ['groupId', 'asOfSeq', 'simplifyDebts', 'currencies'],
     additionalProperties: false,
   },
 };

@@ -9,6 +9,16 @@ const groupFields: Record<string, JsonSchema> = {
   createdAt: timestamp,
   updatedAt: timestamp,
   version,
+  archivedAt: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description:
+      'When the group was archived (it refuses every write meanwhile, API.md §3); null when it is not',
+  },
+  simplifyDebts: {
+    type: 'boolean',
+    description: 'Which debts clients show: the simplified ones (true) or the original ones (API.md §6)',
+  },
 };
 
 const inviteFields: Record<string, JsonSchema> = {

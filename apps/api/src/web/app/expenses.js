@@ -26,7 +26,10 @@ $('expense-form').addEventListener(
     const form = new FormData(event.target);
     const { group } = open;
     // One Idempotency-Key for this expense (the SDK makes it): its retries never add a second one.
-    const expense = await tally.expenses.create({ groupId: group.id, ...equalExpense(form, group) });
+    const body = equalExpense(form, group);
+    // Income or a reimbursement is a negative expense (API.md §4): who received it "paid" less than 0.
+    if (form.get('income')) body.amount = -body.amount;
+    const expense = await tally.expenses.create({ groupId: group.id, ...body });
     event.target.reset();
     renderMembers();
     say(`Added “${expense.description}”.`);
@@ -107,7 +110,16 @@ function expenseItem(e) {
     'click',
     handle(() => showComments({ id: e.id, description: e.description })),
   );
-  item.append(comments, historyDisclosure(e.id));
+  // A copy dated now (API.md §4); the SDK's key makes a retried click's request one copy.
+  const copy = element('button', 'Duplicate', { type: 'button' });
+  copy.addEventListener(
+    'click',
+    handle(async () => {
+      const duplicate = await tally.expenses.duplicate(e.id);
+      say(`Copied “${duplicate.description}”.`);
+    }),
+  );
+  item.append(comments, ' ', copy, historyDisclosure(e.id));
   return item;
 }
 

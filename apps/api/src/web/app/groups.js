@@ -36,7 +36,8 @@ export async function listGroups() {
   showMe(user);
   $('group-list').replaceChildren(
     ...page.data.map((group) => {
-      const button = element('button', `${group.name} (${group.currency})`, { type: 'button' });
+      const archived = group.archivedAt ? ', archived' : '';
+      const button = element('button', `${group.name} (${group.currency}${archived})`, { type: 'button' });
       button.dataset.groupId = group.id;
       button.addEventListener(
         'click',
@@ -65,9 +66,9 @@ export async function openGroup(groupId) {
   ]);
   open = { group, balances: balances.currencies, unsubscribe: undefined };
   fillRatesForm(rates);
+  showSettings();
   $('group').hidden = false;
   $('group').dataset.groupId = groupId;
-  $('group-name').textContent = `${group.name} (${group.currency})`;
   $('activity').replaceChildren();
   renderMembers();
   renderBalances();
@@ -93,11 +94,19 @@ export async function openGroup(groupId) {
       else if (event.type.startsWith('expense.')) showExpenseEvent(event);
       if (event.type.startsWith('comment.')) handle(() => refreshComments(event.data.comment))();
       if (event.type === 'rates.updated' && settleIn) handle(showConverted)();
+      if (event.type === 'group.updated') {
+        Object.assign(open.group, event.data.group);
+        showSettings();
+        renderBalances();
+      }
     },
     onBalances: (update) => {
       if (open?.group.id !== update.groupId) return;
-      open.balances = update.currencies;
+      // A live update carries the nets and simplified debts; the original ones come with a read.
+      const original = new Map(open.balances.map((c) => [c.currency, c.original]));
+      open.balances = update.currencies.map((c) => ({ ...c, original: original.get(c.currency) }));
       renderBalances();
+      if (!open.group.simplifyDebts) handle(() => refreshBalances(groupId))();
       if (settleIn) handle(showConverted)();
     },
     onEnded: () => {
@@ -105,6 +114,22 @@ export async function openGroup(groupId) {
       say('You are no longer a member of that group.', true);
     },
   });
+}
+
+async function refreshBalances(groupId) {
+  const balances = await tally.groups.balances(groupId);
+  if (open?.group.id !== groupId) return;
+  open.balances = balances.currencies;
+  renderBalances();
+}
+
+/** The open group's settings: its default currency, which debts are shown, archived or not. */
+function showSettings() {
+  const { group } = open;
+  $('group-name').textContent = `${group.name} (${group.currency})${group.archivedAt ? ', archived' : ''}`;
+  $('group-currency').value = group.currency;
+  $('show-original').checked = !group.simplifyDebts;
+  $('archive-group').textContent = group.archivedAt ? 'Unarchive the group' : 'Archive the group';
 }
 
 async function refreshMembers(groupId) {
@@ -143,14 +168,16 @@ function remindButton(userId) {
 function renderBalances() {
   const rows = [];
   const transfers = [];
-  for (const { currency, members, simplified } of open.balances) {
+  for (const { currency, members, simplified, original } of open.balances) {
+    // The group's setting says which debts everyone sees (API.md §6).
+    const debts = open.group.simplifyDebts ? simplified : (original ?? simplified);
     for (const { userId, net } of members) {
       const row = element('tr', undefined, { 'data-user-id': userId, 'data-currency': currency });
       row.dataset.net = String(net);
       row.append(element('td', nameOf(userId)), element('td', formatMoney(net, currency)));
       rows.push(row);
     }
-    for (const t of simplified) {
+    for (const t of debts) {
       const item = element('li', `${nameOf(t.from)} pays ${nameOf(t.to)} ${formatMoney(t.amount, currency)}`);
       // A debt to me: remind them (API.md §13.5, once a day per member).
       if (t.to === me.id) item.append(' ', remindButton(t.from));
@@ -180,6 +207,38 @@ $('group-form').addEventListener(
     await listGroups();
     await openGroup(group.id);
     say(`Created ${group.name}.`);
+  }),
+);
+
+$('group-settings-form').addEventListener(
+  'submit',
+  handle(async (event) => {
+    const form = new FormData(event.target);
+    open.group = await tally.groups.update(open.group.id, { currency: String(form.get('currency')) });
+    showSettings();
+    say(`New expenses in ${open.group.name} are in ${open.group.currency} unless told otherwise.`);
+  }),
+);
+
+$('show-original').addEventListener(
+  'change',
+  handle(async () => {
+    const groupId = open.group.id;
+    const group = await tally.groups.update(groupId, { simplifyDebts: !$('show-original').checked });
+    Object.assign(open.group, group);
+    await refreshBalances(groupId);
+  }),
+);
+
+// An archived group stays readable but refuses every write (API.md §3) until it is unarchived.
+$('archive-group').addEventListener(
+  'click',
+  handle(async () => {
+    const group = await tally.groups.setArchived(open.group.id, !open.group.archivedAt);
+    Object.assign(open.group, group);
+    showSettings();
+    await listGroups();
+    say(group.archivedAt ? `${group.name} is archived.` : `${group.name} takes changes again.`);
   }),
 );
 
