@@ -31,6 +31,7 @@ describe('the web app at /next/ in headless Chromium', () => {
 
   async function openApp(): Promise<{ page: Page; context: BrowserContext }> {
     const context = await browser.newContext();
+    context.setDefaultTimeout(15_000);
     contexts.push(context);
     await context.addInitScript({
       content: `document.addEventListener('securitypolicyviolation', (e) => {

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { etagOf } from '../../../../../packages/client/src/index';
 import { t } from './messages.js';
 import { formatDateTime, toMajorText, toMinor } from './money.js';
-import { attempt, describe, say, store, tally, wrote } from './session.js';
+import { attempt, cached, describe, say, store, tally, wrote } from './session.js';
 import { go, namesOf } from './ui.js';
 
 const SPLIT_TYPES = ['equal', 'exact', 'shares', 'percent'];
@@ -87,7 +87,10 @@ export function ExpenseScreen({ groupId, expenseId }) {
     setComments(list);
   };
   useEffect(() => {
-    Promise.all([tally.groups.get(groupId), expenseId ? tally.expenses.get(expenseId) : undefined])
+    Promise.all([
+      cached(`group.${groupId}`, () => tally.groups.get(groupId)),
+      expenseId ? tally.expenses.get(expenseId) : undefined,
+    ])
       .then(([g, e]) => {
         setGroup(g);
         setExpense(e);

@@ -5,7 +5,18 @@ import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from './messages.js';
 import { formatDate, formatMoney } from './money.js';
-import { attempt, describe, realtime, saveFile, say, store, tally, useStore, wrote } from './session.js';
+import {
+  attempt,
+  cached,
+  describe,
+  realtime,
+  saveFile,
+  say,
+  store,
+  tally,
+  useStore,
+  wrote,
+} from './session.js';
 import { BalanceBars, Field, go, namesOf, QrCode } from './ui.js';
 
 export function GroupScreen({ groupId }) {
@@ -18,18 +29,28 @@ export function GroupScreen({ groupId }) {
   const queryRef = useRef('');
   const [invite, setInvite] = useState();
 
-  const loadExpenses = () =>
-    tally.expenses
-      .list(groupId, { limit: 50, ...(queryRef.current ? { q: queryRef.current } : {}) })
-      .then((page) => setExpenses(page.data));
+  const loadExpenses = () => {
+    const q = queryRef.current;
+    const read = () => tally.expenses.list(groupId, { limit: 50, ...(q ? { q } : {}) });
+    return (q ? read() : cached(`expenses.${groupId}`, read)).then((page) => setExpenses(page.data));
+  };
   const loadSettlements = () =>
-    tally.settlements.list(groupId, { limit: 20 }).then((page) => setSettlements(page.data));
-  const loadGroup = () => tally.groups.get(groupId).then(setGroup);
+    cached(`settlements.${groupId}`, () => tally.settlements.list(groupId, { limit: 20 })).then((page) =>
+      setSettlements(page.data),
+    );
+  const loadGroup = () => cached(`group.${groupId}`, () => tally.groups.get(groupId)).then(setGroup);
 
   useEffect(() => {
     let subscription;
     let closed = false;
-    Promise.all([loadGroup(), tally.groups.balances(groupId), loadExpenses(), loadSettlements()])
+    // The activity feed follows the groups of the moment it is asked: this one may be new.
+    realtime?.followActivity();
+    Promise.all([
+      loadGroup(),
+      cached(`balances.${groupId}`, () => tally.groups.balances(groupId)),
+      loadExpenses(),
+      loadSettlements(),
+    ])
       .then(([, read]) => {
         if (closed) return;
         setBalances(read.currencies);
@@ -58,6 +79,18 @@ export function GroupScreen({ groupId }) {
 
   if (!group) return html`<section><p>${t('loading')}</p></section>`;
   const names = namesOf(group);
+  // A group without records yet: everyone at zero in its currency.
+  const shown = balances.length
+    ? balances
+    : [
+        {
+          currency: group.currency,
+          members: group.members
+            .filter((m) => m.status !== 'deleted')
+            .map((m) => ({ userId: m.userId, net: 0 })),
+          simplified: [],
+        },
+      ];
   const nameOf = (id) => names.get(id) ?? id;
   const waiting = tally.outbox
     .pending(groupId)
@@ -113,8 +146,7 @@ export function GroupScreen({ groupId }) {
   return html`<h1 id="group-name">${group.name} <span class="muted">${group.currency}</span></h1>
     <section aria-labelledby="balances-title" id="balances">
       <h2 id="balances-title">${t('balances')}</h2>
-      ${balances.length === 0 && html`<p class="muted">${t('allSettled')}</p>`}
-      ${balances.map(
+      ${shown.map(
         (c) => html`<div key=${c.currency} data-currency=${c.currency}>
           <${BalanceBars} currency=${c.currency} members=${c.members} names=${names} />
           ${

@@ -1,11 +1,10 @@
 // The app's one SDK client, its session kept across reloads, the outbox in IndexedDB, the live
 // connection, and a small store the screens read (who is signed in, sync and live state, unread).
 import { useEffect, useState } from 'preact/hooks';
-import { indexedDbOutbox, TallyClient } from '../../../../../packages/client/src/index';
+import { indexedDbOutbox, ProblemError, TallyClient } from '../../../../../packages/client/src/index';
 import { t } from './messages.js';
 
 const TOKENS_KEY = 'tally.next.tokens';
-const ME_KEY = 'tally.next.me';
 
 /**
  * The session's tokens in localStorage, so a reload stays signed in (docs/DECISIONS.md: readable by
@@ -52,6 +51,7 @@ export function useStore() {
   useEffect(() => {
     const listener = () => setTick((n) => n + 1);
     listeners.add(listener);
+    listener(); // a change between the first render and this effect
     return () => listeners.delete(listener);
   }, []);
   return store;
@@ -90,7 +90,7 @@ export async function refreshUnread() {
 }
 
 async function startSession(me) {
-  localStorage.setItem(ME_KEY, JSON.stringify(me));
+  localStorage.setItem('tally.next.cache.me', JSON.stringify(me));
   update({ me });
   realtime = tally.realtime();
   realtime.on('state', (state) => update({ live: state }));
@@ -103,18 +103,12 @@ async function startSession(me) {
   refreshUnread().catch(() => {});
 }
 
-/** At load: the session a reload kept (offline too: the user as last seen). */
+/** At load: the session a reload kept (offline too: the user as last read). */
 export async function resume() {
   if (!(await tally.auth.isSignedIn())) return update({ ready: true });
-  const cached = localStorage.getItem(ME_KEY);
-  let me = cached ? JSON.parse(cached) : undefined;
-  try {
-    me = await tally.auth.me();
-  } catch (error) {
-    if (!me) throw error;
-    say(t('offlineShell'));
-  }
+  const me = await cached('me', () => tally.auth.me());
   if (store.ready && !store.me) return; // signed out meanwhile (the refresh was refused)
+  if (!navigator.onLine) say(t('offlineShell'));
   await startSession(me);
   update({ ready: true });
 }
@@ -127,7 +121,8 @@ export async function signIn(session) {
 export function signedOut(message) {
   realtime?.close();
   realtime = undefined;
-  localStorage.removeItem(ME_KEY);
+  for (const key of Object.keys(localStorage))
+    if (key.startsWith('tally.next.')) localStorage.removeItem(key);
   tally.outbox.stop().catch(() => {});
   update({ me: undefined, live: 'idle', pending: 0, ready: true });
   say(message);
@@ -138,6 +133,24 @@ export function signedOut(message) {
 export async function signOut(everywhere = false) {
   await (everywhere ? tally.auth.logoutAll() : tally.auth.logout()).catch(() => {});
   signedOut(t('signedOut'));
+}
+
+/**
+ * A read that works offline: the answer is kept on the device (localStorage, under `key`), and
+ * without a network the copy last read is used instead, at once (the SDK would retry first).
+ */
+export async function cached(key, read) {
+  const storageKey = `tally.next.cache.${key}`;
+  const stored = localStorage.getItem(storageKey);
+  if (!navigator.onLine && stored) return JSON.parse(stored);
+  try {
+    const answer = await read();
+    localStorage.setItem(storageKey, JSON.stringify(answer));
+    return answer;
+  } catch (error) {
+    if (stored && !(error instanceof ProblemError)) return JSON.parse(stored);
+    throw error;
+  }
 }
 
 /** Saves `text` as a file through a link to a blob (nothing leaves the device). */
