@@ -159,7 +159,7 @@ describe('the web app at /next/ in headless Chromium', () => {
     await signUp(page, 'Oda');
     const groupId = await createGroup(page, 'Road trip');
     // The service worker has precached the shell.
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.evaluate('navigator.serviceWorker.ready.then(() => undefined)'); // the page's DOM types are not this file's
 
     await context.setOffline(true);
     await addExpense(page, 'Fuel', '42.50');
