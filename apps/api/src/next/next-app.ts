@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler } from 'express';
-import { BROWSER_BUNDLE, WEB_CSP } from '../web/web-client';
+import { BROWSER_BUNDLE, esbuildAvailable, WEB_CSP } from '../web/web-client';
 
 /**
  * The web app at `/next/` (docs/OPERATIONS.md#the-web-app-at-next): Preact with htm templates, on
@@ -92,15 +92,6 @@ export async function loadNextFiles(): Promise<Files | undefined> {
     );
   }
   return undefined;
-}
-
-function esbuildAvailable(): boolean {
-  try {
-    require.resolve('esbuild');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
