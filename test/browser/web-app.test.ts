@@ -142,6 +142,25 @@ describe('the web app at /next/ in headless Chromium', () => {
     await page.locator('#expense-form').waitFor();
     await page.getByLabel('Shares').check();
     await checkAccessibility(page, 'add expense');
+    // Two payers and an exact split.
+    await page.getByLabel('Description').fill('Hotel');
+    await page.getByLabel(/^Amount/).fill('30');
+    await page.locator('#payers').getByLabel('Cy', { exact: true }).check();
+    await page.getByLabel('Ada paid').fill('15');
+    await page.getByLabel('Cy paid').fill('15');
+    await page.getByLabel('Exact amounts').check();
+    await page.getByLabel("Ada's part").fill('10');
+    await page.getByLabel("Cy's part").fill('20');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectBar(page, 'Ada', '€5.00');
+    await expectBar(page, 'Cy', '-€5.00');
+    await page.getByLabel('Search expenses').fill('hotel');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await until(async () => {
+      expect(await page.locator('#expense-list li').allTextContents()).toEqual([
+        expect.stringContaining('Hotel'),
+      ]);
+    });
 
     await page.getByRole('link', { name: /Activity/ }).click();
     await page.locator('#activity-list li', { hasText: 'Dinner' }).first().waitFor();

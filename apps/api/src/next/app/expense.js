@@ -64,6 +64,14 @@ function bodyOf(state, groupId, currency) {
           if (state.type === 'shares') return { userId, shares: Number.parseInt(value, 10) };
           return { userId, percent: Number(value) };
         });
+  if (between.length === 0) throw new Error(t('nobody'));
+  const sum = (values) => values.reduce((a, b) => a + b, 0);
+  if (Array.isArray(paidBy) && sum(paidBy.map((p) => p.amount)) !== amount) throw new Error(t('payersSum'));
+  if (state.type === 'exact' && sum(between.map((b) => b.amount)) !== amount) throw new Error(t('splitSum'));
+  // Percents have at most 2 decimals: compared in hundredths, exactly.
+  if (state.type === 'percent' && sum(between.map((b) => Math.round(b.percent * 100))) !== 10000) {
+    throw new Error(t('percentSum'));
+  }
   return {
     groupId,
     description: state.description.trim(),

@@ -26,7 +26,12 @@ export const tally = new TallyClient({
   baseUrl: window.location.origin,
   tokenStore,
   // Writes wait here (IndexedDB) while there is no network, then go once each (their keys).
-  outbox: { storage: indexedDbOutbox({ name: 'tally-next-outbox' }), autoStart: false },
+  outbox: {
+    storage: indexedDbOutbox({ name: 'tally-next-outbox' }),
+    autoStart: false,
+    // A final refusal (a split that does not add up, a member who left): said, not lost silently.
+    onRejected: ({ error }) => say(t('rejected', describe(error)), true),
+  },
   onSessionExpired: () => signedOut(t('sessionExpired')),
 });
 
@@ -131,6 +136,12 @@ export function signedOut(message) {
 
 /** Signs this session (or every one) out; the tokens here are forgotten whatever the server says. */
 export async function signOut(everywhere = false) {
+  // Writes not sent yet belong to this account: never sent later under another one.
+  const unsent = tally.outbox.pending();
+  if (unsent.length > 0) {
+    if (!window.confirm(t('signOutPending', unsent.length))) return;
+    for (const entry of unsent) await tally.outbox.discard(entry.id);
+  }
   await (everywhere ? tally.auth.logoutAll() : tally.auth.logout()).catch(() => {});
   signedOut(t('signedOut'));
 }
