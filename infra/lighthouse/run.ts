@@ -10,10 +10,24 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../test/browser/chromium';
 
 type Category = { title: string; score: number | null };
+type Audit = { title: string; displayValue?: string };
 type Lighthouse = (
   url: string,
   flags: { port: number; output: 'json'; logLevel: 'error'; onlyCategories: string[] },
-) => Promise<{ lhr: { categories: Record<string, Category>; finalDisplayedUrl: string } } | undefined>;
+) => Promise<
+  | {
+      lhr: { categories: Record<string, Category>; audits: Record<string, Audit>; finalDisplayedUrl: string };
+    }
+  | undefined
+>;
+/** The metrics behind the performance score. */
+const METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+];
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const PORT = 9333;
@@ -39,8 +53,13 @@ async function main(): Promise<void> {
     process.stdout.write(`Lighthouse 12.2.3, mobile (throttled), ${result.lhr.finalDisplayedUrl}\n`);
     for (const id of CATEGORIES) {
       const category = result.lhr.categories[id];
-      const score = category?.score === null || category === undefined ? 'n/a' : Math.round(category.score * 100);
+      const score =
+        category?.score === null || category === undefined ? 'n/a' : Math.round(category.score * 100);
       process.stdout.write(`${(category?.title ?? id).padEnd(16)} ${score}\n`);
+    }
+    for (const id of METRICS) {
+      const audit = result.lhr.audits[id];
+      if (audit) process.stdout.write(`  ${audit.title}: ${audit.displayValue ?? ''}\n`);
     }
   } finally {
     await browser.close();
