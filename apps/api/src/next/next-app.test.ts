@@ -38,6 +38,7 @@ describe('the web app middleware at /next/ (from the sources, as npm start does)
     expect(bundle.status).toBe(200);
     expect(bundle.headers['content-type']).toMatch(/^text\/javascript/);
     expect(bundle.text).toContain('Tally web app');
+    expect(bundle.headers['content-encoding']).toBe('gzip');
     const types: Record<string, RegExp> = {
       'style.css': /^text\/css/,
       'manifest.webmanifest': /^application\/manifest\+json/,
