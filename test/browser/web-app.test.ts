@@ -162,6 +162,11 @@ describe('the web app at /next/ in headless Chromium', () => {
       ]);
     });
 
+    // Someone already on Tally, by email (after the splits above: it changes none of them).
+    const eve = await t.register('Eve');
+    await page.getByLabel('Add someone on Tally by email').fill(eve.email);
+    await page.locator('#member-form button').click();
+    await page.locator('#member-list li', { hasText: 'Eve' }).waitFor();
     await page.getByRole('link', { name: /Activity/ }).click();
     await page.locator('#activity-list li', { hasText: 'Dinner' }).first().waitFor();
     await checkAccessibility(page, 'activity');
@@ -206,14 +211,22 @@ describe('the web app at /next/ in headless Chromium', () => {
     const { page: ada } = await openApp();
     const { page: bob } = await openApp();
     await signUp(ada, 'Ana');
-    const bobEmail = await signUp(bob, 'Bea');
+    await signUp(bob, 'Bea');
     const groupId = await createGroup(ada, 'Flat');
-    await ada.getByLabel('Add someone on Tally by email').fill(bobEmail);
-    await ada.locator('#member-form button').click();
-    await ada.locator('#member-list li', { hasText: 'Bea' }).waitFor();
+    // Ana keeps a place for Bea, then sends her the invite link; Bea takes that place over (a claim).
+    await ada.getByLabel('Add someone not on Tally yet').fill('Bea');
+    await ada.locator('#pending-form button').click();
+    await ada.locator('#member-list li', { hasText: 'not on Tally yet' }).waitFor();
+    await ada.getByRole('button', { name: 'Make an invite link (7 days)' }).click();
+    const invite = (await ada.locator('#invite-link').getAttribute('href')) as string;
+    expect(invite).toMatch(/\/next\/#\/join\/[A-Za-z0-9_-]{43}$/);
 
-    await bob.goto(`${t.url}/next/#/g/${groupId}`);
+    await bob.goto(invite);
+    await bob.getByLabel('Join as').selectOption({ label: 'Bea' });
+    await checkAccessibility(bob, 'join');
+    await bob.getByRole('button', { name: 'Join a group' }).click();
     await bob.locator('#group-name', { hasText: 'Flat' }).waitFor();
+    await ada.locator('#member-list li', { hasText: 'not on Tally yet' }).waitFor({ state: 'detached' });
     await expectBar(bob, 'Bea', '€0.00');
 
     await addExpense(ada, 'Groceries', '20.00');

@@ -226,7 +226,13 @@ export function GroupScreen({ groupId }) {
       ${
         invite
           ? html`<p><a href=${invite} id="invite-link">${invite}</a></p>
-              <${QrCode} text=${invite} label=${t('inviteQr')} />`
+              <${QrCode} text=${invite} label=${t('inviteQr')} />
+              ${
+                navigator.share &&
+                html`<button type="button" onClick=${() => navigator.share({ title: group.name, url: invite }).catch(() => {})}>
+                  ${t('share')}
+                </button>`
+              }`
           : html`<button type="button" id="make-invite" onClick=${makeInvite}>${t('makeInvite')}</button>`
       }
     </section>

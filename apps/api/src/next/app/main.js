@@ -20,7 +20,7 @@ function Header() {
       me &&
       html`<span class="sync" id="sync" role="status">${pending > 0 ? t('waitingToSync', pending) : t('allSynced')}</span>
         <span class="sync" id="live">${t(`live.${live}`)}</span>
-        <nav aria-label="Main">
+        <nav aria-label=${t('mainNav')}>
           <a href="#/">${t('groups')}</a>
           <a href="#/activity">${t('activity')}${
             unread.unread > 0

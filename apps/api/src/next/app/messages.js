@@ -17,6 +17,7 @@ const EN = {
   welcome: (name) => `Welcome, ${name}.`,
   signedOut: 'Signed out.',
   sessionExpired: 'Your session expired: sign in again.',
+  mainNav: 'Main',
   groups: 'Groups',
   noGroups: 'No groups yet: make one for your next trip or your flat.',
   newGroup: 'New group',
