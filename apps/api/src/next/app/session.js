@@ -62,8 +62,12 @@ export function useStore() {
   return store;
 }
 
+let sayTimer;
+/** Shows a message; a success leaves after a few seconds, an error stays until the next message. */
 export function say(text, error = false) {
+  clearTimeout(sayTimer);
   update({ status: { text, error } });
+  if (!error) sayTimer = setTimeout(() => update({ status: { text: '', error: false } }), 6000);
 }
 export function describe(error) {
   const fields = (error?.errors ?? []).map((e) => `${e.path}: ${e.message}`).join('; ');
