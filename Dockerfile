@@ -43,8 +43,10 @@ COPY tsconfig.json tsconfig.base.json ./
 COPY apps apps
 COPY packages packages
 # Type check of what the image runs: apps/server and the workspaces it references (tsc -b, project
-# references; the tests' project is not in the context).
-RUN npx tsc -b apps/server
+# references; the tests' project is not in the context). TYPECHECK=0 leaves it out where the same tree
+# was just type-checked whole (CI's `npm run typecheck`; `TALLY_IMAGE_TYPECHECK=0 npm run image`).
+ARG TYPECHECK=1
+RUN if [ "$TYPECHECK" != 0 ]; then npx tsc -b apps/server; fi
 RUN npm run build
 
 # Stage 2: production dependencies only (no tsx, no esbuild: the image runs compiled JavaScript).

@@ -25,6 +25,11 @@ if [[ -n "${NODE_IMAGE:-}" ]]; then
 elif image_exists "$BASE_IMAGE"; then
   base_args=(--build-arg "NODE_IMAGE=$BASE_IMAGE")
 fi
+# TALLY_IMAGE_TYPECHECK=0: no type check inside the build (the caller type-checked this tree already).
+check_args=()
+if [[ "${TALLY_IMAGE_TYPECHECK:-1}" == 0 ]]; then
+  check_args=(--build-arg TYPECHECK=0)
+fi
 # A registry behind a TLS-inspecting proxy: its CA goes to npm ci as a build secret (not into a layer).
 secret_args=()
 if [[ -n "${NODE_EXTRA_CA_CERTS:-}" && -f "${NODE_EXTRA_CA_CERTS}" ]]; then
@@ -35,6 +40,6 @@ echo "image: building $image on ${base_args[*]:-the default base, node:24-bookwo
 started=$(date +%s)
 # --pull=missing: a local base is never looked up in a registry; node:24-bookworm-slim is pulled once.
 pm build "${PM_LIMITS[@]}" --layers --pull=missing --network host --format docker \
-  "${base_args[@]}" "${secret_args[@]}" -t "$image" -f "$ROOT/Dockerfile" "$ROOT"
+  "${base_args[@]}" "${check_args[@]}" "${secret_args[@]}" -t "$image" -f "$ROOT/Dockerfile" "$ROOT"
 size=$(pm image inspect --format '{{.Size}}' "$image")
 echo "image: $image built in $(($(date +%s) - started)) s, $((size / 1000000)) MB"

@@ -90,6 +90,7 @@ describe('/docs in headless Chromium', () => {
       'Recurring expenses',
       'Webhooks',
       'Comments',
+      'History',
       'Imports',
       'Balances',
       'Events',

@@ -23,3 +23,13 @@ export async function signUpOnPage(
   await page.locator('#live', { hasText: 'open' }).waitFor();
   return email;
 }
+
+/** Collects into `problems` what the page reports going wrong: its uncaught errors, console errors and warnings. */
+export function watchProblems(page: Page, problems: string[]): void {
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') {
+      problems.push(`console ${message.type()}: ${message.text()}`);
+    }
+  });
+}

@@ -307,6 +307,22 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       kind: 'recurring',
       send: (i, u) => keyed(t.request.delete(`/v1/recurring/${i.recurringId}`).set(u.auth)),
     },
+    // The history of a record (API.md §15), of a deleted expense too.
+    {
+      name: 'GET /v1/expenses/{id}/history',
+      kind: 'expense',
+      send: (i, u) => t.request.get(`/v1/expenses/${i.expenseId}/history`).set(u.auth),
+    },
+    {
+      name: 'GET /v1/expenses/{id}/history (deleted)',
+      kind: 'expense',
+      send: (i, u) => t.request.get(`/v1/expenses/${i.deletedExpenseId}/history`).set(u.auth),
+    },
+    {
+      name: 'GET /v1/settlements/{id}/history',
+      kind: 'settlement',
+      send: (i, u) => t.request.get(`/v1/settlements/${i.settlementId}/history`).set(u.auth),
+    },
   ];
 
   /** Every row that belongs to the victim's group, in a stable order. */

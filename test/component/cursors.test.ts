@@ -36,6 +36,7 @@ describe('cursors the API did not issue', () => {
     { path: '/v1/me/activity', id: `evt_${ULID}` },
     { path: `/v1/expenses/${expenseId}/comments`, id: `cmt_${ULID}` },
     { path: `/v1/groups/${groupId}/events`, id: undefined },
+    { path: `/v1/expenses/${expenseId}/history`, id: undefined },
   ];
 
   const expect422 = async (path: string, cursor: string, query: Record<string, string> = {}) => {
@@ -112,6 +113,7 @@ describe('cursors the API did not issue', () => {
     }
     for (const cursor of [forge([1.5]), forge([2 ** 60]), forge(['1'])]) {
       await expect422(`/v1/groups/${groupId}/events`, cursor);
+      await expect422(`/v1/expenses/${expenseId}/history`, cursor);
     }
   });
 
@@ -125,6 +127,13 @@ describe('cursors the API did not issue', () => {
         .set('Idempotency-Key', newKey())
         .send({ text: `comment ${i}` });
       expect(comment.status).toBe(201);
+      // a second and third version of the expense, for its history (API.md §15)
+      const edit = await t.request
+        .patch(`/v1/expenses/${expenseId}`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ description: `edit ${i}` });
+      expect(edit.status).toBe(200);
     }
     for (const { path } of lists()) {
       if (path.endsWith('/recurring') || path.endsWith('/settlements')) continue;

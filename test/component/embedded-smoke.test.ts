@@ -238,6 +238,16 @@ describe('main flow on embedded PGlite', () => {
       { userId: bob.id, net: -33333 },
       { userId: cy.id, net: -33333 },
     ]);
+    // Its history (API.md §15) reads the same events on PGlite, by the same indexes (migration 026).
+    const history = await t.request.get(`/v1/expenses/${expense.id}/history`).set(ada.auth);
+    expect(history.status).toBe(200);
+    expect(
+      history.body.data.map((v: { action: string; changes: unknown[] | null }) => [v.action, v.changes]),
+    ).toEqual([
+      ['created', null],
+      ['deleted', []],
+      ['restored', []],
+    ]);
   });
 
   it('answers errors as problem+json on PGlite too', async () => {

@@ -212,6 +212,11 @@ describe('OpenAPI document: answers (money)', () => {
     expectStatus(await call('get', `/v1/settlements/${kept.body.id}/comments?limit=1`, { user: bob }), 200);
     expectStatus(await call('delete', `/v1/comments/${comment.body.id}`, { user: cy, key: true }), 403);
     expectStatus(await call('delete', `/v1/comments/${comment.body.id}`, { user: bob, key: true }), 204);
+    // the history of a record (API.md §15): the expense was put, edited, deleted and restored
+    expectStatus(await call('get', `/v1/expenses/${clientId}/history?limit=2`, { user: cy }), 200);
+    expectStatus(await call('get', `/v1/expenses/${clientId}/history?limit=51`, { user: cy }), 422);
+    expectStatus(await call('get', `/v1/expenses/${clientId}/history`, { user: dee }), 404);
+    expectStatus(await call('get', `/v1/settlements/${kept.body.id}/history`, { user: bob }), 200);
     // recurring expenses (API.md §6a)
     const rent = {
       expense: {

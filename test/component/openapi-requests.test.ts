@@ -153,6 +153,7 @@ describe('OpenAPI document: requests', () => {
     }
     expect(lists.map((d) => d.key).sort()).toEqual([
       'GET /v1/expenses/{expenseId}/comments',
+      'GET /v1/expenses/{expenseId}/history',
       'GET /v1/groups',
       'GET /v1/groups/{groupId}/balances',
       'GET /v1/groups/{groupId}/events',
@@ -163,6 +164,7 @@ describe('OpenAPI document: requests', () => {
       'GET /v1/groups/{groupId}/webhooks/{webhookId}/deliveries',
       'GET /v1/me/activity',
       'GET /v1/settlements/{settlementId}/comments',
+      'GET /v1/settlements/{settlementId}/history',
     ]);
     for (const { key, path, method, op } of lists) {
       const get = (query: string) => t.request.get(`${concrete(path)}?${query}`).set(ada.auth);

@@ -161,5 +161,15 @@ describe('recurring expenses across processes', () => {
     expect(Object.fromEntries(balances.map((b) => [b.user_id, Number(b.net)]))).toEqual(
       Object.fromEntries(nets),
     );
+
+    // The fleet served no request: what its live processes' group commit counts
+    // (write_batch_size_sum: statements sent, a lost race's included) is the occurrences' writes,
+    // exported because the scheduler writes through the process's one write runner.
+    let batched = 0;
+    for (const server of servers.slice(-3)) {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      batched += Number(/^write_batch_size_sum (\d+)/m.exec(text)?.[1] ?? 0);
+    }
+    expect(batched).toBeGreaterThan(0);
   }, 90_000);
 });

@@ -32,6 +32,8 @@ import { fxRoutes } from './fx/fx.routes';
 import type { RatesProvider } from './fx/rates-provider';
 import { createGroupsService } from './groups/groups.service';
 import { createInvitesService } from './groups/invites.service';
+import { historyRoutes } from './history/history.routes';
+import { createHistoryService } from './history/history.service';
 import {
   clientIpOf,
   compileTrustProxy,
@@ -59,7 +61,7 @@ import { importRoutes } from './imports/imports.routes';
 import { createImportsService } from './imports/imports.service';
 import type { Announcer } from './ledger/announcer';
 import type { GroupGate } from './ledger/group-access';
-import { createWriteRunner } from './ledger/write-runner';
+import { createWriteRunner, type WriteRunner } from './ledger/write-runner';
 import { ledgerRoutes } from './ledger.routes';
 import { type BackgroundTasks, createBackgroundTasks } from './mail/background';
 import { createLogMailer, type Mailer, withMailMetrics } from './mail/mailer';
@@ -106,6 +108,11 @@ export type AppDeps = {
   ignoredErrors?: IgnoredErrors;
   /** Bounds the writes waiting on one group (`createGroupGate`); absent means unbounded. */
   groupGate?: GroupGate;
+  /**
+   * The process's write runner (`createWriteRunner`), shared with the recurring scheduler so that one
+   * group commit, state cache and set of metrics serve every write of the process; absent: the app's own.
+   */
+  writes?: WriteRunner;
   /** How long a just-rotated refresh token still refreshes (API.md §2). @default 10 */
   refreshReuseGraceSeconds?: number;
   /**
@@ -221,13 +228,15 @@ export function createApp(deps: AppDeps): Express {
   const verification = createEmailVerification({ knex: deps.knex, logger: deps.logger, linkBase });
   const emailDeps = { verification, mailer, background };
   const reads = createReadRouting({ primary: deps.knex, replica: deps.readKnex, registry: deps.registry });
-  const writes = createWriteRunner({
-    knex: deps.knex,
-    newId,
-    groupGate: deps.groupGate,
-    onIgnoredError: deps.ignoredErrors,
-    registry: deps.registry,
-  });
+  const writes =
+    deps.writes ??
+    createWriteRunner({
+      knex: deps.knex,
+      newId,
+      groupGate: deps.groupGate,
+      onIgnoredError: deps.ignoredErrors,
+      registry: deps.registry,
+    });
   const expenses = createExpensesService({ knex: deps.knex, newId });
   const accounts = createAccountDeletion({
     knex: deps.knex,
@@ -307,6 +316,7 @@ export function createApp(deps: AppDeps): Express {
       vapidPublicKey: deps.notifications?.vapidPublicKey,
       allowHttpEndpoints: deps.notifications?.allowHttpEndpoints,
     }),
+    ...historyRoutes({ history: createHistoryService({ knex: deps.knex }) }),
   ];
   const v1Routes = deps.adjustRoutes?.(declared) ?? declared;
   // Every write route but auth's, as registered: tests check each is keyed (API.md §7).

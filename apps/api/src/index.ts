@@ -35,8 +35,10 @@ export {
 } from './http/probe-routes';
 export { createRateLimits } from './http/rate-limit';
 export { requestContext } from './http/request-context';
+export { createIdMaker } from './ids';
 export { type Announcer, createAnnouncer } from './ledger/announcer';
 export { createGroupGate, type GroupGate } from './ledger/group-access';
+export { createWriteRunner, type WriteRunner } from './ledger/write-runner';
 export { type BackgroundTasks, createBackgroundTasks } from './mail/background';
 export {
   createLogMailer,

@@ -3,12 +3,14 @@ import {
   createAuthRecordsSweeper,
   createEcbRatesProvider,
   createGroupGate,
+  createIdMaker,
   createKeyFailures,
   createLoadShedder,
   createLoginThrottle,
   createRateLimits,
   createRecurringScheduler,
   createWebhookDispatcher,
+  createWriteRunner,
 } from '@tally/api';
 import { createPartitionMaintainer } from '@tally/db';
 import { createRelay, type EventBus, publicationOf, shardedPublicationOf } from '@tally/events';
@@ -164,6 +166,15 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     waitTimeoutMs: config.dbPoolAcquireTimeoutMs,
     registry,
   });
+  // One write runner for the process: the API's writes and the recurring occurrences share its group
+  // commit, state cache and metrics (write_batch_size…), and its statement names on the shared pool.
+  const writes = createWriteRunner({
+    knex,
+    newId: createIdMaker(),
+    groupGate,
+    onIgnoredError: ignoredErrors,
+    registry,
+  });
   // Recurring expenses: every API process creates the due occurrences (no leader), once the
   // partitions their events go to exist. The test clock offset is honoured only under NODE_ENV=test.
   const clockOffsetMs = switches.clockOffsetMs;
@@ -171,6 +182,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     knex,
     announcer,
     groupGate,
+    writes,
     pollMs: config.recurringPollMs,
     now: () => new Date(Date.now() + clockOffsetMs),
     onIgnoredError: ignoredErrors,
@@ -211,6 +223,7 @@ export function createApiParts(config: Config, deps: ApiPartsDeps) {
     apiKeyFailures,
     loadShedder,
     groupGate,
+    writes,
     ratesProvider,
     async stop() {
       await recurring.stop();

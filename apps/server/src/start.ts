@@ -189,6 +189,7 @@ export async function start(
         apiKeyFailures: api.apiKeyFailures,
         loadShedder: api.loadShedder.middleware,
         groupGate: api.groupGate,
+        writes: api.writes,
         ratesProvider: api.ratesProvider,
         webhookAllowPrivateAddresses: config.webhookAllowPrivateAddresses,
         announceUserRevoked: (userId) => {

@@ -13,6 +13,7 @@ export * from './errors.js';
 export { etagOf } from './etag.js';
 export { type ConditionalWriteOptions, ExpensesApi } from './expenses-api.js';
 export { GroupsApi } from './groups-api.js';
+export { HistoryApi, type HistoryTarget, mergeTimeline, type TimelineEntry } from './history-api.js';
 export {
   type CallOptions,
   defaultSleep,

@@ -5,6 +5,7 @@ import { AuthApi } from './auth-api.js';
 import { CommentsApi } from './comments-api.js';
 import { ExpensesApi } from './expenses-api.js';
 import { GroupsApi } from './groups-api.js';
+import { HistoryApi } from './history-api.js';
 import { defaultSleep, HttpClient, type HttpClientOptions } from './http-client.js';
 import { randomIdempotencyKey } from './idempotency-key.js';
 import { ImportsApi } from './imports-api.js';
@@ -81,6 +82,8 @@ export class TallyClient {
   readonly notifications: NotificationsApi;
   /** Web Push: the VAPID key and the caller's registered browsers (API.md §13.2). */
   readonly push: PushApi;
+  /** Every version of an expense or a settlement, with who changed what (API.md §15). */
+  readonly history: HistoryApi;
   /**
    * Money writes that survive the app being killed: stored first, sent after, until a final answer
    * (see `Outbox`). Started with the client; a new session (login, refresh) wakes it.
@@ -128,6 +131,7 @@ export class TallyClient {
     this.apiKeys = new ApiKeysApi(http);
     this.webhooks = new WebhooksApi(http);
     this.notifications = new NotificationsApi(http);
+    this.history = new HistoryApi(http);
     this.push = new PushApi(http);
     this.outbox = new Outbox(
       {

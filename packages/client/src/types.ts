@@ -274,3 +274,16 @@ export type ImportReport = Omit<Schemas['ImportReport'], 'status' | 'refused'> &
 };
 /** The body of `POST /v1/groups/{groupId}/imports`. */
 export type ImportRequest = Schemas['CreateImportRequest'];
+
+// ---- history of a record (API.md §15) -----------------------------------------------------------
+
+/** One difference from the version before: `paidBy`, `shares`, `split.between` per member (`userId`). */
+export type FieldChange = Schemas['FieldChange'];
+/** One version of an expense: who, when, its version and ETag, the record, the changes. */
+export type ExpenseVersion = Schemas['ExpenseVersion'];
+/** One version of a settlement (settlements have no version: `version` and `etag` are null). */
+export type SettlementVersion = Schemas['SettlementVersion'];
+/** A page of a record's history; `truncated`: older versions are no longer kept (retention). */
+export type HistoryPage<V> = { data: V[]; nextCursor: string | null; truncated: boolean };
+/** `?limit=` (1–50, server default 20) and `?cursor=` of a history. */
+export type HistoryListOptions = NonNullable<operations['getExpenseHistory']['parameters']['query']>;

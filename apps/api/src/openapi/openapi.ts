@@ -86,6 +86,7 @@ const TAGS = [
   { name: 'Recurring expenses', description: 'Expenses the server creates on a schedule' },
   { name: 'Webhooks', description: 'Signed HTTP deliveries of a group’s events (Standard Webhooks)' },
   { name: 'Comments', description: 'Notes members leave on expenses and settlements' },
+  { name: 'History', description: 'Every version of an expense or a settlement: who changed what, when' },
   { name: 'Imports', description: 'Expenses and payments brought in from a Splitwise export' },
   { name: 'Balances', description: 'Who owes whom' },
   { name: 'Events', description: 'The durable, ordered log of every change to a group' },

@@ -15,7 +15,7 @@ import { ok } from '../http/reply';
 import { createIdMaker } from '../ids';
 import type { Announcer } from '../ledger/announcer';
 import type { GroupGate } from '../ledger/group-access';
-import { createWriteRunner, type OnIgnoredError } from '../ledger/write-runner';
+import { createWriteRunner, type OnIgnoredError, type WriteRunner } from '../ledger/write-runner';
 import { createRecurringService, type OccurrenceStep } from './recurring.service';
 
 /**
@@ -37,6 +37,11 @@ export type RecurringSchedulerOptions = {
   announcer: Announcer;
   /** The process's per-group write gate, shared with the API's writes. */
   groupGate?: GroupGate;
+  /**
+   * The process's write runner, shared with the API's writes (one group commit; its metrics exported);
+   * absent: the scheduler's own, on `groupGate`, with no metrics.
+   */
+  writes?: WriteRunner;
   /** How often this process looks for due occurrences, in ms; 0: never (the scheduler stays off). */
   pollMs: number;
   /** The clock the due dates are compared with (injectable for tests). @default () => new Date() */
@@ -102,15 +107,17 @@ export function createRecurringScheduler(options: RecurringSchedulerOptions) {
   // A claim holds a pooled connection while the occurrences' writes take others: only with a pool
   // of at least two (exactly-once never depends on the claims).
   const claims = isPgServer(knex) && poolMaxOf(knex) >= 2;
-  // The scheduler's own writes: its own ids and state cache, the process's group gate.
+  // Its writes: through the process's write runner when given (start.ts), else one of its own.
   const newId = createIdMaker();
-  const writes = createWriteRunner({
-    knex,
-    newId,
-    groupGate: options.groupGate,
-    onIgnoredError: ignored,
-    statementPrefix: 'tally_recurring_write',
-  });
+  const writes =
+    options.writes ??
+    createWriteRunner({
+      knex,
+      newId,
+      groupGate: options.groupGate,
+      onIgnoredError: ignored,
+      statementPrefix: 'tally_recurring_write',
+    });
   const expenses = createExpensesService({ knex, newId });
   const recurring = createRecurringService({ knex, newId, expenses });
 

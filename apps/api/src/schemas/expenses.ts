@@ -136,6 +136,11 @@ const cursor = Joi.string()
     'The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422',
   );
 export const listQuery = Joi.object({ limit, cursor }).label('ListQuery');
+/** A record's history (API.md §15): a smaller page, each version carries its whole record. */
+export const historyQuery = Joi.object({
+  limit: Joi.number().integer().min(1).max(50).default(20),
+  cursor,
+}).label('HistoryQuery');
 export const eventsQuery = Joi.object({
   limit,
   cursor,

@@ -29,6 +29,7 @@ export const APP_MODULES = [
   'dom',
   'expenses',
   'groups',
+  'history',
   'imports',
   'invites',
   'money',

@@ -869,6 +869,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/expenses/{expenseId}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every version of an expense, with who changed what
+     * @description Oldest first (by the group log’s `seq`): one entry per `expense.*` event, with who, when, the version and ETag, the record as the change left it and a field-by-field diff against the version before (`paidBy`, `shares` and the split’s weights per member). Any member of the group may read it, also after the expense was deleted; anyone else gets `404`. The log is kept `EVENT_RETENTION_DAYS`: `truncated: true` says older versions are gone. Comments (API.md §5.2) are a separate list; a client shows both in one timeline by `occurredAt`/`createdAt`. Cursor-paginated: `limit` 1–50 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue. See API.md §15.
+     */
+    get: operations['getExpenseHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/settlements/{settlementId}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every version of a settlement, with who changed what
+     * @description Oldest first (by the group log’s `seq`): one entry per `settlement.*` event, with who, when, the record as the change left it and a field-by-field diff against the version before (`paidBy`, `shares` and the split’s weights per member). Any member of the group may read it, also after the settlement was deleted; anyone else gets `404`. The log is kept `EVENT_RETENTION_DAYS`: `truncated: true` says older versions are gone. Comments (API.md §5.2) are a separate list; a client shows both in one timeline by `occurredAt`/`createdAt`. Cursor-paginated: `limit` 1–50 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue. See API.md §15.
+     */
+    get: operations['getSettlementHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/settlements': {
     parameters: {
       query?: never;
@@ -4160,6 +4200,97 @@ export interface components {
        * @example 2026-11-25T10:00:00.000Z
        */
       createdAt: string;
+    };
+    /** @description One difference from the version before. `field`: a field of the record (`amount`, `description`…), `paidBy`, `shares` or `split.between` per member (with `userId`; `from`/`to` null where the member is not in that list; a split weight is the amount, percent or shares, `true` in an equal split), `split.type`, `split.items` (whole), `split.tax`, `split.tip`. Money in minor units. */
+    FieldChange: {
+      /** @example amount */
+      field: string;
+      /**
+       * @description The member, for a per-member field
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      userId?: string;
+      /** @description The value in the version before (null: absent) */
+      from: unknown;
+      /** @description The value in this version (null: absent) */
+      to: unknown;
+    };
+    ExpenseVersion: {
+      /** @description The event’s `seq` in the group’s log */
+      seq: number;
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      eventId: string;
+      /** @enum {string} */
+      action: 'created' | 'updated' | 'deleted' | 'restored';
+      /**
+       * @description Who made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /** @description Their current display name (`Deleted user` for a deleted account) */
+      actorName: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @description The expense’s `version` after the change */
+      version: number;
+      /** @description The expense’s ETag after the change, `"v<version>"` */
+      etag: string;
+      /** @description The record as the change left it, as its event carries it (a deleted one as it was when deleted) */
+      record: components['schemas']['Expense'];
+      /** @description Against the version before; empty for a delete or a restore; null for the first version or when the one before is no longer kept */
+      changes: components['schemas']['FieldChange'][] | null;
+    };
+    SettlementVersion: {
+      /** @description The event’s `seq` in the group’s log */
+      seq: number;
+      /**
+       * @description Event id: `evt_` followed by a ULID. Opaque: do not parse it.
+       * @example evt_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      eventId: string;
+      /** @enum {string} */
+      action: 'created' | 'updated' | 'deleted' | 'restored';
+      /**
+       * @description Who made the change
+       * @example usr_01JD3Q8Z4T6Y5W2N8K1M0PX7RC
+       */
+      actorId: string;
+      /** @description Their current display name (`Deleted user` for a deleted account) */
+      actorName: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 UTC timestamp
+       * @example 2026-11-25T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @description Settlements have no version */
+      version: null;
+      etag: null;
+      /** @description The record as the change left it, as its event carries it (a deleted one as it was when deleted) */
+      record: components['schemas']['Settlement'];
+      /** @description Against the version before; empty for a delete or a restore; null for the first version or when the one before is no longer kept */
+      changes: components['schemas']['FieldChange'][] | null;
+    };
+    ExpenseHistoryPage: {
+      data: components['schemas']['ExpenseVersion'][];
+      /** @description Pass as `?cursor=` for the next page; null on the last page */
+      nextCursor: string | null;
+      /** @description True when older versions are no longer kept (`EVENT_RETENTION_DAYS`): the first listed version is not the creation (or the one the cursor named) */
+      truncated: boolean;
+    };
+    SettlementHistoryPage: {
+      data: components['schemas']['SettlementVersion'][];
+      /** @description Pass as `?cursor=` for the next page; null on the last page */
+      nextCursor: string | null;
+      /** @description True when older versions are no longer kept (`EVENT_RETENTION_DAYS`): the first listed version is not the creation (or the one the cursor named) */
+      truncated: boolean;
     };
   };
   responses: never;
@@ -12038,6 +12169,282 @@ export interface operations {
             code?: 'idempotency_key_reused' | 'idempotency_key_in_progress';
             /** @constant */
             status?: 409;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  getExpenseHistory: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
+        cursor?: string;
+      };
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Expense id (`exp_…`, or the id a client chose with PUT) */
+        expenseId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of versions */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExpenseHistoryPage'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+            /** @constant */
+            status?: 429;
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unavailable';
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
+    };
+  };
+  getSettlementHistory: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
+        cursor?: string;
+      };
+      header?: {
+        /** @description `304 Not Modified` when the current ETag matches. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description Settlement id (`stl_…`) */
+        settlementId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of versions */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SettlementHistoryPage'];
+        };
+      };
+      /** @description Not Modified: `If-None-Match` matched the current ETag */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated` */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthenticated';
+            /** @constant */
+            status?: 401;
+          };
+        };
+      };
+      /** @description `insufficient_scope` */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope';
+            /** @constant */
+            status?: 403;
+          };
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+      /** @description `validation_failed` */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation_failed';
+            /** @constant */
+            status?: 422;
           };
         };
       };

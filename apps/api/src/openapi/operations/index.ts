@@ -7,6 +7,7 @@ import { commentsOperations } from './comments';
 import { expensesOperations } from './expenses';
 import { groupListsOperations } from './group-lists';
 import { groupsOperations } from './groups';
+import { historyOperations } from './history';
 import { importsOperations } from './imports';
 import { invitesOperations } from './invites';
 import { notificationsOperations } from './notifications';
@@ -60,6 +61,7 @@ export const OPERATIONS: Operation[] = [
   ...groupListsOperations,
   ...expensesOperations,
   ...commentsOperations,
+  ...historyOperations,
   ...settlementsOperations,
   ...recurringOperations,
   ...importsOperations,

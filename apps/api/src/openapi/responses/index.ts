@@ -6,6 +6,7 @@ import { pageOf } from './common';
 import { serviceSchemas } from './errors';
 import { eventSchemas } from './events';
 import { fxSchemas } from './fx';
+import { historySchemas } from './history';
 import { importSchemas } from './imports';
 import { moneySchemas } from './money';
 import { notificationSchemas } from './notifications';
@@ -40,4 +41,5 @@ export const responseSchemas: Record<string, JsonSchema> = {
   ...apiKeySchemas,
   ...webhookSchemas,
   ...notificationSchemas,
+  ...historySchemas,
 };

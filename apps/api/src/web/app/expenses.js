@@ -1,7 +1,10 @@
 // The open group's expenses: adding one, the list and its search, live, and comments (API.md §5).
+
+import { mergeTimeline } from '../tally-client.js';
 import { tally } from './client.js';
 import { $, element, handle, say } from './dom.js';
 import { nameOf, open, renderMembers } from './groups.js';
+import { historyDisclosure, historyOf, versionLines } from './history.js';
 import { formatMoney, toMinor } from './money.js';
 import { me } from './session.js';
 
@@ -102,7 +105,7 @@ function expenseItem(e) {
     'click',
     handle(() => showComments({ id: e.id, description: e.description })),
   );
-  item.append(comments);
+  item.append(comments, historyDisclosure(e.id));
   return item;
 }
 
@@ -120,35 +123,50 @@ export function showExpenseEvent(event) {
     for (const li of [...$('expense-list').children]) if (!li.dataset.expenseId) li.remove();
     $('expense-list').prepend(expenseItem(expense));
   }
+  // The comments shown are of this expense: its change goes among them (or it is gone).
+  if (commented?.id === expense.id) {
+    if (event.type === 'expense.deleted') closeComments();
+    else handle(() => showComments(commented))();
+  }
 }
 
-/** The comments on one expense, oldest first; its author may delete each of their own. */
+/**
+ * The comments on one expense, oldest first, with its changes among them (API.md §15: two lists,
+ * merged here by time); a comment's author may delete each of their own.
+ */
 async function showComments(expense) {
   commented = expense;
   const comments = [];
   for await (const c of tally.comments.listAll({ expenseId: expense.id }, { limit: 100 })) comments.push(c);
+  const { versions } = await historyOf(expense.id);
   if (commented?.id !== expense.id) return;
   $('comments-section').hidden = false;
   $('comments-title').textContent = `Comments on “${expense.description}”`;
   $('comment-list').replaceChildren(
-    ...comments.map((c) => {
-      // textContent: the text is shown exactly as written, never as HTML.
-      const item = element('li', `${nameOf(c.authorId)}: ${c.text} `);
-      item.dataset.commentId = c.id;
-      if (c.authorId === me?.id) {
-        const remove = element('button', 'Delete', { type: 'button' });
-        remove.addEventListener(
-          'click',
-          handle(async () => {
-            await tally.comments.delete(c.id);
-            await showComments(expense);
-          }),
-        );
-        item.append(remove);
-      }
-      return item;
-    }),
+    ...mergeTimeline(versions, comments).flatMap((entry) =>
+      entry.kind === 'change'
+        ? versionLines(entry.version).map((line) => element('li', line, { class: 'change' }))
+        : [commentItem(entry.comment, expense)],
+    ),
   );
+}
+
+function commentItem(c, expense) {
+  // textContent: the text is shown exactly as written, never as HTML.
+  const item = element('li', `${nameOf(c.authorId)}: ${c.text} `);
+  item.dataset.commentId = c.id;
+  if (c.authorId === me?.id) {
+    const remove = element('button', 'Delete', { type: 'button' });
+    remove.addEventListener(
+      'click',
+      handle(async () => {
+        await tally.comments.delete(c.id);
+        await showComments(expense);
+      }),
+    );
+    item.append(remove);
+  }
+  return item;
 }
 
 /** After a comment event: the comments shown again when they are the ones it changed. */
