@@ -69,6 +69,7 @@ import { ledgerRoutes } from './ledger.routes';
 import { type BackgroundTasks, createBackgroundTasks } from './mail/background';
 import { createLogMailer, type Mailer, withMailMetrics } from './mail/mailer';
 import { memberRoutes } from './members.routes';
+import { nextAppRoutes } from './next/next-app';
 import { notificationRoutes } from './notifications/notifications.routes';
 import { createUnsubscribeTokens } from './notifications/unsubscribe-token';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
@@ -388,6 +389,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(docsRoutes('/v1/openapi.json'));
   // The demo web client at `/`, where its sources are at hand (`npm start`; not the production bundle).
   app.use(webClientRoutes());
+  // The web app at `/next/` (from the sources, or prebuilt in dist/next by `npm run build`).
+  app.use(nextAppRoutes());
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger, app.get('etag fn')));
 

@@ -96,6 +96,11 @@ export async function buildBrowserSdk(): Promise<string> {
 /** Whether the sources and esbuild are at hand (`npm start`, the tests), i.e. whether `/` is served. */
 export function webClientAvailable(): boolean {
   if (!existsSync(path.join(WEB_DIR, 'index.html')) || !existsSync(SDK_ENTRY)) return false;
+  return esbuildAvailable();
+}
+
+/** Whether esbuild (a devDependency) is installed: not in the production image. */
+export function esbuildAvailable(): boolean {
   try {
     require.resolve('esbuild');
     return true;

@@ -1,0 +1,240 @@
+// One group: balances as bars with "settle up" from the simplified debts, expenses with search,
+// settlements, members (pending ones too), the invite link with its QR code, the CSV export. Live:
+// the balances and the lists move as the group's events arrive (tally.realtime()).
+import { html } from 'htm/preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from './messages.js';
+import { formatDate, formatMoney } from './money.js';
+import {
+  attempt,
+  cached,
+  describe,
+  realtime,
+  saveFile,
+  say,
+  store,
+  tally,
+  useStore,
+  wrote,
+} from './session.js';
+import { BalanceBars, Field, go, namesOf, QrCode } from './ui.js';
+
+export function GroupScreen({ groupId }) {
+  const { me, pending } = useStore();
+  const [group, setGroup] = useState();
+  const [balances, setBalances] = useState([]);
+  const [expenses, setExpenses] = useState([]);
+  const [settlements, setSettlements] = useState([]);
+  const [query, setQuery] = useState('');
+  const queryRef = useRef('');
+  const [invite, setInvite] = useState();
+
+  const loadExpenses = () => {
+    const q = queryRef.current;
+    const read = () => tally.expenses.list(groupId, { limit: 50, ...(q ? { q } : {}) });
+    return (q ? read() : cached(`expenses.${groupId}`, read)).then((page) => setExpenses(page.data));
+  };
+  const loadSettlements = () =>
+    cached(`settlements.${groupId}`, () => tally.settlements.list(groupId, { limit: 20 })).then((page) =>
+      setSettlements(page.data),
+    );
+  const loadGroup = () => cached(`group.${groupId}`, () => tally.groups.get(groupId)).then(setGroup);
+
+  useEffect(() => {
+    let subscription;
+    let closed = false;
+    // The activity feed follows the groups of the moment it is asked: this one may be new.
+    realtime?.followActivity();
+    Promise.all([
+      loadGroup(),
+      cached(`balances.${groupId}`, () => tally.groups.balances(groupId)),
+      loadExpenses(),
+      loadSettlements(),
+    ])
+      .then(([, read]) => {
+        if (closed) return;
+        setBalances(read.currencies);
+        // Live from the balances just read: every later event once, in order.
+        subscription = realtime?.subscribe(groupId, {
+          afterSeq: read.asOfSeq,
+          onBalances: (update) => setBalances(update.currencies),
+          onEvent: (event) => {
+            const reload = event.type.startsWith('member.') ? loadGroup : undefined;
+            if (reload) reload().catch(() => {});
+            if (event.type.startsWith('expense.')) loadExpenses().catch(() => {});
+            if (event.type.startsWith('settlement.')) loadSettlements().catch(() => {});
+          },
+          onEnded: () => {
+            say(t('back'), true);
+            go('#/');
+          },
+        });
+      })
+      .catch((error) => say(describe(error), true));
+    return () => {
+      closed = true;
+      subscription?.unsubscribe();
+    };
+  }, [groupId]);
+
+  if (!group) return html`<section><p>${t('loading')}</p></section>`;
+  const names = namesOf(group);
+  // A group without records yet: everyone at zero in its currency.
+  const shown = balances.length
+    ? balances
+    : [
+        {
+          currency: group.currency,
+          members: group.members
+            .filter((m) => m.status !== 'deleted')
+            .map((m) => ({ userId: m.userId, net: 0 })),
+          simplified: [],
+        },
+      ];
+  const nameOf = (id) => names.get(id) ?? id;
+  const waiting = tally.outbox
+    .pending(groupId)
+    .filter((entry) => entry.operation.type === 'expense.create')
+    .map((entry) => entry.operation);
+  void pending; // re-rendered as the outbox drains
+
+  const settleUp = (transfer, currency) =>
+    attempt(async () => {
+      await tally.outbox.createSettlement({
+        groupId,
+        fromUserId: transfer.from,
+        toUserId: transfer.to,
+        amount: transfer.amount,
+        currency,
+      });
+      wrote();
+      say(t('settled', nameOf(transfer.from), nameOf(transfer.to), formatMoney(transfer.amount, currency)));
+      loadSettlements().catch(() => {});
+    });
+
+  const search = attempt(async (event) => {
+    queryRef.current = String(new FormData(event.target).get('q') ?? '').trim();
+    setQuery(queryRef.current);
+    await loadExpenses();
+  });
+
+  const addMember = attempt(async (event) => {
+    const form = new FormData(event.target);
+    const email = String(form.get('email') ?? '').trim();
+    const name = String(form.get('name') ?? '').trim();
+    const member = await tally.groups.addMember(
+      groupId,
+      name ? { name, ...(email ? { email } : {}) } : { email },
+    );
+    event.target.reset();
+    say(t('memberAdded', member.name));
+    await loadGroup();
+  });
+
+  const makeInvite = attempt(async () => {
+    const made = await tally.invites.create(groupId);
+    setInvite(`${window.location.origin}/next/#/join/${made.code}`);
+  });
+
+  const exportCsv = attempt(async () => {
+    const csv = await tally.groups.exportCsv(groupId);
+    const name = `${group.name.replace(/[^A-Za-z0-9_-]+/g, '-') || 'group'}.csv`;
+    saveFile(`\uFEFF${csv}`, name, 'text/csv;charset=utf-8');
+    say(t('downloaded', name));
+  });
+
+  return html`<h1 id="group-name">${group.name} <span class="muted">${group.currency}</span></h1>
+    <section aria-labelledby="balances-title" id="balances">
+      <h2 id="balances-title">${t('balances')}</h2>
+      ${shown.map(
+        (c) => html`<div key=${c.currency} data-currency=${c.currency}>
+          <${BalanceBars} currency=${c.currency} members=${c.members} names=${names} />
+          ${
+            c.simplified.length === 0
+              ? html`<p class="muted">${t('allSettled')}</p>`
+              : html`<ul class="plain" id="transfers">
+                  ${c.simplified.map(
+                    (s) => html`<li class="row" key=${`${s.from}-${s.to}`}>
+                      <span class="grow">${t('owes', nameOf(s.from), nameOf(s.to), formatMoney(s.amount, c.currency))}</span>
+                      <button type="button" onClick=${settleUp(s, c.currency)}>${t('settleUp')}</button>
+                    </li>`,
+                  )}
+                </ul>`
+          }
+        </div>`,
+      )}
+    </section>
+    <section aria-labelledby="expenses-title">
+      <div class="row">
+        <h2 id="expenses-title" class="grow">${t('expenses')}</h2>
+        <a href=${`#/g/${groupId}/add`} id="add-expense">${t('addExpense')}</a>
+      </div>
+      <form role="search" class="row" id="search-form" onSubmit=${search}>
+        <label class="grow">${t('search')} <input name="q" type="search" maxlength="200" value=${query} /></label>
+        <button type="submit">${t('searchButton')}</button>
+      </form>
+      <ul class="plain" id="expense-list">
+        ${waiting.map(
+          (w) => html`<li key=${w.expenseId} class="row" data-pending="true">
+            <span class="grow">${w.body.description} <em class="muted">${t('pendingWrite')}</em></span>
+            <span class="amount">${formatMoney(w.body.amount, w.body.currency ?? group.currency)}</span>
+          </li>`,
+        )}
+        ${expenses.map(
+          (e) => html`<li key=${e.id} class="row">
+            <span class="grow"><a href=${`#/g/${groupId}/e/${e.id}`}>${e.description}</a>
+              <br /><span class="muted">${formatDate(e.occurredAt)} · ${t('paidBy', e.paidBy.map((p) => nameOf(p.userId)).join(', '))}</span></span>
+            <span class="amount">${formatMoney(e.amount, e.currency)}</span>
+          </li>`,
+        )}
+      </ul>
+      ${expenses.length === 0 && waiting.length === 0 && html`<p class="muted">${t('noExpenses')}</p>`}
+      <button type="button" onClick=${exportCsv}>${t('exportCsv')}</button>
+    </section>
+    <section aria-labelledby="settlements-title">
+      <h2 id="settlements-title">${t('settlements')}</h2>
+      <ul class="plain" id="settlement-list">
+        ${settlements.map(
+          (s) => html`<li key=${s.id} class="row">
+            <span class="grow">${t('paid', nameOf(s.fromUserId), nameOf(s.toUserId))}</span>
+            <span class="amount">${formatMoney(s.amount, s.currency)}</span>
+          </li>`,
+        )}
+      </ul>
+    </section>
+    <section aria-labelledby="members-title">
+      <h2 id="members-title">${t('members')}</h2>
+      <ul class="plain" id="member-list">
+        ${group.members
+          .filter((m) => m.status !== 'deleted')
+          .map(
+            (
+              m,
+            ) => html`<li key=${m.userId}>${m.name} ${m.userId === store.me?.id ? html`<span class="muted">${t('you')}</span>` : ''}
+              ${m.status === 'pending' ? html`<span class="muted">(${t('pendingMember')})</span>` : ''}</li>`,
+          )}
+      </ul>
+      <form id="member-form" onSubmit=${addMember}>
+        <${Field} label=${t('addMember')} name="email" type="email" required autocomplete="off" />
+        <button type="submit">${t('add')}</button>
+      </form>
+      <form id="pending-form" onSubmit=${addMember}>
+        <${Field} label=${t('addPending')} name="name" required maxlength="100" autocomplete="off" />
+        <button type="submit">${t('add')}</button>
+      </form>
+      <h2>${t('invite')}</h2>
+      ${
+        invite
+          ? html`<p><a href=${invite} id="invite-link">${invite}</a></p>
+              <${QrCode} text=${invite} label=${t('inviteQr')} />
+              ${
+                navigator.share &&
+                html`<button type="button" onClick=${() => navigator.share({ title: group.name, url: invite }).catch(() => {})}>
+                  ${t('share')}
+                </button>`
+              }`
+          : html`<button type="button" id="make-invite" onClick=${makeInvite}>${t('makeInvite')}</button>`
+      }
+    </section>
+    <p class="muted">${me && t('missing')}</p>`;
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { RequestHandler } from 'express';
+import { BROWSER_BUNDLE, esbuildAvailable, WEB_CSP } from '../web/web-client';
+
+/**
+ * The web app at `/next/` (docs/OPERATIONS.md#the-web-app-at-next): Preact with htm templates, on
+ * the TypeScript SDK, installable (a manifest) and offline (a service worker scoped to `/next/`). It
+ * takes `/` from the demo once it has every feature the demo has.
+ *
+ * Two ways to have its files:
+ * - **from the sources** (`npm start`, the tests): the shell files of `shell/` as they are, and the
+ *   app (`app/main.js` with the SDK, Preact, htm and uqr) bundled by esbuild in memory on the first
+ *   request, so the page always runs the sources the server runs;
+ * - **prebuilt** (`npm run build` writes them to `dist/next/`, beside `dist/server.js`): the
+ *   production bundle has no esbuild and no sources, and serves these files.
+ */
+
+/** The shell's files, as they are served (and precached by the service worker). */
+export const SHELL_FILES = [
+  'index.html',
+  'style.css',
+  'sw.js',
+  'manifest.webmanifest',
+  'icon.svg',
+  'icon-192.png',
+  'icon-512.png',
+] as const;
+/** The app's bundle, beside the shell files. */
+export const APP_BUNDLE = 'app.js';
+/** Where the app lives; the service worker's scope. */
+export const NEXT_PREFIX = '/next/';
+
+const SOURCE_DIR = __dirname;
+const SHELL_DIR = path.join(SOURCE_DIR, 'shell');
+const APP_ENTRY = path.join(SOURCE_DIR, 'app', 'main.js');
+/** Where `npm run build` puts the files: dist/next, beside the bundled dist/server.js (its __dirname). */
+export const PREBUILT_DIR = path.join(__dirname, 'next');
+
+/** The demo's policy, plus the manifest (`default-src 'none'` would refuse it). */
+export const NEXT_CSP = `${WEB_CSP}; manifest-src 'self'; worker-src 'self'`;
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** The app (`app/main.js` and all it imports, the SDK included) as one minified ES module. */
+export async function buildNextApp(): Promise<string> {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    ...BROWSER_BUNDLE,
+    entryPoints: [APP_ENTRY],
+    outfile: APP_BUNDLE,
+    minify: true,
+    banner: { js: '// Tally web app (apps/api/src/next), with Preact, htm, uqr and @tally/client' },
+  });
+  const output = result.outputFiles[0];
+  if (!output) throw new Error('esbuild produced no output for the web app');
+  return output.text;
+}
+
+/**
+ * The service worker with the version of what it precaches written in: a new app is a new worker,
+ * which replaces the old cache. `files` are the shell's and the app's contents.
+ */
+export function versionedServiceWorker(source: string, files: Iterable<string | Buffer>): string {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file);
+  return source.replace('__VERSION__', hash.digest('hex').slice(0, 16));
+}
+
+type Files = Map<string, Buffer>;
+
+/** Every file of the app, by name, from the sources (built now) or from dist/next. */
+export async function loadNextFiles(): Promise<Files | undefined> {
+  if (existsSync(path.join(SHELL_DIR, 'index.html')) && existsSync(APP_ENTRY) && esbuildAvailable()) {
+    const files: Files = new Map(SHELL_FILES.map((name) => [name, readFileSync(path.join(SHELL_DIR, name))]));
+    files.set(APP_BUNDLE, Buffer.from(await buildNextApp()));
+    const others = [...files].filter(([name]) => name !== 'sw.js').map(([, content]) => content);
+    files.set('sw.js', Buffer.from(versionedServiceWorker(String(files.get('sw.js')), others)));
+    return files;
+  }
+  if (existsSync(path.join(PREBUILT_DIR, APP_BUNDLE))) {
+    return new Map(
+      [...SHELL_FILES, APP_BUNDLE].map((name) => [name, readFileSync(path.join(PREBUILT_DIR, name))]),
+    );
+  }
+  return undefined;
+}
+
+/**
+ * `GET /next/` and its files: a middleware, not routes (not API operations). Files are loaded (and
+ * the app built) on the first request; where there are neither sources nor a prebuilt app, `/next/`
+ * is `404` like any unknown path.
+ */
+export function nextAppRoutes(): RequestHandler {
+  let files: Promise<Files | undefined> | undefined;
+  const gzipped = new Map<string, Buffer>();
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (req.path === '/next') return res.redirect(301, NEXT_PREFIX);
+    if (!req.path.startsWith(NEXT_PREFIX)) return next();
+    const name = req.path === NEXT_PREFIX ? 'index.html' : req.path.slice(NEXT_PREFIX.length);
+    if (name !== APP_BUNDLE && !(SHELL_FILES as readonly string[]).includes(name)) return next();
+    files ??= loadNextFiles();
+    files.then(
+      (loaded) => {
+        const content = loaded?.get(name);
+        if (!content) return next();
+        if (name === 'index.html') {
+          res.setHeader('Content-Security-Policy', NEXT_CSP);
+          res.setHeader('Referrer-Policy', 'no-referrer');
+        }
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        // The service worker keeps the offline copy; the network is asked first (sw.js).
+        res.setHeader('Cache-Control', 'no-cache');
+        res.setHeader('Vary', 'Accept-Encoding');
+        res.type(TYPES[path.extname(name)] ?? 'application/octet-stream');
+        // Gzipped once per file (the bundle: ≈ 114 KB → ≈ 35 KB), for a phone on a slow network.
+        if (!name.endsWith('.png') && req.acceptsEncodings('gzip') === 'gzip') {
+          const zipped = gzipped.get(name) ?? gzipSync(content, { level: 9 });
+          gzipped.set(name, zipped);
+          res.setHeader('Content-Encoding', 'gzip');
+          return res.send(zipped);
+        }
+        res.send(content);
+      },
+      (error: unknown) => {
+        files = undefined; // try again on the next request (the sources may have been fixed)
+        gzipped.clear();
+        next(error);
+      },
+    );
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * The web app at /next/ (apps/api/src/next) in a real headless Chromium against a real server:
+ * - sign-up, a group with a pending member, an expense and its balances as bars; a reload keeps the
+ *   session;
+ * - an expense made offline (context.setOffline) waits in the SDK's IndexedDB outbox with a visible
+ *   "waiting to sync (1)", survives a reload with no network (the service worker serves the shell),
+ *   and is created exactly once when the network is back;
+ * - two browser contexts that share nothing: Bob's page moves his balance bar live when Ada adds an
+ *   expense;
+ * - axe-core finds no serious or critical violation on each screen.
+ *
+ * Every check waits for what it looks for (a locator's `waitFor`, or `until`), never reads once.
+ */
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { NEXT_CSP } from '../../apps/api/src/next/next-app';
+import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
+import { until } from '../support/until';
+import { launchChromiumBrowser } from './chromium';
+import { PASSWORD } from './page-steps';
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+describe('the web app at /next/ in headless Chromium', () => {
+  let t: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+  /** Serious or critical accessibility violations, by screen. */
+  const violations: string[] = [];
+
+  async function openApp(): Promise<{ page: Page; context: BrowserContext }> {
+    const context = await browser.newContext();
+    context.setDefaultTimeout(15_000);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // Chromium reports what the page's Content-Security-Policy refused as a console error.
+      if (message.type() === 'error' && message.text().includes('Content Security Policy')) {
+        problems.push(message.text());
+      }
+    });
+    const response = await page.goto(`${t.url}/next/`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toBe(NEXT_CSP);
+    return { page, context };
+  }
+
+  async function signUp(page: Page, name: string): Promise<string> {
+    const email = uniqueEmail(name);
+    await page.getByRole('button', { name: 'I am new here' }).click();
+    await page.getByLabel('Your name').fill(name);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.locator('#auth-form button[type=submit]').click();
+    await page.locator('#account-link').waitFor();
+    await page.locator('#live', { hasText: 'live' }).waitFor();
+    return email;
+  }
+
+  async function createGroup(page: Page, name: string): Promise<string> {
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Currency (3 letters)').fill('EUR');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.locator('#group-name', { hasText: name }).waitFor();
+    return new URL(page.url()).hash.split('/')[2] as string;
+  }
+
+  /** Adds an expense split equally between everyone, paid by the signed-in user. */
+  async function addExpense(page: Page, description: string, amount: string): Promise<void> {
+    await page.locator('#add-expense').click();
+    await page.getByLabel('Description').fill(description);
+    await page.getByLabel(/^Amount/).fill(amount);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#group-name').waitFor();
+  }
+
+  /** The net shown on the balance bar of `name` (its text), waiting for it to read `expected`. */
+  async function expectBar(page: Page, name: string, expected: string): Promise<void> {
+    await page.locator('#balances svg text', { hasText: `${name} ${expected}` }).waitFor();
+  }
+
+  async function checkAccessibility(page: Page, screen: string): Promise<void> {
+    await page.evaluate(AXE_SOURCE);
+    const found = await page.evaluate(async () => {
+      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+      const result = await axe.run();
+      return (result.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    for (const v of found) violations.push(`${screen}: ${v}`);
+  }
+
+  beforeAll(async () => {
+    browser = await launchChromiumBrowser();
+    t = await startTestServer();
+  }, 120_000);
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it('signs up, makes a group with a pending member and an expense, shows the bars; a reload stays signed in', async () => {
+    const { page } = await openApp();
+    await checkAccessibility(page, 'sign in');
+    await signUp(page, 'Ada');
+    await checkAccessibility(page, 'groups');
+    await createGroup(page, 'Lisbon');
+    await page.getByLabel('Add someone not on Tally yet').fill('Cy');
+    await page.locator('#pending-form button').click();
+    await page.locator('#member-list li', { hasText: 'Cy' }).waitFor();
+    await addExpense(page, 'Dinner', '30.00');
+    await page.locator('#expense-list li', { hasText: 'Dinner' }).waitFor();
+    await expectBar(page, 'Ada', '€15.00');
+    await expectBar(page, 'Cy', '-€15.00');
+    await page.locator('#transfers li', { hasText: 'Cy owes Ada €15.00' }).waitFor();
+    await page.getByRole('button', { name: 'Make an invite link (7 days)' }).click();
+    await page.locator('#invite-link').waitFor();
+    await page.locator('svg.qr').waitFor();
+    await checkAccessibility(page, 'group');
+
+    await page.reload();
+    await page.locator('#account-link').waitFor();
+    await expectBar(page, 'Ada', '€15.00');
+
+    // Settle up from the simplified debts: the balances go to zero live.
+    await page.locator('#transfers button', { hasText: 'Settle up' }).click();
+    await expectBar(page, 'Cy', '€0.00');
+    await page.locator('#settlement-list li', { hasText: 'Cy paid Ada' }).waitFor();
+
+    await page.locator('#expense-list a', { hasText: 'Dinner' }).click();
+    await page.locator('#expense-form').waitFor();
+    await page.getByLabel('Comment', { exact: true }).fill('Thanks!');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.locator('#comment-list li', { hasText: 'Thanks!' }).waitFor();
+    await checkAccessibility(page, 'edit expense');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.locator('#add-expense').click();
+    await page.locator('#expense-form').waitFor();
+    await page.getByLabel('Shares').check();
+    await checkAccessibility(page, 'add expense');
+    // Two payers and an exact split.
+    await page.getByLabel('Description').fill('Hotel');
+    await page.getByLabel(/^Amount/).fill('30');
+    await page.locator('#payers').getByLabel('Cy', { exact: true }).check();
+    await page.getByLabel('Ada paid').fill('15');
+    await page.getByLabel('Cy paid').fill('15');
+    await page.getByLabel('Exact amounts').check();
+    await page.getByLabel("Ada's part").fill('10');
+    await page.getByLabel("Cy's part").fill('20');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectBar(page, 'Ada', '€5.00');
+    await expectBar(page, 'Cy', '-€5.00');
+    await page.getByLabel('Search expenses').fill('hotel');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await until(async () => {
+      expect(await page.locator('#expense-list li').allTextContents()).toEqual([
+        expect.stringContaining('Hotel'),
+      ]);
+    });
+
+    // Someone already on Tally, by email (after the splits above: it changes none of them).
+    const eve = await t.register('Eve');
+    await page.getByLabel('Add someone on Tally by email').fill(eve.email);
+    await page.locator('#member-form button').click();
+    await page.locator('#member-list li', { hasText: 'Eve' }).waitFor();
+    await page.getByRole('link', { name: /Activity/ }).click();
+    await page.locator('#activity-list li', { hasText: 'Dinner' }).first().waitFor();
+    await checkAccessibility(page, 'activity');
+    await page.locator('#account-link').click();
+    await page.locator('#sessions li', { hasText: 'this device' }).waitFor();
+    await checkAccessibility(page, 'account');
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps an expense made offline in the outbox, through an offline reload, and creates it once online', async () => {
+    const { page, context } = await openApp();
+    await signUp(page, 'Oda');
+    const groupId = await createGroup(page, 'Road trip');
+    // The service worker has precached the shell.
+    await page.evaluate('navigator.serviceWorker.ready.then(() => undefined)'); // the page's DOM types are not this file's
+
+    await context.setOffline(true);
+    await addExpense(page, 'Fuel', '42.50');
+    await page.locator('#sync', { hasText: 'waiting to sync (1)' }).waitFor();
+    await page.locator('#expense-list li[data-pending=true]', { hasText: 'Fuel' }).waitFor();
+
+    // No network at all: the shell comes from the service worker, the write from IndexedDB.
+    await page.reload();
+    await page.locator('#sync', { hasText: 'waiting to sync (1)' }).waitFor();
+
+    await context.setOffline(false);
+    await page.locator('#sync', { hasText: 'all synced' }).waitFor({ timeout: 30_000 });
+    await until(async () => {
+      const rows = await t.db!.knex('expenses').where({ group_id: groupId });
+      expect(rows.map((r: { description: string }) => r.description)).toEqual(['Fuel']);
+    });
+    await page.goto(`${t.url}/next/#/g/${groupId}`);
+    await expectBar(page, 'Oda', '€0.00');
+    await page.locator('#expense-list li', { hasText: 'Fuel' }).waitFor();
+    // Exactly once, whatever the retries: one expense row, one expense.created event.
+    const events = await t.db!.knex('events').where({ group_id: groupId, type: 'expense.created' });
+    expect(events).toHaveLength(1);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows one person's expense live on another's page (two contexts that share nothing)", async () => {
+    const { page: ada } = await openApp();
+    const { page: bob } = await openApp();
+    await signUp(ada, 'Ana');
+    await signUp(bob, 'Bea');
+    const groupId = await createGroup(ada, 'Flat');
+    // Ana keeps a place for Bea, then sends her the invite link; Bea takes that place over (a claim).
+    await ada.getByLabel('Add someone not on Tally yet').fill('Bea');
+    await ada.locator('#pending-form button').click();
+    await ada.locator('#member-list li', { hasText: 'not on Tally yet' }).waitFor();
+    await ada.getByRole('button', { name: 'Make an invite link (7 days)' }).click();
+    const invite = (await ada.locator('#invite-link').getAttribute('href')) as string;
+    expect(invite).toMatch(/\/next\/#\/join\/[A-Za-z0-9_-]{43}$/);
+
+    await bob.goto(invite);
+    await bob.getByLabel('Join as').selectOption({ label: 'Bea' });
+    await checkAccessibility(bob, 'join');
+    await bob.getByRole('button', { name: 'Join a group' }).click();
+    await bob.locator('#group-name', { hasText: 'Flat' }).waitFor();
+    await ada.locator('#member-list li', { hasText: 'not on Tally yet' }).waitFor({ state: 'detached' });
+    await expectBar(bob, 'Bea', '€0.00');
+
+    await addExpense(ada, 'Groceries', '20.00');
+    // Bob's page did not reload: the WebSocket moved his bar and his list.
+    await expectBar(bob, 'Bea', '-€10.00');
+    await bob.locator('#expense-list li', { hasText: 'Groceries' }).waitFor();
+    await bob.locator('#unread').waitFor();
+    expect(problems).toEqual([]);
+    expect(violations).toEqual([]);
+  });
+});
