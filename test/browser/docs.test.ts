@@ -94,6 +94,7 @@ describe('/docs in headless Chromium', () => {
       'Balances',
       'Events',
       'Notifications',
+      'Categories',
       'Realtime',
       'Operations',
     ]);

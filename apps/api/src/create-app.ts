@@ -28,7 +28,10 @@ import { createCommentsService } from './comments/comments.service';
 import { createExpenseSearch } from './expenses/expense-search';
 import { createExpensesService } from './expenses/expenses.service';
 import { exportRoutes } from './export/export.routes';
+import { categoryRoutes } from './categories/categories.routes';
+import { createCategoriesService } from './categories/categories.service';
 import { fxRoutes } from './fx/fx.routes';
+import { createGroupRates } from './fx/group-rates';
 import type { RatesProvider } from './fx/rates-provider';
 import { createGroupsService } from './groups/groups.service';
 import { createInvitesService } from './groups/invites.service';
@@ -72,6 +75,7 @@ import { recurringRoutes } from './recurring/recurring.routes';
 import { createRecurringService } from './recurring/recurring.service';
 import { createSettlementsService } from './settlements/settlements.service';
 import { webClientRoutes } from './web/web-client';
+import { createStatsService } from './stats/stats.service';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { createWebhooksService } from './webhooks/webhooks.service';
 
@@ -305,6 +309,16 @@ export function createApp(deps: AppDeps): Express {
       appUrl: linkBase,
       vapidPublicKey: deps.notifications?.vapidPublicKey,
       allowHttpEndpoints: deps.notifications?.allowHttpEndpoints,
+    }),
+    ...categoryRoutes({
+      routes,
+      categories: createCategoriesService({ knex: deps.knex, newId }),
+      stats: createStatsService({
+        knex: deps.knex,
+        provider: deps.ratesProvider,
+        groupRates: createGroupRates({ knex: deps.knex }).get,
+      }),
+      reads,
     }),
   ];
   const v1Routes = deps.adjustRoutes?.(declared) ?? declared;

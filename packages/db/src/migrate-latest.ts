@@ -20,6 +20,7 @@ import * as bounds from './migrations/019-bounds';
 import * as apiKeys from './migrations/020-api-keys';
 import * as webhooks from './migrations/021-webhooks';
 import * as notifications from './migrations/022-notifications';
+import * as categories from './migrations/023-categories';
 import { runSql, type Sql, sql } from './sql';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -46,6 +47,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['020-api-keys', apiKeys],
   ['021-webhooks', webhooks],
   ['022-notifications', notifications],
+  ['023-categories', categories],
 ];
 
 /**

@@ -20,7 +20,11 @@ export type EventType =
   | 'comment.created'
   | 'comment.deleted'
   | 'import.started'
-  | 'import.completed';
+  | 'import.completed'
+  | 'category.created'
+  | 'category.updated'
+  | 'category.deleted'
+  | 'category.merged';
 
 /** One entry of a group's durable, ordered log (API.md §8). */
 export type GroupEvent = {

@@ -28,7 +28,9 @@ export type ErrorCode =
   | 'invalid_reset_token'
   | 'wrong_password'
   | 'limit_exceeded'
-  | 'insufficient_scope';
+  | 'insufficient_scope'
+  | 'unknown_category'
+  | 'category_name_taken';
 
 export type FieldError = { path: string; message: string };
 
@@ -65,6 +67,8 @@ const TITLES: Record<ErrorCode, string> = {
   wrong_password: 'Wrong password',
   limit_exceeded: 'Limit exceeded',
   insufficient_scope: 'Insufficient scope',
+  unknown_category: 'Unknown category',
+  category_name_taken: 'Category name taken',
 };
 
 /** The one error type of the service; the HTTP edge turns it into problem+json. */

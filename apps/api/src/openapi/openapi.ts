@@ -90,6 +90,7 @@ const TAGS = [
   { name: 'Balances', description: 'Who owes whom' },
   { name: 'Events', description: 'The durable, ordered log of every change to a group' },
   { name: 'Notifications', description: 'Push and mail notifications, reminders, the weekly digest' },
+  { name: 'Categories', description: 'Categories of expenses, and statistics of spending (API.md §14)' },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },
   { name: 'Operations', description: 'Health, metrics, this document' },
 ];
@@ -238,6 +239,8 @@ const REPLAYABLE_CODES = new Set<DocumentedErrorCode>([
   'validation_failed',
   'not_a_member',
   'split_mismatch',
+  'unknown_category',
+  'category_name_taken',
 ]);
 
 function errorResponse(op: Operation, status: number, codes: DocumentedErrorCode[]): JsonSchema {

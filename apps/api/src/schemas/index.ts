@@ -6,3 +6,4 @@ export * from './accounts';
 export * from './expenses';
 export * from './fields';
 export * from './recurring';
+export * from './categories';

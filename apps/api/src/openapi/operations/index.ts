@@ -2,6 +2,7 @@ import type { DocumentedErrorCode } from '../responses';
 import { activityOperations } from './activity';
 import { apiKeysOperations } from './api-keys';
 import { authOperations } from './auth';
+import { categoriesOperations } from './categories';
 import { balancesOperations } from './balances';
 import { commentsOperations } from './comments';
 import { expensesOperations } from './expenses';
@@ -65,6 +66,7 @@ export const OPERATIONS: Operation[] = [
   ...importsOperations,
   ...webhooksOperations,
   ...notificationsOperations,
+  ...categoriesOperations,
   ...realtimeOperations,
   ...opsOperations,
 ].map(withDefaults);

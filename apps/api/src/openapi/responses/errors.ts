@@ -35,6 +35,8 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   wrong_password: 403,
   limit_exceeded: 422,
   insufficient_scope: 403,
+  unknown_category: 422,
+  category_name_taken: 409,
 };
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as DocumentedErrorCode[];
 

@@ -18,6 +18,10 @@ export const moneySchemas: Record<string, JsonSchema> = {
       groupId: id('grp', 'Group'),
       description: { type: 'string' },
       category: { type: ['string', 'null'], maxLength: 64 },
+      categoryId: {
+        type: ['string', 'null'],
+        description: 'The expense’s category (API.md §14): a default id (`food`…) or the group’s own (`cat_…`); null for none',
+      },
       amount,
       currency,
       paidBy: {
@@ -55,6 +59,7 @@ export const moneySchemas: Record<string, JsonSchema> = {
       'groupId',
       'description',
       'category',
+      'categoryId',
       'amount',
       'currency',
       'paidBy',
