@@ -44,7 +44,7 @@ export const categoriesOperations: Operation[] = [
       `group is \`409 category_name_taken\`. At most ${BOUNDS.categoriesPerGroup} live ones (\`categoriesPerGroup\`): ` +
       'one more is `422 limit_exceeded`.',
     body: createCategoryBody,
-    idempotency: 'required',
+    idempotency: 'optional',
     success: [{ status: 201, description: 'The category', schema: 'Category', headers: ['Location'] }],
     errors: ['category_name_taken', 'limit_exceeded'],
   },
@@ -58,7 +58,7 @@ export const categoriesOperations: Operation[] = [
       'Expenses refer to a category by id, so the new name shows on every one of them at once. Appends ' +
       `\`category.updated\` (nothing when nothing changes). ${OWN_ONLY}`,
     body: patchCategoryBody,
-    idempotency: 'required',
+    idempotency: 'optional',
     success: [{ status: 200, description: 'The category', schema: 'Category' }],
     errors: ['category_name_taken'],
   },
@@ -71,7 +71,7 @@ export const categoriesOperations: Operation[] = [
     description:
       'Its live expenses lose their category (`categoryId` null, each one’s `version` bumped) in the same ' +
       `statement, which appends \`category.deleted\`. ${OWN_ONLY}`,
-    idempotency: 'required',
+    idempotency: 'optional',
     success: noContent('Deleted'),
   },
   {
@@ -85,7 +85,7 @@ export const categoriesOperations: Operation[] = [
       '`version` bumped) and the category is deleted, in ONE statement that appends `category.merged`. An `into` ' +
       `that is not a category of the group is \`422 unknown_category\`. ${OWN_ONLY}`,
     body: mergeCategoryBody,
-    idempotency: 'required',
+    idempotency: 'optional',
     success: [{ status: 200, description: 'The target and how many expenses moved', schema: 'CategoryMerged' }],
     errors: ['unknown_category'],
   },
