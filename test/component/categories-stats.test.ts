@@ -27,13 +27,28 @@ describe('categories and statistics', () => {
 
   const base = (groupId: string) => `/v1/groups/${groupId}/categories`;
   const create = (user: TestUser, groupId: string, body: unknown, key = newKey()) =>
-    t.request.post(base(groupId)).set(user.auth).set('Idempotency-Key', key).send(body as object);
+    t.request
+      .post(base(groupId))
+      .set(user.auth)
+      .set('Idempotency-Key', key)
+      .send(body as object);
   const patch = (user: TestUser, groupId: string, id: string, body: unknown) =>
-    t.request.patch(`${base(groupId)}/${id}`).set(user.auth).set('Idempotency-Key', newKey()).send(body as object);
+    t.request
+      .patch(`${base(groupId)}/${id}`)
+      .set(user.auth)
+      .set('Idempotency-Key', newKey())
+      .send(body as object);
   const merge = (user: TestUser, groupId: string, id: string, into: string) =>
-    t.request.post(`${base(groupId)}/${id}/merge`).set(user.auth).set('Idempotency-Key', newKey()).send({ into });
+    t.request
+      .post(`${base(groupId)}/${id}/merge`)
+      .set(user.auth)
+      .set('Idempotency-Key', newKey())
+      .send({ into });
   const remove = (user: TestUser, groupId: string, id: string) =>
-    t.request.delete(`${base(groupId)}/${id}`).set(user.auth).set('Idempotency-Key', newKey());
+    t.request
+      .delete(`${base(groupId)}/${id}`)
+      .set(user.auth)
+      .set('Idempotency-Key', newKey());
   const list = async (user: TestUser, groupId: string) => {
     const res = await t.request.get(base(groupId)).set(user.auth);
     expect(res.status).toBe(200);
@@ -115,7 +130,9 @@ describe('categories and statistics', () => {
     const a = (await create(ada, groupId, { name: 'Pizza' })).body;
     const b = (await create(ada, groupId, { name: 'Takeaway' })).body;
     const inA = await Promise.all(
-      [100, 200, 300].map((amount) => postExpense(t, ada, groupId, ada, amount, [ada, bob], { categoryId: a.id })),
+      [100, 200, 300].map((amount) =>
+        postExpense(t, ada, groupId, ada, amount, [ada, bob], { categoryId: a.id }),
+      ),
     );
     const inB = await postExpense(t, ada, groupId, ada, 400, [ada], { categoryId: b.id });
     const gone = await postExpense(t, ada, groupId, ada, 500, [ada], { categoryId: a.id });
@@ -138,7 +155,10 @@ describe('categories and statistics', () => {
     expect(event?.data).toMatchObject({ category: { id: a.id }, into: { id: b.id }, moved: 3 });
     // A default can be a target too; the merged-away category is unknown from now on.
     const c = (await create(ada, groupId, { name: 'Snacks' })).body;
-    expect((await merge(ada, groupId, c.id, 'food')).body).toMatchObject({ category: { id: 'food' }, moved: 0 });
+    expect((await merge(ada, groupId, c.id, 'food')).body).toMatchObject({
+      category: { id: 'food' },
+      moved: 0,
+    });
     expectProblem(
       await postExpense(t, ada, groupId, ada, 100, [ada], { categoryId: a.id }),
       422,
@@ -163,7 +183,10 @@ describe('categories and statistics', () => {
       422,
       'unknown_category',
     );
-    expectValidationFailed(await postExpense(t, ada, groupId, ada, 100, [ada], { categoryId: 'Food!' }), 'categoryId');
+    expectValidationFailed(
+      await postExpense(t, ada, groupId, ada, 100, [ada], { categoryId: 'Food!' }),
+      'categoryId',
+    );
     expectValidationFailed(
       await t.request.get(`/v1/groups/${groupId}/stats`).query({ by: 'day' }).set(ada.auth),
       'by',
@@ -208,8 +231,12 @@ describe('categories and statistics', () => {
       own = (await create(ada, groupId, { name: 'Bouldering' })).body.id;
       const at = (day: string) => ({ occurredAt: `${day}T12:00:00Z` });
       const ok = async (res: Promise<{ status: number }>) => expect((await res).status).toBe(201);
-      await ok(postExpense(t, ada, groupId, ada, 900, [ada, bob, cara], { categoryId: 'food', ...at('2026-01-10') }));
-      await ok(postExpense(t, bob, groupId, bob, 1000, [ada, bob], { categoryId: 'transport', ...at('2026-01-20') }));
+      await ok(
+        postExpense(t, ada, groupId, ada, 900, [ada, bob, cara], { categoryId: 'food', ...at('2026-01-10') }),
+      );
+      await ok(
+        postExpense(t, bob, groupId, bob, 1000, [ada, bob], { categoryId: 'transport', ...at('2026-01-20') }),
+      );
       await ok(
         postExpense(t, cara, groupId, cara, 700, [ada, bob, cara], {
           categoryId: own,
@@ -220,7 +247,10 @@ describe('categories and statistics', () => {
       await ok(postExpense(t, ada, groupId, ada, 100, [ada], at('2026-02-15')));
       // Settlements are not spending; deleted expenses are not either.
       await ok(postSettlement(t, bob, groupId, bob, ada, 300));
-      const gone = await postExpense(t, ada, groupId, ada, 5000, [ada], { categoryId: 'food', ...at('2026-01-11') });
+      const gone = await postExpense(t, ada, groupId, ada, 5000, [ada], {
+        categoryId: 'food',
+        ...at('2026-01-11'),
+      });
       await t.request.delete(`/v1/expenses/${gone.body.id}`).set(ada.auth).set('Idempotency-Key', newKey());
     });
 
@@ -230,11 +260,19 @@ describe('categories and statistics', () => {
       return res.body;
     };
     const m = (user: TestUser, share: number, paid: number) => ({ userId: user.id, share, paid });
-    const sorted = <T extends { userId: string }>(list: T[]) => [...list].sort((a, b) => (a.userId < b.userId ? -1 : 1));
+    const sorted = <T extends { userId: string }>(list: T[]) =>
+      [...list].sort((a, b) => (a.userId < b.userId ? -1 : 1));
 
     it('by category: totals, each member’s share and payments, per currency', async () => {
       const body = await stats({ by: 'category' });
-      expect(body).toMatchObject({ groupId, by: 'category', from: null, to: null, converted: null, unconverted: [] });
+      expect(body).toMatchObject({
+        groupId,
+        by: 'category',
+        from: null,
+        to: null,
+        converted: null,
+        unconverted: [],
+      });
       const [eur, usd] = body.currencies;
       expect(eur).toEqual({
         currency: 'EUR',
@@ -242,8 +280,18 @@ describe('categories and statistics', () => {
         expenses: 3,
         members: sorted([m(ada, 900, 1000), m(bob, 800, 1000), m(cara, 300, 0)]),
         buckets: [
-          { key: 'food', total: 900, expenses: 1, members: sorted([m(ada, 300, 900), m(bob, 300, 0), m(cara, 300, 0)]) },
-          { key: 'transport', total: 1000, expenses: 1, members: sorted([m(ada, 500, 0), m(bob, 500, 1000)]) },
+          {
+            key: 'food',
+            total: 900,
+            expenses: 1,
+            members: sorted([m(ada, 300, 900), m(bob, 300, 0), m(cara, 300, 0)]),
+          },
+          {
+            key: 'transport',
+            total: 1000,
+            expenses: 1,
+            members: sorted([m(ada, 500, 0), m(bob, 500, 1000)]),
+          },
           { key: null, total: 100, expenses: 1, members: [m(ada, 100, 100)] },
         ],
       });
@@ -253,14 +301,23 @@ describe('categories and statistics', () => {
         expenses: 1,
         members: sorted([m(ada, 234, 0), m(bob, 233, 0), m(cara, 233, 700)]),
         buckets: [
-          { key: own, total: 700, expenses: 1, members: sorted([m(ada, 234, 0), m(bob, 233, 0), m(cara, 233, 700)]) },
+          {
+            key: own,
+            total: 700,
+            expenses: 1,
+            members: sorted([m(ada, 234, 0), m(bob, 233, 0), m(cara, 233, 700)]),
+          },
         ],
       });
     });
 
     it('by month and by member', async () => {
       const months = await stats({ by: 'month' });
-      expect(months.currencies.map((c: { buckets: { key: string; total: number }[] }) => c.buckets.map((b) => [b.key, b.total]))).toEqual([
+      expect(
+        months.currencies.map((c: { buckets: { key: string; total: number }[] }) =>
+          c.buckets.map((b) => [b.key, b.total]),
+        ),
+      ).toEqual([
         [
           ['2026-01', 1900],
           ['2026-02', 100],
@@ -325,10 +382,12 @@ describe('categories and statistics', () => {
       const usd = res.body.currencies.find((c: { currency: string }) => c.currency === 'USD');
       // Ada is in other groups of this file too: the fixture's group alone, by group.
       const byGroup = await t.request.get('/v1/me/stats').query({ by: 'group' }).set(ada.auth);
-      const here = byGroup.body.currencies.map((c: { currency: string; buckets: { key: string; share: number; paid: number }[] }) => [
-        c.currency,
-        c.buckets.find((b) => b.key === groupId),
-      ]);
+      const here = byGroup.body.currencies.map(
+        (c: { currency: string; buckets: { key: string; share: number; paid: number }[] }) => [
+          c.currency,
+          c.buckets.find((b) => b.key === groupId),
+        ],
+      );
       expect(here).toEqual(
         expect.arrayContaining([
           ['EUR', { key: groupId, share: 900, paid: 1000, expenses: 3 }],
@@ -343,13 +402,16 @@ describe('categories and statistics', () => {
   it('the group total is the sum of the live amounts, for any expenses (property)', async () => {
     const groupId = await t.createGroup(ada, [bob]);
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 100000 }), { minLength: 1, maxLength: 5 }), async (amounts) => {
-        const before = (await stats(groupId)).total as number;
-        for (const amount of amounts) await postExpense(t, ada, groupId, ada, amount, [ada, bob]);
-        const after = await stats(groupId);
-        expect(after.total - before).toBe(amounts.reduce((s, a) => s + a, 0));
-        expect(after.members.reduce((s: number, x: { share: number }) => s + x.share, 0)).toBe(after.total);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 100000 }), { minLength: 1, maxLength: 5 }),
+        async (amounts) => {
+          const before = (await stats(groupId)).total as number;
+          for (const amount of amounts) await postExpense(t, ada, groupId, ada, amount, [ada, bob]);
+          const after = await stats(groupId);
+          expect(after.total - before).toBe(amounts.reduce((s, a) => s + a, 0));
+          expect(after.members.reduce((s: number, x: { share: number }) => s + x.share, 0)).toBe(after.total);
+        },
+      ),
       { numRuns: 8 },
     );
     async function stats(id: string) {

@@ -151,7 +151,11 @@ describe('every keyed route', () => {
     }),
     'PATCH /v1/groups/:groupId/categories/:categoryId': async () => {
       const { groupId, categoryId } = await newCategory();
-      return { path: `/v1/groups/${groupId}/categories/${categoryId}`, body: { name: 'Renamed' }, status: 200 };
+      return {
+        path: `/v1/groups/${groupId}/categories/${categoryId}`,
+        body: { name: 'Renamed' },
+        status: 200,
+      };
     },
     'DELETE /v1/groups/:groupId/categories/:categoryId': async () => {
       const { groupId, categoryId } = await newCategory();
@@ -159,7 +163,11 @@ describe('every keyed route', () => {
     },
     'POST /v1/groups/:groupId/categories/:categoryId/merge': async () => {
       const { groupId, categoryId } = await newCategory();
-      return { path: `/v1/groups/${groupId}/categories/${categoryId}/merge`, body: { into: 'food' }, status: 200 };
+      return {
+        path: `/v1/groups/${groupId}/categories/${categoryId}/merge`,
+        body: { into: 'food' },
+        status: 200,
+      };
     },
     'POST /v1/groups/:groupId/members': async () => ({
       path: `/v1/groups/${await t.createGroup(ada)}/members`,

@@ -405,7 +405,11 @@ VALID['POST /v1/groups/{groupId}/categories/{categoryId}/merge'] = [
   { into: 'food' },
   { into: 'cat_01JD3Q8Z4T6Y5W2N8K1M0PX7RC' },
 ];
-INVALID['POST /v1/groups/{groupId}/categories/{categoryId}/merge'] = [{}, { into: 'Food' }, { into: 'cat_1' }];
+INVALID['POST /v1/groups/{groupId}/categories/{categoryId}/merge'] = [
+  {},
+  { into: 'Food' },
+  { into: 'cat_1' },
+];
 
 export const joiAccepts = (schema: Joi.Schema, body: unknown) =>
   schema.validate(body, { abortEarly: false, convert: true }).error === undefined;

@@ -23,13 +23,13 @@ import { changePasswordRoutes, passwordResetRoutes } from './auth/password.route
 import { createPasswordService } from './auth/password-service';
 import { createSessions } from './auth/sessions';
 import { sessionRoutes } from './auth/sessions.routes';
+import { categoryRoutes } from './categories/categories.routes';
+import { createCategoriesService } from './categories/categories.service';
 import { commentRoutes } from './comments/comments.routes';
 import { createCommentsService } from './comments/comments.service';
 import { createExpenseSearch } from './expenses/expense-search';
 import { createExpensesService } from './expenses/expenses.service';
 import { exportRoutes } from './export/export.routes';
-import { categoryRoutes } from './categories/categories.routes';
-import { createCategoriesService } from './categories/categories.service';
 import { fxRoutes } from './fx/fx.routes';
 import { createGroupRates } from './fx/group-rates';
 import type { RatesProvider } from './fx/rates-provider';
@@ -74,8 +74,8 @@ import { createReadRouting } from './read-routing';
 import { recurringRoutes } from './recurring/recurring.routes';
 import { createRecurringService } from './recurring/recurring.service';
 import { createSettlementsService } from './settlements/settlements.service';
-import { webClientRoutes } from './web/web-client';
 import { createStatsService } from './stats/stats.service';
+import { webClientRoutes } from './web/web-client';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { createWebhooksService } from './webhooks/webhooks.service';
 

@@ -106,7 +106,15 @@ export type ExpenseWritten = { expense: Expense; created: boolean };
 /** The money-relevant content of an expense, after validation against the domain rules. */
 export type Prepared = Pick<
   Expense,
-  'description' | 'category' | 'categoryId' | 'amount' | 'currency' | 'paidBy' | 'occurredAt' | 'split' | 'shares'
+  | 'description'
+  | 'category'
+  | 'categoryId'
+  | 'amount'
+  | 'currency'
+  | 'paidBy'
+  | 'occurredAt'
+  | 'split'
+  | 'shares'
 >;
 
 /** Runs a domain computation; a broken domain rule (shares that do not add up…) is a 422. */

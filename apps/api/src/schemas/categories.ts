@@ -22,7 +22,9 @@ const color = Joi.string()
   .allow(null)
   .description('A colour as `#rrggbb`, or null for none')
   .example('#e07a5f');
-const categoryName = nameText(40).description('1–40 code points; unique (ignoring case) among the group’s live categories');
+const categoryName = nameText(40).description(
+  '1–40 code points; unique (ignoring case) among the group’s live categories',
+);
 
 export const createCategoryBody = Joi.object({ name: categoryName.required(), icon, color }).label(
   'CategoryRequest',
@@ -31,7 +33,9 @@ export const patchCategoryBody = Joi.object({ name: categoryName, icon, color })
   .min(1)
   .label('PatchCategoryRequest');
 export const mergeCategoryBody = Joi.object({
-  into: categoryId.required().description('The category that receives the expenses (a default or the group’s own)'),
+  into: categoryId
+    .required()
+    .description('The category that receives the expenses (a default or the group’s own)'),
 }).label('MergeCategoryRequest');
 
 const statsFields = {
@@ -43,9 +47,15 @@ const statsFields = {
 };
 export const groupStatsQuery = Joi.object({
   ...statsFields,
-  by: Joi.string().valid('category', 'member', 'month').default('category').description('How to break the totals down'),
+  by: Joi.string()
+    .valid('category', 'member', 'month')
+    .default('category')
+    .description('How to break the totals down'),
 }).label('GroupStatsQuery');
 export const myStatsQuery = Joi.object({
   ...statsFields,
-  by: Joi.string().valid('category', 'group', 'month').default('category').description('How to break my share down'),
+  by: Joi.string()
+    .valid('category', 'group', 'month')
+    .default('category')
+    .description('How to break my share down'),
 }).label('MyStatsQuery');

@@ -14,7 +14,13 @@ export type MyStatsBy = 'category' | 'group' | 'month';
 type MemberFigure = { userId: string; share: number; paid: number };
 /** One bucket of a breakdown: a category id (null: none), a member, a month `YYYY-MM` or a group. */
 type Bucket = { key: string | null; total: number; expenses: number; members: MemberFigure[] };
-type CurrencyStats = { currency: string; total: number; expenses: number; members: MemberFigure[]; buckets: Bucket[] };
+type CurrencyStats = {
+  currency: string;
+  total: number;
+  expenses: number;
+  members: MemberFigure[];
+  buckets: Bucket[];
+};
 type ConvertedStats = {
   currency: string;
   total: number;
@@ -42,7 +48,13 @@ export type MyStats = {
   from: string | null;
   to: string | null;
   currencies: { currency: string; share: number; paid: number; expenses: number; buckets: MyBucket[] }[];
-  converted: { currency: string; share: number; paid: number; buckets: { key: string | null; share: number; paid: number }[]; rates: UsedRate[] } | null;
+  converted: {
+    currency: string;
+    share: number;
+    paid: number;
+    buckets: { key: string | null; share: number; paid: number }[];
+    rates: UsedRate[];
+  } | null;
   unconverted: string[];
 };
 
@@ -137,9 +149,14 @@ const myStatement = (userId: string, by: MyStatsBy, q: StatsQuery) => {
 function safe(text: string | null): number {
   const value = Number(text ?? 0);
   if (!Number.isSafeInteger(value)) {
-    throw new AppError('validation_failed', 422, 'A total is beyond what a JSON number holds exactly: narrow from/to.', {
-      errors: [{ path: 'from', message: 'the range sums beyond 2^53 − 1 minor units' }],
-    });
+    throw new AppError(
+      'validation_failed',
+      422,
+      'A total is beyond what a JSON number holds exactly: narrow from/to.',
+      {
+        errors: [{ path: 'from', message: 'the range sums beyond 2^53 − 1 minor units' }],
+      },
+    );
   }
   return value;
 }
@@ -171,14 +188,23 @@ async function convertFigures(
     return { values: new Map(result.members.map((m) => [m.userId, m.net])), rates: result.rates };
   } catch (error) {
     if (error instanceof AppError && error.code === 'rate_unavailable') {
-      const missing = (error.errors ?? []).map((e) => e.path.replace(/^currencies\.|^in$/, '')).filter(Boolean);
+      const missing = (error.errors ?? [])
+        .map((e) => e.path.replace(/^currencies\.|^in$/, ''))
+        .filter(Boolean);
       return { unconverted: missing.length > 0 ? missing : [target] };
     }
     throw error;
   }
 }
 
-const NO_RATES: GroupRates = { groupId: '', base: null, rates: {}, asOf: null, updatedBy: null, updatedAt: null };
+const NO_RATES: GroupRates = {
+  groupId: '',
+  base: null,
+  rates: {},
+  asOf: null,
+  updatedBy: null,
+  updatedAt: null,
+};
 
 /**
  * Statistics (API.md §14): what a group spent, and each member's share, per currency and bucket,
@@ -289,7 +315,12 @@ export function createStatsService(deps: {
       for (const row of rows) {
         const buckets = perCurrency.get(row.currency) ?? [];
         perCurrency.set(row.currency, buckets);
-        buckets.push({ key: row.key, share: safe(row.share), paid: safe(row.paid), expenses: safe(row.expenses) });
+        buckets.push({
+          key: row.key,
+          share: safe(row.share),
+          paid: safe(row.paid),
+          expenses: safe(row.expenses),
+        });
       }
       const currencies = [...perCurrency]
         .map(([currency, buckets]) => ({
@@ -342,6 +373,7 @@ export function createStatsService(deps: {
 /** The statement of a group's statistics, for the bench's EXPLAIN (infra/bench/stats.ts). */
 export const groupStatsStatement = (groupId: string, userId: string, by: GroupStatsBy, q: StatsQuery) =>
   groupStatement(groupId, userId, by, q).statement;
-export const myStatsStatement = (userId: string, by: MyStatsBy, q: StatsQuery) => myStatement(userId, by, q).statement;
+export const myStatsStatement = (userId: string, by: MyStatsBy, q: StatsQuery) =>
+  myStatement(userId, by, q).statement;
 
 export type StatsService = ReturnType<typeof createStatsService>;

@@ -26,7 +26,9 @@ export async function up(knex: Knex): Promise<void> {
       updated_at timestamptz not null,
       deleted_at timestamptz
     )`);
-  await knex.raw('create index categories_group_idx on categories (group_id, created_at, id) where deleted_at is null');
+  await knex.raw(
+    'create index categories_group_idx on categories (group_id, created_at, id) where deleted_at is null',
+  );
   await knex.raw('alter table expenses add column category_id text');
   await knex.raw(
     `create index expenses_group_category_id_idx on expenses (group_id, category_id)

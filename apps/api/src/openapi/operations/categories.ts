@@ -86,7 +86,9 @@ export const categoriesOperations: Operation[] = [
       `that is not a category of the group is \`422 unknown_category\`. ${OWN_ONLY}`,
     body: mergeCategoryBody,
     idempotency: 'optional',
-    success: [{ status: 200, description: 'The target and how many expenses moved', schema: 'CategoryMerged' }],
+    success: [
+      { status: 200, description: 'The target and how many expenses moved', schema: 'CategoryMerged' },
+    ],
     errors: ['unknown_category'],
   },
   {

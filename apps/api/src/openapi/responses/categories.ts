@@ -18,7 +18,11 @@ const memberFigure = closed({
   share: figure('What the member owes of the expenses (their shares)'),
   paid: figure('What the member paid of them'),
 });
-const rates: JsonSchema = { type: 'array', items: ref('UsedRate'), description: 'The rates the conversion used' };
+const rates: JsonSchema = {
+  type: 'array',
+  items: ref('UsedRate'),
+  description: 'The rates the conversion used',
+};
 const unconverted: JsonSchema = {
   type: 'array',
   items: { type: 'string' },
@@ -35,7 +39,10 @@ const Category: JsonSchema = closed({
   name: { type: 'string', minLength: 1, maxLength: 40 },
   icon: { type: ['string', 'null'], maxLength: 16, description: 'An emoji or a short token' },
   color: { type: ['string', 'null'], pattern: '^#[0-9a-fA-F]{6}$' },
-  default: { type: 'boolean', description: 'One of the fixed default list (cannot be renamed, deleted or merged)' },
+  default: {
+    type: 'boolean',
+    description: 'One of the fixed default list (cannot be renamed, deleted or merged)',
+  },
   createdAt: nullableTimestamp,
   updatedAt: nullableTimestamp,
 });
@@ -66,7 +73,11 @@ const GroupStats: JsonSchema = closed({
       currency,
       total: figure('What the group spent'),
       expenses: count,
-      members: { type: 'array', items: memberFigure, description: 'Each member’s share and payments, by user id' },
+      members: {
+        type: 'array',
+        items: memberFigure,
+        description: 'Each member’s share and payments, by user id',
+      },
       buckets: {
         type: 'array',
         description: 'The breakdown, by key (null last)',
@@ -109,7 +120,12 @@ const MyStats: JsonSchema = closed({
       expenses: count,
       buckets: {
         type: 'array',
-        items: closed({ key: bucketKey, share: figure('My share'), paid: figure('What I paid'), expenses: count }),
+        items: closed({
+          key: bucketKey,
+          share: figure('My share'),
+          paid: figure('What I paid'),
+          expenses: count,
+        }),
       },
     }),
   },

@@ -120,7 +120,11 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
       data: closed({
         category: ref('Category'),
         deletedAt,
-        uncategorized: { type: 'integer', minimum: 0, description: 'How many live expenses lost the category' },
+        uncategorized: {
+          type: 'integer',
+          minimum: 0,
+          description: 'How many live expenses lost the category',
+        },
       }),
     },
     'category.merged': {
@@ -128,7 +132,11 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
       data: closed({
         category: { ...ref('Category'), description: 'The category merged away (now deleted)' },
         into: { ...ref('Category'), description: 'The category its expenses moved to' },
-        moved: { type: 'integer', minimum: 0, description: 'How many live expenses moved (each one’s version bumped)' },
+        moved: {
+          type: 'integer',
+          minimum: 0,
+          description: 'How many live expenses moved (each one’s version bumped)',
+        },
         deletedAt,
       }),
     },

@@ -20,7 +20,8 @@ export const moneySchemas: Record<string, JsonSchema> = {
       category: { type: ['string', 'null'], maxLength: 64 },
       categoryId: {
         type: ['string', 'null'],
-        description: 'The expense’s category (API.md §14): a default id (`food`…) or the group’s own (`cat_…`); null for none',
+        description:
+          'The expense’s category (API.md §14): a default id (`food`…) or the group’s own (`cat_…`); null for none',
       },
       amount,
       currency,
