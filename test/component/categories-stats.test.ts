@@ -399,6 +399,56 @@ describe('categories and statistics', () => {
     });
   });
 
+  it('the Splitwise import maps its category names, creating the group’s own once; the CSV names them', async () => {
+    const groupId = await t.createGroup(ada, [bob], { currency: 'EUR' });
+    const existing = (await create(ada, groupId, { name: 'Bouldering' })).body.id;
+    const rows = [
+      '2024-01-01,Pizza,Dining out,10.00,EUR,5.00,-5.00',
+      '2024-01-02,Bus,Bus/train,10.00,EUR,5.00,-5.00',
+      '2024-01-03,Gym,Bouldering,10.00,EUR,5.00,-5.00',
+      '2024-01-04,Kayak,Kayaking,10.00,EUR,5.00,-5.00',
+      '2024-01-05,Kayak again,kayaking,10.00,EUR,5.00,-5.00',
+    ];
+    const csv = `Date,Description,Category,Cost,Currency,Ada,Bob\r\n${rows.join('\r\n')}\r\n`;
+    const res = await t.request
+      .post(`/v1/groups/${groupId}/imports`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({ format: 'splitwise-csv', csv, members: { Ada: ada.id, Bob: bob.id } });
+    expect(res.status).toBe(201);
+    const kayaking = (await list(ada, groupId)).find((c) => c.name === 'Kayaking');
+    expect(kayaking).toBeDefined();
+    expect(res.body.categories).toEqual([
+      { name: 'Dining out', categoryId: 'food', created: false },
+      { name: 'Bus/train', categoryId: 'transport', created: false },
+      { name: 'Bouldering', categoryId: existing, created: false },
+      { name: 'Kayaking', categoryId: kayaking?.id, created: true },
+    ]);
+    const listed = await t.request.get(`/v1/groups/${groupId}/expenses?limit=10`).set(ada.auth);
+    const byDescription = Object.fromEntries(
+      listed.body.data.map((e: { description: string; categoryId: string | null }) => [
+        e.description,
+        e.categoryId,
+      ]),
+    );
+    expect(byDescription).toEqual({
+      Pizza: 'food',
+      Bus: 'transport',
+      Gym: existing,
+      Kayak: kayaking?.id,
+      'Kayak again': kayaking?.id,
+    });
+    const report = await t.request.get(`/v1/groups/${groupId}/imports/${res.body.id}`).set(ada.auth);
+    expect(report.body.categories).toEqual(res.body.categories);
+    // The CSV's Category column names the category (a default's name, the group's own name).
+    await patch(ada, groupId, existing, { name: 'Climbing' });
+    const exported = await t.request.get(`/v1/groups/${groupId}/export.csv`).set(ada.auth);
+    expect(exported.status).toBe(200);
+    expect(exported.text).toContain(',Pizza,Food & drink,');
+    expect(exported.text).toContain(',Gym,Climbing,');
+    expect(exported.text).toContain(',Kayak,Kayaking,');
+  });
+
   it('the group total is the sum of the live amounts, for any expenses (property)', async () => {
     const groupId = await t.createGroup(ada, [bob]);
     await fc.assert(

@@ -240,6 +240,7 @@ export function createApp(deps: AppDeps): Express {
     },
   });
   const settlements = createSettlementsService({ knex: deps.knex, newId });
+  const categories = createCategoriesService({ knex: deps.knex, newId });
   // API keys (API.md §2.6): looked up by hash on every keyed request, so a revoke holds everywhere at once.
   const apiKeys = createApiKeys({ knex: deps.knex, newId });
   const keyAuthentication = createKeyAuthentication({
@@ -290,7 +291,7 @@ export function createApp(deps: AppDeps): Express {
     ...recurringRoutes({ routes, recurring: createRecurringService({ knex: deps.knex, newId, expenses }) }),
     ...activityRoutes({ routes, activity: createActivityService({ knex: deps.knex }), reads }),
     ...importRoutes({
-      imports: createImportsService({ knex: deps.knex, writes, expenses, settlements }),
+      imports: createImportsService({ knex: deps.knex, writes, expenses, settlements, categories }),
       routes,
       announcer: deps.announcer,
       maxBytes: deps.importMaxBytes,
@@ -312,7 +313,7 @@ export function createApp(deps: AppDeps): Express {
     }),
     ...categoryRoutes({
       routes,
-      categories: createCategoriesService({ knex: deps.knex, newId }),
+      categories,
       stats: createStatsService({
         knex: deps.knex,
         provider: deps.ratesProvider,

@@ -10,6 +10,8 @@ import type { Knex } from 'knex';
  *   group's own `cat_…`), null for none. Not a foreign key: default ids have no row.
  * - `expenses_group_category_id_idx`: a merge or delete moves the live expenses of ONE category
  *   (an index range, not the group's whole ledger), and `categoryId` filters the list.
+ * - `imports.categories`: how a Splitwise import mapped the file's category names (its report),
+ *   kept so that a resumed run maps as the first did.
  * - The statistics read the live expenses of one group in an `occurred_at` range, which
  *   `expenses_group_live_idx` (migration 001) already serves; `/me/stats` reads my groups' the same way.
  */
@@ -30,6 +32,7 @@ export async function up(knex: Knex): Promise<void> {
     'create index categories_group_idx on categories (group_id, created_at, id) where deleted_at is null',
   );
   await knex.raw('alter table expenses add column category_id text');
+  await knex.raw('alter table imports add column categories jsonb');
   await knex.raw(
     `create index expenses_group_category_id_idx on expenses (group_id, category_id)
        where deleted_at is null and category_id is not null`,
@@ -39,5 +42,6 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('drop index if exists expenses_group_category_id_idx');
   await knex.raw('alter table expenses drop column if exists category_id');
+  await knex.raw('alter table imports drop column if exists categories');
   await knex.raw('drop table if exists categories');
 }
