@@ -86,6 +86,19 @@ type GroupRow = {
 };
 
 /**
+ * What each live expense contributes, one row per share (`share`), per payer (`paid`) and one for
+ * the expense itself (`n` = 1, no member): unnested from the row in ONE pass (a lateral), so the
+ * expenses are read once and nothing is materialized.
+ */
+const CONTRIBUTIONS = sql`cross join lateral (
+      select s."userId" as user_id, s.owed as share, 0::bigint as paid, 0 as n
+        from jsonb_to_recordset(e.shares) as s("userId" text, owed bigint)
+      union all
+      select p."userId", 0::bigint, p.amount, 0 from jsonb_to_recordset(e.paid_by) as p("userId" text, amount bigint)
+      union all
+      select null, 0::bigint, 0::bigint, 1) v`;
+
+/**
  * ONE aggregate statement over the group's live expenses in the range (`expenses_group_live_idx`):
  * each expense's shares and payers unnested from its row, summed per currency, bucket and member
  * (a claimed pending member counted as its account), plus a row per bucket with its expense count
@@ -96,20 +109,13 @@ const groupStatement = (groupId: string, userId: string, by: GroupStatsBy, q: St
   return named(
     nameOf('stats_group', by, q),
     sql`with a as (select exists (select 1 from group_members m where m.group_id = ${groupId}::text
-                                                        and m.user_id = ${userId}::text) as member),
-         e as (select e.currency, ${KEYS[by]} as key, e.shares, e.paid_by from expenses e, a
-                where a.member and e.group_id = ${groupId}::text and e.deleted_at is null${from}${to}),
-         x as (select e.currency, e.key, s."userId" as user_id, s.owed as share, 0::bigint as paid, 0 as n
-                 from e cross join lateral jsonb_to_recordset(e.shares) as s("userId" text, owed bigint)
-               union all
-               select e.currency, e.key, p."userId", 0::bigint, p.amount, 0
-                 from e cross join lateral jsonb_to_recordset(e.paid_by) as p("userId" text, amount bigint)
-               union all
-               select e.currency, e.key, null, 0::bigint, 0::bigint, 1 from e)
+                                                        and m.user_id = ${userId}::text) as member)
     select a.member, r.* from a left join lateral (
-      select x.currency, x.key, coalesce(gm.claimed_by, x.user_id) as user_id,
-             sum(x.share)::text as share, sum(x.paid)::text as paid, sum(x.n)::text as expenses
-        from x left join group_members gm on gm.group_id = ${groupId}::text and gm.user_id = x.user_id
+      select e.currency, ${KEYS[by]} as key, coalesce(gm.claimed_by, v.user_id) as user_id,
+             sum(v.share)::text as share, sum(v.paid)::text as paid, sum(v.n)::text as expenses
+        from expenses e ${CONTRIBUTIONS}
+        left join group_members gm on gm.group_id = e.group_id and gm.user_id = v.user_id
+       where e.group_id = ${groupId}::text and e.deleted_at is null${from}${to}
        group by 1, 2, 3) r on a.member`,
   );
 };
@@ -117,8 +123,9 @@ const groupStatement = (groupId: string, userId: string, by: GroupStatsBy, q: St
 type MyRow = { currency: string; key: string | null; share: string; paid: string; expenses: string };
 
 /**
- * ONE aggregate statement over the live expenses in the range of every group I am in, summing
- * what I (and the pending members I claimed) owe and paid, per currency and bucket.
+ * ONE aggregate statement over the live expenses in the range of every group I am in that name me
+ * (or a pending member I claimed: `involved_ids`), summing what I owe and paid, per currency and
+ * bucket.
  */
 const myStatement = (userId: string, by: MyStatsBy, q: StatsQuery) => {
   const [from, to] = rangeOf(q);
@@ -126,22 +133,17 @@ const myStatement = (userId: string, by: MyStatsBy, q: StatsQuery) => {
     nameOf('stats_me', by, q),
     sql`with mine as (select m.group_id, m.user_id from group_members m where m.user_id = ${userId}::text
                       union all
-                      select c.group_id, c.user_id from group_members c where c.claimed_by = ${userId}::text),
-         e as (select e.group_id, e.currency, ${KEYS[by]} as key, e.shares, e.paid_by from expenses e
-                where e.group_id in (select group_id from group_members where user_id = ${userId}::text)
-                  and e.deleted_at is null${from}${to}
-                  and e.involved_ids && array(select user_id from mine)),
-         x as (select e.currency, e.key, s.owed as share, 0::bigint as paid, 0 as n
-                 from e cross join lateral jsonb_to_recordset(e.shares) as s("userId" text, owed bigint)
-                 join mine on mine.group_id = e.group_id and mine.user_id = s."userId"
-               union all
-               select e.currency, e.key, 0::bigint, p.amount, 0
-                 from e cross join lateral jsonb_to_recordset(e.paid_by) as p("userId" text, amount bigint)
-                 join mine on mine.group_id = e.group_id and mine.user_id = p."userId"
-               union all
-               select e.currency, e.key, 0::bigint, 0::bigint, 1 from e)
-    select x.currency, x.key, sum(x.share)::text as share, sum(x.paid)::text as paid, sum(x.n)::text as expenses
-      from x group by 1, 2`,
+                      select c.group_id, c.user_id from group_members c where c.claimed_by = ${userId}::text)
+    select e.currency, ${KEYS[by]} as key,
+           sum(case when mine.user_id is not null then v.share else 0 end)::text as share,
+           sum(case when mine.user_id is not null then v.paid else 0 end)::text as paid,
+           sum(v.n)::text as expenses
+      from expenses e ${CONTRIBUTIONS}
+      left join mine on mine.group_id = e.group_id and mine.user_id = v.user_id
+     where e.group_id in (select group_id from group_members where user_id = ${userId}::text)
+       and e.deleted_at is null${from}${to}
+       and e.involved_ids && array(select user_id from mine)
+     group by 1, 2`,
   );
 };
 
