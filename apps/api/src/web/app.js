@@ -20,3 +20,4 @@ import './app/imports.js';
 import './app/activity.js';
 import './app/webhooks.js';
 import './app/notifications.js';
+import './app/categories.js';

@@ -1,4 +1,6 @@
 // The open group's expenses: adding one, the list and its search, live, and comments (API.md §5).
+
+import { categoryLabel } from './categories.js';
 import { tally } from './client.js';
 import { $, element, handle, say } from './dom.js';
 import { nameOf, open, renderMembers } from './groups.js';
@@ -7,7 +9,9 @@ import { me } from './session.js';
 
 /** The expense a form describes (of the expense or the recurring form): split equally between all members. */
 export function equalExpense(form, group) {
+  const categoryId = form.get('categoryId');
   return {
+    ...(categoryId ? { categoryId: String(categoryId) } : {}),
     description: String(form.get('description')),
     amount: toMinor(String(form.get('amount')), group.currency),
     paidBy: String(form.get('paidBy')),
@@ -93,7 +97,7 @@ export async function listExpenses(groupId) {
 function expenseItem(e) {
   const item = element(
     'li',
-    `“${e.description}”${e.category ? ` (${e.category})` : ''}, ${formatMoney(e.amount, e.currency)}, ` +
+    `“${e.description}”${e.categoryId ? ` [${categoryLabel(e.categoryId)}]` : ''}${e.category ? ` (${e.category})` : ''}, ${formatMoney(e.amount, e.currency)}, ` +
       `paid by ${e.paidBy.map((p) => nameOf(p.userId)).join(', ')} on ${e.occurredAt.slice(0, 10)} `,
   );
   item.dataset.expenseId = e.id;
