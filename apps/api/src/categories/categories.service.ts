@@ -128,11 +128,21 @@ function assertNameFree(name: string, own: readonly Category[], except?: string)
   }
 }
 
-/** Moves the live expenses of `from` to `to` (null: no category), bumping each one's version. */
-const moveExpenses = (groupId: string, from: string, to: string | null, now: Date) =>
-  sql`update expenses set category_id = ${to}::text, version = version + 1, updated_at = ${now}::timestamptz
-        from guard where expenses.group_id = ${groupId}::text and expenses.category_id = ${from}::text
-                     and expenses.deleted_at is null`;
+/**
+ * Stages the end of the category `from`: deleted, and its live expenses moved to `to` (null: no
+ * category), each one's version bumped, in the change's one statement.
+ */
+function retire(change: GroupChange, groupId: string, from: string, to: string | null, now: Date): void {
+  change.write(
+    sql`update categories set deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+          from guard where categories.id = ${from}::text`,
+  );
+  change.write(
+    sql`update expenses set category_id = ${to}::text, version = version + 1, updated_at = ${now}::timestamptz
+          from guard where expenses.group_id = ${groupId}::text and expenses.category_id = ${from}::text
+                       and expenses.deleted_at is null`,
+  );
+}
 
 /**
  * Categories (API.md §14): the default list, and a group's own, written as changes of the group
@@ -243,11 +253,7 @@ export function createCategoriesService(deps: { knex: Knex; newId: NewId }) {
       const { change, category } = await openCategory(ctx, userId, groupId, categoryId);
       const moved = await expensesIn(ctx, change, categoryId);
       const now = new Date();
-      change.write(
-        sql`update categories set deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-              from guard where categories.id = ${categoryId}::text`,
-      );
-      change.write(moveExpenses(groupId, categoryId, null, now));
+      retire(change, groupId, categoryId, null, now);
       const event = change.commit(
         'category.deleted',
         userId,
@@ -278,11 +284,7 @@ export function createCategoriesService(deps: { knex: Knex; newId: NewId }) {
       if (!target) throw unknownCategory(into, 'into');
       const moved = await expensesIn(ctx, change, categoryId);
       const now = new Date();
-      change.write(
-        sql`update categories set deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-              from guard where categories.id = ${categoryId}::text`,
-      );
-      change.write(moveExpenses(groupId, categoryId, into, now));
+      retire(change, groupId, categoryId, into, now);
       const event = change.commit(
         'category.merged',
         userId,

@@ -151,6 +151,12 @@ const myStatement = (userId: string, by: MyStatsBy, q: StatsQuery) => {
   );
 };
 
+/** The range as the answer states it: the instants of `from` and `to`, null when not given. */
+const rangeAnswer = (q: StatsQuery) => ({
+  from: q.from === undefined ? null : new Date(q.from).toISOString(),
+  to: q.to === undefined ? null : new Date(q.to).toISOString(),
+});
+
 /** A month bucket's key as the statement gives it (a timestamp, a Date or text by driver) as `YYYY-MM`. */
 const monthKey = (key: unknown): string | null =>
   key === null || key === undefined ? null : new Date(key as string).toISOString().slice(0, 7);
@@ -287,8 +293,7 @@ export function createStatsService(deps: {
       const stats: GroupStats = {
         groupId,
         by,
-        from: query.from === undefined ? null : new Date(query.from).toISOString(),
-        to: query.to === undefined ? null : new Date(query.to).toISOString(),
+        ...rangeAnswer(query),
         currencies,
         converted: null,
         unconverted: [],
@@ -346,8 +351,7 @@ export function createStatsService(deps: {
       const stats: MyStats = {
         userId,
         by,
-        from: query.from === undefined ? null : new Date(query.from).toISOString(),
-        to: query.to === undefined ? null : new Date(query.to).toISOString(),
+        ...rangeAnswer(query),
         currencies,
         converted: null,
         unconverted: [],
