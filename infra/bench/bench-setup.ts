@@ -138,6 +138,18 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** The plan of `statement` (a `@tally/db` `Sql`) as `EXPLAIN ANALYZE` prints it, run on `knex`. */
+export async function explainAnalyze(
+  knex: { raw(text: string, values: never[]): Promise<{ rows: { 'QUERY PLAN': string }[] }> },
+  statement: { text: string; values: readonly unknown[] },
+): Promise<string> {
+  const plan = await knex.raw(
+    `explain (analyze, costs off, timing on) ${statement.text.replace(/\$(\d+)/g, '?')}`,
+    [...statement.values] as never[],
+  );
+  return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
 /** The `p`th percentile of `sorted` (ascending), NaN for none. */
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;

@@ -15,7 +15,7 @@
 import { expenseSearchText } from '@tally/domain';
 import { loadConfig, start } from '@tally/server';
 import { activeFilters, searchStatement } from '../../apps/api/src/expenses/expense-search';
-import { createBenchDatabase, seededRandom } from './bench-setup';
+import { createBenchDatabase, explainAnalyze, seededRandom } from './bench-setup';
 
 const EXPENSES = Number(process.env.BENCH_SEARCH_EXPENSES ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
@@ -211,13 +211,7 @@ async function main() {
       ],
     ] as const) {
       const statement = searchStatement(group.id, member.id, activeFilters(query), undefined, 21);
-      const plan = await knex.raw(
-        `explain (analyze, costs off, timing on) ${statement.text.replace(/\$(\d+)/g, '?')}`,
-        [...statement.values] as never[],
-      );
-      console.log(
-        `\nEXPLAIN ANALYZE, ${name}:\n${plan.rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n')}`,
-      );
+      console.log(`\nEXPLAIN ANALYZE, ${name}:\n${await explainAnalyze(knex, statement)}`);
     }
   } finally {
     await server.stop();

@@ -19,6 +19,7 @@ import {
   benchServerEnv,
   call as callApi,
   createBenchDatabase,
+  explainAnalyze,
   percentile,
   seededRandom,
 } from './bench-setup';
@@ -142,13 +143,7 @@ async function main() {
       ['by=category, one month', month],
     ] as const) {
       const statement = groupStatsStatement(group.id, member.id, 'category', query);
-      const plan = await knex.raw(
-        `explain (analyze, costs off, timing on) ${statement.text.replace(/\$(\d+)/g, '?')}`,
-        [...statement.values] as never[],
-      );
-      console.log(
-        `\nEXPLAIN ANALYZE, ${name}:\n${plan.rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n')}`,
-      );
+      console.log(`\nEXPLAIN ANALYZE, ${name}:\n${await explainAnalyze(knex, statement)}`);
     }
   } finally {
     await server.stop();
