@@ -126,6 +126,30 @@ export function spawnBenchServer(argv: string[], name: string, env: Record<strin
   });
 }
 
+/** A deterministic generator of numbers in [0, 1) (mulberry32), so that runs of a bench compare. */
+export function seededRandom(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The plan of `statement` (a `@tally/db` `Sql`) as `EXPLAIN ANALYZE` prints it, run on `knex`. */
+export async function explainAnalyze(
+  knex: { raw(text: string, values: never[]): Promise<{ rows: { 'QUERY PLAN': string }[] }> },
+  statement: { text: string; values: readonly unknown[] },
+): Promise<string> {
+  const plan = await knex.raw(
+    `explain (analyze, costs off, timing on) ${statement.text.replace(/\$(\d+)/g, '?')}`,
+    [...statement.values] as never[],
+  );
+  return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
 /** The `p`th percentile of `sorted` (ascending), NaN for none. */
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;

@@ -15,7 +15,7 @@
 import { expenseSearchText } from '@tally/domain';
 import { loadConfig, start } from '@tally/server';
 import { activeFilters, searchStatement } from '../../apps/api/src/expenses/expense-search';
-import { createBenchDatabase } from './bench-setup';
+import { createBenchDatabase, explainAnalyze, seededRandom } from './bench-setup';
 
 const EXPENSES = Number(process.env.BENCH_SEARCH_EXPENSES ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
@@ -65,18 +65,6 @@ const CATEGORIES = ['Food', 'Travel', 'Lodging', 'Fun', 'Home', 'Health', 'Shopp
 const START = Date.parse('2024-01-01T00:00:00Z');
 const SPAN = 3 * 365 * 86_400_000;
 
-/** A deterministic generator, so that runs compare. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
@@ -122,7 +110,7 @@ async function main() {
       await call('POST', `/v1/groups/${group.id}/members`, owner.token, { userId: u.id });
 
     const knex = server.knex;
-    const rand = random(42);
+    const rand = seededRandom(42);
     const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)] as T;
     const seededAt = Date.now();
     const BATCH = 2000;
@@ -223,13 +211,7 @@ async function main() {
       ],
     ] as const) {
       const statement = searchStatement(group.id, member.id, activeFilters(query), undefined, 21);
-      const plan = await knex.raw(
-        `explain (analyze, costs off, timing on) ${statement.text.replace(/\$(\d+)/g, '?')}`,
-        [...statement.values] as never[],
-      );
-      console.log(
-        `\nEXPLAIN ANALYZE, ${name}:\n${plan.rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n')}`,
-      );
+      console.log(`\nEXPLAIN ANALYZE, ${name}:\n${await explainAnalyze(knex, statement)}`);
     }
   } finally {
     await server.stop();

@@ -96,6 +96,7 @@ describe('/docs in headless Chromium', () => {
       'Events',
       'Notifications',
       'Receipts',
+      'Categories',
       'Realtime',
       'Operations',
     ]);

@@ -19,6 +19,8 @@ type Ids = {
   inviteId: string;
   recurringId: string;
 };
+/** A category of the victim's group (made in `beforeAll`): its id is what the category routes name. */
+let CATEGORY = 'cat_00000000000000000000000000';
 type Route = {
   name: string;
   /** Which id the route takes, so the unknown id is of the same kind. */
@@ -85,6 +87,13 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
     expect([live.status, deleted.status, settlement.status, removed.status, recurring.status]).toEqual([
       201, 201, 201, 204, 201,
     ]);
+    const category = await t.request
+      .post(`/v1/groups/${groupId}/categories`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({ name: 'Victim’s' });
+    expect(category.status).toBe(201);
+    CATEGORY = category.body.id;
     real = {
       pendingId: pending.body.userId,
       inviteId: invite.body.id,
@@ -323,6 +332,43 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       kind: 'settlement',
       send: (i, u) => t.request.get(`/v1/settlements/${i.settlementId}/history`).set(u.auth),
     },
+    {
+      name: 'GET /v1/groups/{id}/categories',
+      kind: 'group',
+      send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/categories`).set(u.auth),
+    },
+    {
+      name: 'POST /v1/groups/{id}/categories',
+      kind: 'group',
+      send: (i, u) =>
+        keyed(t.request.post(`/v1/groups/${i.groupId}/categories`).set(u.auth)).send({ name: 'Hacked' }),
+    },
+    {
+      name: 'PATCH /v1/groups/{id}/categories/{categoryId}',
+      kind: 'group',
+      send: (i, u) =>
+        keyed(t.request.patch(`/v1/groups/${i.groupId}/categories/${CATEGORY}`).set(u.auth)).send({
+          name: 'Hacked',
+        }),
+    },
+    {
+      name: 'DELETE /v1/groups/{id}/categories/{categoryId}',
+      kind: 'group',
+      send: (i, u) => keyed(t.request.delete(`/v1/groups/${i.groupId}/categories/${CATEGORY}`).set(u.auth)),
+    },
+    {
+      name: 'POST /v1/groups/{id}/categories/{categoryId}/merge',
+      kind: 'group',
+      send: (i, u) =>
+        keyed(t.request.post(`/v1/groups/${i.groupId}/categories/${CATEGORY}/merge`).set(u.auth)).send({
+          into: 'food',
+        }),
+    },
+    {
+      name: 'GET /v1/groups/{id}/stats',
+      kind: 'group',
+      send: (i, u) => t.request.get(`/v1/groups/${i.groupId}/stats?by=member`).set(u.auth),
+    },
   ];
 
   /** Every row that belongs to the victim's group, in a stable order. */
@@ -334,6 +380,7 @@ describe('authorization matrix: a non-member gets the same 404 as for an unknown
       expenses: await k('expenses').where({ group_id: groupId }).orderBy('id').select(),
       settlements: await k('settlements').where({ group_id: groupId }).orderBy('id').select(),
       recurring: await k('recurring_expenses').where({ group_id: groupId }).orderBy('id').select(),
+      categories: await k('categories').where({ group_id: groupId }).orderBy('id').select(),
       balances: await k('balances').where({ group_id: groupId }).orderBy(['currency', 'user_id']).select(),
       invites: await k('invites').where({ group_id: groupId }).orderBy('id').select(),
       currencies: await k('group_currencies').where({ group_id: groupId }).orderBy('currency').select(),

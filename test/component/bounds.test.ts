@@ -318,4 +318,30 @@ describe('bounds of API.md §9.1', () => {
       .expect(204);
     expect((await comment('room again')).status).toBe(201);
   });
+
+  it('categoriesPerGroup: a 51st live category of a group’s own is refused; deleted ones and defaults do not count', async () => {
+    const ada = await t.register('Ada');
+    const groupId = await t.createGroup(ada);
+    const create = (name: string) =>
+      t.request
+        .post(`/v1/groups/${groupId}/categories`)
+        .set(ada.auth)
+        .set('Idempotency-Key', newKey())
+        .send({ name });
+    const made: string[] = [];
+    for (let i = 1; i < BOUNDS.categoriesPerGroup; i++) made.push((await create(`Seeded ${i}`)).body.id);
+    expect((await create('the 50th')).status).toBe(201);
+    expectLimit(await create('one too many'), 'categoriesPerGroup');
+    expect(await countOf(knex, `select count(*) as n from categories where name = 'one too many'`, [])).toBe(
+      0,
+    );
+    const listed = await t.request.get(`/v1/groups/${groupId}/categories`).set(ada.auth).expect(200);
+    expect(listed.body.data).toHaveLength(10 + BOUNDS.categoriesPerGroup);
+    await t.request
+      .delete(`/v1/groups/${groupId}/categories/${made[0]}`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .expect(204);
+    expect((await create('room again')).status).toBe(201);
+  });
 });

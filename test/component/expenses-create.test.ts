@@ -47,6 +47,7 @@ describe('expenses', () => {
         groupId,
         description: 'Dinner',
         category: 'food',
+        categoryId: null,
         amount: 100000,
         currency: 'INR',
         paidBy: [{ userId: ada.id, amount: 100000 }],

@@ -127,6 +127,16 @@ describe('every keyed route', () => {
     return res.body.id;
   };
 
+  const newCategory = async (): Promise<{ groupId: string; categoryId: string }> => {
+    const groupId = await t.createGroup(ada);
+    const res = await t.request
+      .post(`/v1/groups/${groupId}/categories`)
+      .set(ada.auth)
+      .set('Idempotency-Key', newKey())
+      .send({ name: 'Keyed' });
+    return { groupId, categoryId: res.body.id };
+  };
+
   /** What each keyed route is asked, with what it needs set up first. A new keyed route needs one. */
   const scenarios: Record<string, () => Promise<Scenario>> = {
     'POST /v1/groups': async () => ({ path: '/v1/groups', body: { name: 'Keyed' }, status: 201 }),
@@ -140,6 +150,31 @@ describe('every keyed route', () => {
       const groupId = await t.createGroup(ada, [bob]);
       await newExpense(groupId);
       return { path: `/v1/groups/${groupId}/reminders`, body: { toUserId: bob.id }, status: 201 };
+    },
+    'POST /v1/groups/:groupId/categories': async () => ({
+      path: `/v1/groups/${await t.createGroup(ada)}/categories`,
+      body: { name: 'Keyed' },
+      status: 201,
+    }),
+    'PATCH /v1/groups/:groupId/categories/:categoryId': async () => {
+      const { groupId, categoryId } = await newCategory();
+      return {
+        path: `/v1/groups/${groupId}/categories/${categoryId}`,
+        body: { name: 'Renamed' },
+        status: 200,
+      };
+    },
+    'DELETE /v1/groups/:groupId/categories/:categoryId': async () => {
+      const { groupId, categoryId } = await newCategory();
+      return { path: `/v1/groups/${groupId}/categories/${categoryId}`, status: 204 };
+    },
+    'POST /v1/groups/:groupId/categories/:categoryId/merge': async () => {
+      const { groupId, categoryId } = await newCategory();
+      return {
+        path: `/v1/groups/${groupId}/categories/${categoryId}/merge`,
+        body: { into: 'food' },
+        status: 200,
+      };
     },
     'POST /v1/groups/:groupId/members': async () => ({
       path: `/v1/groups/${await t.createGroup(ada)}/members`,

@@ -168,8 +168,10 @@ describe('OpenAPI document: requests', () => {
       'GET /v1/groups/{groupId}/imports/{importId}/refusals',
       'GET /v1/groups/{groupId}/recurring',
       'GET /v1/groups/{groupId}/settlements',
+      'GET /v1/groups/{groupId}/stats',
       'GET /v1/groups/{groupId}/webhooks/{webhookId}/deliveries',
       'GET /v1/me/activity',
+      'GET /v1/me/stats',
       'GET /v1/settlements/{settlementId}/comments',
       'GET /v1/settlements/{settlementId}/history',
     ]);

@@ -10,6 +10,7 @@ import {
   changeEmailBody,
   changePasswordBody,
   commentBody,
+  createCategoryBody,
   createExpenseBody,
   createGroupBody,
   createImportBody,
@@ -18,9 +19,11 @@ import {
   createSettlementBody,
   duplicateExpenseBody,
   loginBody,
+  mergeCategoryBody,
   noBody,
   passwordResetBody,
   passwordResetConfirmBody,
+  patchCategoryBody,
   patchExpenseBody,
   patchGroupBody,
   patchRecurringBody,
@@ -402,6 +405,35 @@ INVALID['POST /v1/me/push-subscriptions'] = [
 ];
 VALID['POST /v1/groups/{groupId}/reminders'] = [{ toUserId: USR_A }];
 INVALID['POST /v1/groups/{groupId}/reminders'] = [{}, { toUserId: 'bob' }, { toUserId: USR_A, note: 'x' }];
+
+// Categories (API.md §14).
+BODIES['POST /v1/groups/{groupId}/categories'] = createCategoryBody;
+BODIES['PATCH /v1/groups/{groupId}/categories/{categoryId}'] = patchCategoryBody;
+BODIES['POST /v1/groups/{groupId}/categories/{categoryId}/merge'] = mergeCategoryBody;
+VALID['POST /v1/groups/{groupId}/categories'] = [
+  { name: 'Bouldering' },
+  { name: ' Pets ', icon: '🐈', color: '#A0b1C2' },
+  { name: 'Gym', icon: null, color: null },
+];
+INVALID['POST /v1/groups/{groupId}/categories'] = [
+  {},
+  { name: '' },
+  { name: 'x'.repeat(41) },
+  { name: 'Gym', color: 'red' },
+  { name: 'Gym', icon: 'x'.repeat(17) },
+  { name: 'Gym', extra: 1 },
+];
+VALID['PATCH /v1/groups/{groupId}/categories/{categoryId}'] = [{ name: 'Climbing' }, { color: null }];
+INVALID['PATCH /v1/groups/{groupId}/categories/{categoryId}'] = [{}, { name: null }, { color: '#12345' }];
+VALID['POST /v1/groups/{groupId}/categories/{categoryId}/merge'] = [
+  { into: 'food' },
+  { into: 'cat_01JD3Q8Z4T6Y5W2N8K1M0PX7RC' },
+];
+INVALID['POST /v1/groups/{groupId}/categories/{categoryId}/merge'] = [
+  {},
+  { into: 'Food' },
+  { into: 'cat_1' },
+];
 
 export const joiAccepts = (schema: Joi.Schema, body: unknown) =>
   schema.validate(body, { abortEarly: false, convert: true }).error === undefined;

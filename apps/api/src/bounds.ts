@@ -13,6 +13,8 @@ import { limitExceeded } from '@tally/http-kit';
  *   group the account is in.
  * - `invitesPerGroup` (live ones): the invite list shows them all.
  * - `commentsPerTarget` (live ones, on one expense or settlement).
+ * - `categoriesPerGroup` (live ones, the defaults not counted): the category list shows them all,
+ *   and every event of a category write is one row.
  */
 export const BOUNDS = {
   /** Groups one account is a member of (creating, being added, joining, claiming). */
@@ -25,6 +27,8 @@ export const BOUNDS = {
   invitesPerGroup: 100,
   /** Live (not deleted) comments on one expense or settlement. */
   commentsPerTarget: 500,
+  /** Live (not deleted) categories of one group's own, the default list not counted (API.md §14). */
+  categoriesPerGroup: 50,
 } as const;
 
 export type BoundName = keyof typeof BOUNDS;

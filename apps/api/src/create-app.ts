@@ -26,12 +26,15 @@ import { changePasswordRoutes, passwordResetRoutes } from './auth/password.route
 import { createPasswordService } from './auth/password-service';
 import { createSessions } from './auth/sessions';
 import { sessionRoutes } from './auth/sessions.routes';
+import { categoryRoutes } from './categories/categories.routes';
+import { createCategoriesService } from './categories/categories.service';
 import { commentRoutes } from './comments/comments.routes';
 import { createCommentsService } from './comments/comments.service';
 import { createExpenseSearch } from './expenses/expense-search';
 import { createExpensesService } from './expenses/expenses.service';
 import { exportRoutes } from './export/export.routes';
 import { fxRoutes } from './fx/fx.routes';
+import { createGroupRates } from './fx/group-rates';
 import type { RatesProvider } from './fx/rates-provider';
 import { createGroupsService } from './groups/groups.service';
 import { createInvitesService } from './groups/invites.service';
@@ -83,6 +86,7 @@ import { createReceiptsService } from './receipts/receipts.service';
 import { recurringRoutes } from './recurring/recurring.routes';
 import { createRecurringService } from './recurring/recurring.service';
 import { createSettlementsService } from './settlements/settlements.service';
+import { createStatsService } from './stats/stats.service';
 import { webClientRoutes } from './web/web-client';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { createWebhooksService } from './webhooks/webhooks.service';
@@ -279,6 +283,7 @@ export function createApp(deps: AppDeps): Express {
     },
   });
   const settlements = createSettlementsService({ knex: deps.knex, newId });
+  const categories = createCategoriesService({ knex: deps.knex, newId });
   // API keys (API.md §2.6): looked up by hash on every keyed request, so a revoke holds everywhere at once.
   const apiKeys = createApiKeys({ knex: deps.knex, newId });
   const keyAuthentication = createKeyAuthentication({
@@ -330,7 +335,7 @@ export function createApp(deps: AppDeps): Express {
     ...recurringRoutes({ routes, recurring: createRecurringService({ knex: deps.knex, newId, expenses }) }),
     ...activityRoutes({ routes, activity: createActivityService({ knex: deps.knex }), reads }),
     ...importRoutes({
-      imports: createImportsService({ knex: deps.knex, writes, expenses, settlements }),
+      imports: createImportsService({ knex: deps.knex, writes, expenses, settlements, categories }),
       routes,
       announcer: deps.announcer,
       maxBytes: deps.importMaxBytes,
@@ -357,6 +362,16 @@ export function createApp(deps: AppDeps): Express {
       links: receiptLinks,
       gate: createDecodeGate({ running: deps.receipts?.decodesAtOnce ?? 2, waiting: 16 }),
       maxBytes: deps.receipts?.maxBytes,
+    }),
+    ...categoryRoutes({
+      routes,
+      categories,
+      stats: createStatsService({
+        knex: deps.knex,
+        provider: deps.ratesProvider,
+        groupRates: createGroupRates({ knex: deps.knex }).get,
+      }),
+      reads,
     }),
   ];
   const v1Routes = deps.adjustRoutes?.(declared) ?? declared;

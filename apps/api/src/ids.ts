@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { ulid as encodeUlid } from 'ulid';
 
-export type IdPrefix = 'usr' | 'grp' | 'exp' | 'stl' | 'evt' | 'rtk' | 'inv' | 'rec' | 'cmt' | 'key';
+export type IdPrefix = 'usr' | 'grp' | 'exp' | 'stl' | 'evt' | 'rtk' | 'inv' | 'rec' | 'cmt' | 'key' | 'cat';
 
 /**
  * A ULID maker: the `ulid` package's encoding (the one the SDK uses too), fed from random bytes this

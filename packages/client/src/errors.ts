@@ -243,6 +243,18 @@ export class ReceiptUnreadableError extends ProblemError {
   override name = 'ReceiptUnreadableError';
 }
 
+/** 422 `unknown_category`: a `categoryId` (or a merge's `into`) that is no category of the group (API.md §14). */
+export class UnknownCategoryError extends ProblemError {
+  declare readonly code: 'unknown_category';
+  override name = 'UnknownCategoryError';
+}
+
+/** 409 `category_name_taken`: the group already has a category of that name, ignoring case (API.md §14). */
+export class CategoryNameTakenError extends ProblemError {
+  declare readonly code: 'category_name_taken';
+  override name = 'CategoryNameTakenError';
+}
+
 /** A response that is not a Tally problem (e.g. a proxy's HTML 502); `code` is `http_error`. */
 export class HttpError extends ProblemError {
   constructor(problem: Problem, options?: { retryAfterMs?: number }) {
@@ -286,6 +298,8 @@ export const PROBLEM_ERRORS: Readonly<Record<ProblemCode, ProblemErrorClass>> = 
   limit_exceeded: LimitExceededError,
   receipt_unreadable: ReceiptUnreadableError,
   group_archived: GroupArchivedError,
+  unknown_category: UnknownCategoryError,
+  category_name_taken: CategoryNameTakenError,
 };
 
 /** The typed error for a problem: the class of its code, or `HttpError` for anything else. */

@@ -8,6 +8,7 @@ export {
   type TokenStore,
 } from './auth.js';
 export { AuthApi } from './auth-api.js';
+export { CategoriesApi } from './categories-api.js';
 export { CommentsApi, type CommentTarget } from './comments-api.js';
 export * from './errors.js';
 export { etagOf } from './etag.js';

@@ -9,6 +9,7 @@ const expense: Expense = {
   groupId: 'grp_1',
   description: 'Dinner',
   category: null,
+  categoryId: null,
   amount: 1000,
   currency: 'INR',
   paidBy: [{ userId: 'usr_a', amount: 1000 }],

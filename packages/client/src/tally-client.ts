@@ -2,6 +2,7 @@ import { ActivityApi } from './activity-api.js';
 import { ApiKeysApi, ApiKeyTokenStore } from './api-keys-api.js';
 import { MemoryTokenStore, TokenManager, type TokenStore } from './auth.js';
 import { AuthApi } from './auth-api.js';
+import { CategoriesApi } from './categories-api.js';
 import { CommentsApi } from './comments-api.js';
 import { ExpensesApi } from './expenses-api.js';
 import { GroupsApi } from './groups-api.js';
@@ -71,6 +72,8 @@ export class TallyClient {
   readonly activity: ActivityApi;
   /** Comments on expenses and settlements (API.md §5.2). */
   readonly comments: CommentsApi;
+  /** Categories and statistics (API.md §14). */
+  readonly categories: CategoriesApi;
   /** Imports of Splitwise exports (API.md §6b). */
   readonly imports: ImportsApi;
   /** The caller's signed-in devices: list them, sign one out (API.md §2). */
@@ -129,6 +132,7 @@ export class TallyClient {
     this.recurring = new RecurringApi(http);
     this.activity = new ActivityApi(http);
     this.comments = new CommentsApi(http);
+    this.categories = new CategoriesApi(http);
     this.imports = new ImportsApi(http);
     this.sessions = new SessionsApi(http);
     this.apiKeys = new ApiKeysApi(http);

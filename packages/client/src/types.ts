@@ -27,6 +27,16 @@ export type Comment = Schemas['Comment'];
 
 /** An expense's receipt with its short-lived download links (API.md §16). */
 export type Receipt = Schemas['ReceiptWithLinks'];
+/** A category (API.md §14): a default (`food`…) or one of a group's own (`cat_…`). */
+export type Category = Schemas['Category'];
+export type CategoryRequest = Schemas['CategoryRequest'];
+export type CategoryPatch = Schemas['PatchCategoryRequest'];
+export type CategoryMerged = Schemas['CategoryMerged'];
+/** A group's statistics (API.md §14.2) and the caller's across their groups. */
+export type GroupStats = Schemas['GroupStats'];
+export type MyStats = Schemas['MyStats'];
+export type GroupStatsOptions = NonNullable<operations['getGroupStats']['parameters']['query']>;
+export type MyStatsOptions = NonNullable<operations['getMyStats']['parameters']['query']>;
 
 /** The stable, machine-readable problem codes of API.md §1 (plus `internal_error` for 500). */
 export type ProblemCode = Schemas['Problem']['code'];

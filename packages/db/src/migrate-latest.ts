@@ -20,6 +20,7 @@ import * as bounds from './migrations/019-bounds';
 import * as apiKeys from './migrations/020-api-keys';
 import * as webhooks from './migrations/021-webhooks';
 import * as notifications from './migrations/022-notifications';
+import * as categories from './migrations/023-categories';
 import * as receipts from './migrations/024-receipts';
 import * as habits from './migrations/025-habits';
 import * as recordHistory from './migrations/026-record-history';
@@ -49,6 +50,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['020-api-keys', apiKeys],
   ['021-webhooks', webhooks],
   ['022-notifications', notifications],
+  ['023-categories', categories],
   ['024-receipts', receipts],
   ['025-habits', habits],
   ['026-record-history', recordHistory],

@@ -21,7 +21,11 @@ export type EventType =
   | 'comment.deleted'
   | 'import.started'
   | 'import.completed'
-  | 'expense.receipt_changed';
+  | 'expense.receipt_changed'
+  | 'category.created'
+  | 'category.updated'
+  | 'category.deleted'
+  | 'category.merged';
 
 /** One entry of a group's durable, ordered log (API.md §8). */
 export type GroupEvent = {

@@ -30,7 +30,9 @@ export type ErrorCode =
   | 'limit_exceeded'
   | 'insufficient_scope'
   | 'receipt_unreadable'
-  | 'group_archived';
+  | 'group_archived'
+  | 'unknown_category'
+  | 'category_name_taken';
 
 export type FieldError = { path: string; message: string };
 
@@ -69,6 +71,8 @@ const TITLES: Record<ErrorCode, string> = {
   insufficient_scope: 'Insufficient scope',
   receipt_unreadable: 'Receipt unreadable',
   group_archived: 'Group archived',
+  unknown_category: 'Unknown category',
+  category_name_taken: 'Category name taken',
 };
 
 /** The one error type of the service; the HTTP edge turns it into problem+json. */

@@ -28,6 +28,8 @@ export type ExpenseInput = {
   groupId: string;
   description: string;
   category?: string | null;
+  /** The expense's category (API.md §14): a default id or one of the group's own; null for none. */
+  categoryId?: string | null;
   amount: number;
   currency?: string;
   paidBy: string | Payer[];
@@ -41,6 +43,7 @@ export type Expense = {
   groupId: string;
   description: string;
   category: string | null;
+  categoryId: string | null;
   amount: number;
   currency: string;
   paidBy: Payer[];
@@ -63,6 +66,7 @@ export type ExpenseRow = {
   group_id: string;
   description: string;
   category: string | null;
+  category_id?: string | null;
   amount: number | string;
   currency: string;
   paid_by: Payer[] | string;
@@ -82,6 +86,7 @@ export const toExpense = (row: ExpenseRow): Expense => ({
   groupId: row.group_id,
   description: row.description,
   category: row.category,
+  categoryId: row.category_id ?? null,
   amount: Number(row.amount),
   currency: row.currency,
   paidBy: jsonColumn(row.paid_by),
@@ -101,7 +106,15 @@ export type ExpenseWritten = { expense: Expense; created: boolean };
 /** The money-relevant content of an expense, after validation against the domain rules. */
 export type Prepared = Pick<
   Expense,
-  'description' | 'category' | 'amount' | 'currency' | 'paidBy' | 'occurredAt' | 'split' | 'shares'
+  | 'description'
+  | 'category'
+  | 'categoryId'
+  | 'amount'
+  | 'currency'
+  | 'paidBy'
+  | 'occurredAt'
+  | 'split'
+  | 'shares'
 >;
 
 /** Runs a domain computation; a broken domain rule (shares that do not add up…) is a 422. */
@@ -140,6 +153,7 @@ export function prepare(
   return domainChecked(() => ({
     description: input.description,
     category: input.category ?? null,
+    categoryId: input.categoryId ?? null,
     amount: input.amount,
     currency: input.currency ?? group.currency,
     paidBy: normalizePayers(input.amount, input.paidBy),
@@ -152,6 +166,7 @@ export function prepare(
 export const contentOf = (p: Prepared) => [
   p.description,
   p.category,
+  p.categoryId,
   p.amount,
   p.currency,
   p.paidBy,
@@ -212,10 +227,10 @@ export const textArray = (json: string) => sql`array(select jsonb_array_elements
 export const EXPENSE_WRITES = {
   insert: (id: string, p: Prepared, userId: string, now: Date, origin: OccurrenceOrigin | undefined) => {
     const search = searchColumnsOf(p);
-    return sql`insert into expenses (id, group_id, description, category, amount, currency, paid_by, split, shares,
+    return sql`insert into expenses (id, group_id, description, category, category_id, amount, currency, paid_by, split, shares,
                               occurred_at, created_by, created_at, updated_at, version, recurring_id, occurrence_date,
                               search_text, payer_ids, involved_ids)
-        select ${id}::text, guard.id, ${p.description}::text, ${p.category}::text, ${p.amount}::bigint,
+        select ${id}::text, guard.id, ${p.description}::text, ${p.category}::text, ${p.categoryId}::text, ${p.amount}::bigint,
                ${p.currency}::text, ${JSON.stringify(p.paidBy)}::jsonb, ${JSON.stringify(p.split)}::jsonb,
                ${JSON.stringify(p.shares)}::jsonb, ${p.occurredAt}::timestamptz, ${userId}::text,
                ${now}::timestamptz, ${now}::timestamptz, 1, ${origin?.recurringId ?? null}::text,
@@ -225,6 +240,7 @@ export const EXPENSE_WRITES = {
   replace: (id: string, p: Prepared, now: Date, version: number) => {
     const search = searchColumnsOf(p);
     return sql`update expenses set description = ${p.description}::text, category = ${p.category}::text,
+                            category_id = ${p.categoryId}::text,
                             search_text = ${search.searchText}::text, payer_ids = ${textArray(search.payerIds)},
                             involved_ids = ${textArray(search.involvedIds)},
                             amount = ${p.amount}::bigint, currency = ${p.currency}::text,

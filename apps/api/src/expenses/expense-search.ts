@@ -13,6 +13,7 @@ import type { ExpensesService } from './expenses.service';
 export type ExpenseFilters = {
   q?: string;
   category?: string;
+  categoryId?: string;
   paidBy?: string;
   involves?: string;
   from?: string;
@@ -40,6 +41,7 @@ export function activeFilters(query: ExpensesQuery) {
   return {
     words,
     category: query.category,
+    categoryId: query.categoryId,
     paidBy: query.paidBy,
     involves: query.involves,
     from: at(query.from),
@@ -53,6 +55,7 @@ type Active = ReturnType<typeof activeFilters>;
 const isUnfiltered = (f: Active) =>
   f.words.length === 0 &&
   f.category === undefined &&
+  f.categoryId === undefined &&
   f.paidBy === undefined &&
   f.involves === undefined &&
   f.from === undefined &&
@@ -120,6 +123,7 @@ export function searchStatement(
   if (!f.includeDeleted) where.push(sql`e.deleted_at is null`);
   for (const word of f.words) where.push(sql`e.search_text like ${likeSubstring(word)}::text`);
   if (f.category !== undefined) where.push(sql`e.category = ${f.category}::text`);
+  if (f.categoryId !== undefined) where.push(sql`e.category_id = ${f.categoryId}::text`);
   if (f.paidBy !== undefined) where.push(sql`e.payer_ids && ${aliasesOf(groupId, f.paidBy)}`);
   if (f.involves !== undefined) where.push(sql`e.involved_ids && ${aliasesOf(groupId, f.involves)}`);
   if (f.from !== undefined) where.push(sql`e.occurred_at >= ${f.from}::timestamptz`);

@@ -10,6 +10,7 @@ import type { EventType } from '@tally/events';
 import { AppError, notFound } from '@tally/http-kit';
 import { canonicalJson } from '@tally/idempotency';
 import type { Knex } from 'knex';
+import { assertCategory } from '../categories/categories.service';
 import { isUniqueViolation } from '../db-errors';
 import { pageOf } from '../http/cursor';
 import { etagOf, ifMatchHolds } from '../http/reply';
@@ -185,7 +186,9 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
     },
 
     async create(ctx: WriteContext, userId: string, input: ExpenseInput): Promise<WriteResult<Expense>> {
-      const { value, events } = insert(await ctx.open(input.groupId, userId), userId, newId('exp'), input);
+      const change = await ctx.open(input.groupId, userId);
+      await assertCategory(ctx, change, input.categoryId);
+      const { value, events } = insert(change, userId, newId('exp'), input);
       return { value: value.expense, events };
     },
 
@@ -230,7 +233,9 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       const found = await ctx.openRecord<ExpenseRow>('expenses', expenseId, userId, () => notFound('Group'));
       if (!found) {
         if (ifMatch !== undefined) throw preconditionFailed();
-        return insert(await ctx.open(input.groupId, userId), userId, expenseId, input);
+        const change = await ctx.open(input.groupId, userId);
+        await assertCategory(ctx, change, input.categoryId);
+        return insert(change, userId, expenseId, input);
       }
       const { change, row } = found;
       if (row.deleted_at) throw notFound('Expense');
@@ -241,6 +246,9 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
         });
       }
       const { groupId: _groupId, ...rest } = input;
+      if ((input.categoryId ?? null) !== (row.category_id ?? null)) {
+        await assertCategory(ctx, change, input.categoryId);
+      }
       return replace(change, userId, row, rest);
     },
 
@@ -256,6 +264,9 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       });
       if (!ifMatchHolds(ifMatch, etagOf(row.version))) throw preconditionFailed();
       const current = toExpense(row);
+      if (patch.categoryId !== undefined && patch.categoryId !== current.categoryId) {
+        await assertCategory(ctx, change, patch.categoryId);
+      }
       const onlyPayer = current.paidBy.length === 1 ? current.paidBy[0] : undefined;
       // A single payer keeps paying the whole amount when only the amount changes.
       const paidBy =
@@ -263,6 +274,7 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
       const { value, events } = replace(change, userId, row, {
         description: patch.description ?? current.description,
         category: patch.category === undefined ? current.category : patch.category,
+        categoryId: patch.categoryId === undefined ? current.categoryId : patch.categoryId,
         amount: patch.amount ?? current.amount,
         currency: patch.currency ?? current.currency,
         paidBy,

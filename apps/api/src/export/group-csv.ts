@@ -9,10 +9,17 @@ import {
 } from '@tally/domain';
 import { notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
+import { DEFAULT_CATEGORIES } from '../categories/default-categories';
 import { jsonColumn } from '../json-column';
 import { csvRecord, decimalOf, numberCell, textCell, utcDateTime } from './csv';
 import { type Key, type KeyedRow, keysetRows, mergeByTime } from './keyset-pages';
 import { writeWithBackpressure } from './write-with-backpressure';
+
+const DEFAULT_NAMES = new Map<string, string>(DEFAULT_CATEGORIES.map((c) => [c.id, c.name]));
+
+/** The `Category` cell: the name of the expense's category (§14), else its free-text `category`. */
+const categoryOf = (row: ExpenseRow): string | null =>
+  row.category_name ?? (row.category_id ? DEFAULT_NAMES.get(row.category_id) : undefined) ?? row.category;
 
 /** Excel reads a CSV as UTF-8 only when it starts with the byte order mark; other readers skip it. */
 export const UTF8_BOM = '\uFEFF';
@@ -36,6 +43,9 @@ type ExpenseRow = KeyedRow & {
   at: Date | string;
   description: string;
   category: string | null;
+  /** The name of the expense's category (API.md §14): the group's own, or a default's; else null. */
+  category_name: string | null;
+  category_id: string | null;
   amount: string | number;
   currency: string;
   paid_by: Payer[] | string;
@@ -53,7 +63,8 @@ type SettlementRow = KeyedRow & {
 
 const expensePage = (groupId: string) => (after: Key, limit: number) =>
   sql`select 'expense' as kind, id, occurred_at as at, occurred_at::text as at_key, description,
-                             category, amount, currency, paid_by, shares
+                             category, category_id, (select c.name from categories c where c.id = expenses.category_id) as category_name,
+                             amount, currency, paid_by, shares
                         from expenses
                        where group_id = ${groupId} and deleted_at is null and (occurred_at, id) > (${after[0]}::timestamptz, ${after[1]})
                        order by occurred_at, id limit ${limit}`;
@@ -229,7 +240,7 @@ export function createGroupCsvExport(deps: GroupCsvDeps) {
           row.kind,
           numberCell(utcDateTime(new Date(row.at))),
           textCell(row.kind === 'expense' ? row.description : (row.note ?? '')),
-          textCell(row.kind === 'expense' ? row.category : ''),
+          textCell(row.kind === 'expense' ? categoryOf(row) : ''),
           textCell(row.currency),
           numberCell(decimalOf(BigInt(row.amount), digits)),
           textCell(paidBy),

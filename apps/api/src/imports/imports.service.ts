@@ -2,10 +2,13 @@ import { sql } from '@tally/db';
 import type { GroupEvent } from '@tally/events';
 import { AppError, notFound, validationFailed } from '@tally/http-kit';
 import type { Knex } from 'knex';
+import type { CategoriesService } from '../categories/categories.service';
+import { SPLITWISE_CATEGORIES } from '../categories/default-categories';
 import { databaseUnavailable, isUniqueViolation, toIso } from '../db-errors';
 import type { ExpensesService } from '../expenses/expenses.service';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { created, type Reply } from '../http/reply';
+import { jsonColumn } from '../json-column';
 import type { GroupChange } from '../ledger/group-change';
 import type { WriteContext, WriteRunner } from '../ledger/write-runner';
 import { createRunRead, named, readNamed } from '../read-queries';
@@ -50,12 +53,25 @@ export type ImportReport = {
   /** How many rows were refused; `refused` lists the first `REPORT_REFUSALS` of them. */
   refusedCount: number;
   refused: ImportRefusal[];
+  /**
+   * How Splitwise's category names were mapped (API.md §14): to a default, to one of the group's
+   * own (`created` when the import made it), or to none (`categoryId` null: no room left). At most
+   * `REPORT_CATEGORIES` names, in the order the file first named them.
+   */
+  categories: CategoryMapping[];
   createdBy: string;
   createdAt: string;
   updatedAt: string;
 };
 
+/** One Splitwise category name and the category its expenses were put in. */
+export type CategoryMapping = { name: string; categoryId: string | null; created: boolean };
+
+/** The category names a report lists (and the import remembers across a resumed run). */
+export const REPORT_CATEGORIES = 100;
+
 type ImportRow = {
+  categories?: CategoryMapping[] | string | null;
   id: string;
   group_id: string;
   status: ImportStatus;
@@ -89,6 +105,7 @@ const toReport = (row: ImportRow, refused: ImportRefusal[]): ImportReport => ({
   existing: row.existing,
   refusedCount: row.refused_count,
   refused,
+  categories: row.categories ? jsonColumn(row.categories) : [],
   createdBy: row.created_by,
   createdAt: toIso(row.created_at),
   updatedAt: toIso(row.updated_at),
@@ -139,6 +156,11 @@ const IMPORT_SQL = {
       sql`update imports set status = 'running', updated_at = now() where id = ${importId}::text and status = 'failed'`,
     ),
   read: (importId: string) => named('import_read', sql`select * from imports where id = ${importId}::text`),
+  categories: (importId: string, mapping: string) =>
+    named(
+      'import_categories',
+      sql`update imports set categories = ${mapping}::jsonb where id = ${importId}::text`,
+    ),
   status: (importId: string) =>
     named('import_status', sql`select status from imports where id = ${importId}::text`),
   firstRefusals: (importId: string, limit: number) =>
@@ -198,6 +220,8 @@ export function createImportsService(deps: {
   writes: WriteRunner;
   expenses: ExpensesService;
   settlements: SettlementsService;
+  /** Makes the group's own categories for Splitwise names no default takes; absent: defaults only. */
+  categories?: CategoriesService;
   /** How the import yields to the event loop between slices. @default `nextTurn` (setImmediate) */
   pause?: () => Promise<void>;
 }) {
@@ -268,12 +292,72 @@ export function createImportsService(deps: {
     return importId;
   }
 
+  /**
+   * The category of each Splitwise name (case ignored): a default by `SPLITWISE_CATEGORIES`, else
+   * the group's own of that name, else one the import creates (a `category.created` write of its
+   * own) while the group has room; else none. Remembered in the import's row, so a resumed run maps
+   * as the first did.
+   */
+  async function categoryMapper(
+    importId: string,
+    userId: string,
+    groupId: string,
+    announce: (e: readonly GroupEvent[]) => void,
+  ) {
+    const [row] = await readNamed<ImportRow>(runRead, IMPORT_SQL.read(importId));
+    const listed: CategoryMapping[] = row?.categories ? jsonColumn(row.categories) : [];
+    const mapped = new Map<string, string | null>(listed.map((m) => [m.name.toLowerCase(), m.categoryId]));
+    let own: Map<string, string> | undefined;
+    return async (name: string | null): Promise<string | null> => {
+      if (name === null) return null;
+      const key = name.toLowerCase();
+      const known = mapped.get(key);
+      if (known !== undefined) return known;
+      let categoryId: string | null = SPLITWISE_CATEGORIES[key] ?? null;
+      let created = false;
+      if (categoryId === null && deps.categories) {
+        own ??= new Map(
+          (await deps.categories.list(userId, groupId)).data
+            .filter((c) => !c.default)
+            .map((c) => [c.name.toLowerCase(), c.id]),
+        );
+        categoryId = own.get(key) ?? null;
+        if (categoryId === null) {
+          const { categories } = deps;
+          let made: string | null = null;
+          try {
+            await change(async (ctx) => {
+              const result = await categories.create(ctx, userId, groupId, {
+                name: [...name].slice(0, 40).join(''),
+              });
+              made = result.value.id;
+              return result;
+            }, announce);
+          } catch (error) {
+            // No room left (`categoriesPerGroup`) or a name a default has: the expenses get none.
+            if (!(error instanceof AppError) || error.status >= 500) throw error;
+          }
+          categoryId = made;
+          created = made !== null;
+          if (made !== null) own.set(key, made);
+        }
+      }
+      mapped.set(key, categoryId);
+      if (listed.length < REPORT_CATEGORIES) {
+        listed.push({ name, categoryId, created });
+        await readNamed(runRead, IMPORT_SQL.categories(importId, JSON.stringify(listed)));
+      }
+      return categoryId;
+    };
+  }
+
   /** The row's expense or settlement, staged on `group`. */
   function stageRow(
     group: GroupChange,
     userId: string,
     input: ImportInput,
     row: SplitwiseRow & { kind: 'expense' | 'settlement' },
+    categoryId: string | null,
   ) {
     const member = (column: number) => input.members[input.file.people[column] as string] as string;
     if (row.kind === 'settlement') {
@@ -297,6 +381,7 @@ export function createImportsService(deps: {
         groupId: input.groupId,
         description: row.description,
         category: row.category,
+        categoryId,
         amount: row.amount,
         currency: row.currency,
         occurredAt: row.occurredAt,
@@ -342,6 +427,7 @@ export function createImportsService(deps: {
     const records = csvRecords(input.csv, limits);
     readHeader(records, limits);
     const endOfSlice = createSlicer(pause);
+    const categoryOf = await categoryMapper(importId, userId, input.groupId, announce);
     let batch: SplitwiseRow[] = [];
     const flushBatch = async () => {
       const ids = batch
@@ -368,10 +454,11 @@ export function createImportsService(deps: {
             continue;
           }
           await settle(row.line);
+          const categoryId = row.kind === 'expense' ? await categoryOf(row.category) : null;
           try {
             await change(async (ctx) => {
               const group = await ctx.open(input.groupId, userId);
-              const { events } = stageRow(group, userId, input, row);
+              const { events } = stageRow(group, userId, input, row, categoryId);
               group.write(sql`update imports set next_line = greatest(next_line, ${row.line + 1}::integer),
                                      created = created + 1, updated_at = now()
                                 from guard where imports.id = ${importId}::text`);
@@ -421,7 +508,7 @@ export function createImportsService(deps: {
           sql`update imports set status = 'completed', updated_at = now() from guard where imports.id = ${importId}::text`,
         );
         // The report's counts, without its refusals (the report lists them).
-        const { refused: _refused, ...summary } = toReport(row, []);
+        const { refused: _refused, categories: _categories, ...summary } = toReport(row, []);
         const data = { import: { ...summary, status: 'completed' } };
         return { events: [group.commit('import.completed', userId, data)] };
       }, announce);

@@ -95,6 +95,7 @@ const TAGS = [
     name: 'Receipts',
     description: 'A file per expense: images re-encoded without metadata, PDFs; signed links',
   },
+  { name: 'Categories', description: 'Categories of expenses, and statistics of spending (API.md §14)' },
   { name: 'Realtime', description: 'WebSocket: live events and presence' },
   { name: 'Operations', description: 'Health, metrics, this document' },
 ];
@@ -249,6 +250,8 @@ const REPLAYABLE_CODES = new Set<DocumentedErrorCode>([
   'not_a_member',
   'split_mismatch',
   'group_archived',
+  'unknown_category',
+  'category_name_taken',
 ]);
 
 function errorResponse(op: Operation, status: number, codes: DocumentedErrorCode[]): JsonSchema {

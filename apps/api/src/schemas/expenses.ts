@@ -1,5 +1,6 @@
 import { MAX_AMOUNT, MAX_ITEMS } from '@tally/domain';
 import Joi from 'joi';
+import { categoryId } from './categories';
 import {
   currency,
   freeText,
@@ -112,6 +113,7 @@ const paidBy = Joi.alternatives()
 export const expenseFields = {
   description: freeText(200, { trim: true }),
   category: nameText(64, { trim: false }).allow(null),
+  categoryId: categoryId.allow(null),
   amount: signedMoney,
   currency,
   paidBy,
@@ -220,6 +222,7 @@ export const expensesQuery = Joi.object({
   cursor,
   q: searchQuery,
   category: nameText(64, { trim: false }).description('Only expenses of exactly this category'),
+  categoryId: categoryId.description('Only expenses in this category (API.md §14)'),
   paidBy: participant.description('Only expenses this member paid (all or part of)'),
   involves: participant.description('Only expenses this member paid or has a share in'),
   from: realTimestamp.description('Only expenses with `occurredAt` at or after this time'),

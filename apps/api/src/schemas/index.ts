@@ -3,6 +3,7 @@
  * document is generated from them, so the two cannot drift apart.
  */
 export * from './accounts';
+export * from './categories';
 export * from './expenses';
 export * from './fields';
 export * from './recurring';

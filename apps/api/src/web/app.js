@@ -21,3 +21,4 @@ import './app/activity.js';
 import './app/webhooks.js';
 import './app/notifications.js';
 import './app/receipts.js';
+import './app/categories.js';

@@ -25,6 +25,7 @@ export const APP_MODULES = [
   'account',
   'api-keys',
   'activity',
+  'categories',
   'client',
   'dom',
   'expenses',

@@ -3,6 +3,7 @@ import { activityOperations } from './activity';
 import { apiKeysOperations } from './api-keys';
 import { authOperations } from './auth';
 import { balancesOperations } from './balances';
+import { categoriesOperations } from './categories';
 import { commentsOperations } from './comments';
 import { expensesOperations } from './expenses';
 import { groupListsOperations } from './group-lists';
@@ -69,6 +70,7 @@ export const OPERATIONS: Operation[] = [
   ...webhooksOperations,
   ...notificationsOperations,
   ...receiptsOperations,
+  ...categoriesOperations,
   ...realtimeOperations,
   ...opsOperations,
 ].map(withDefaults);

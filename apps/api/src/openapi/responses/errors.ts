@@ -37,6 +37,8 @@ export const ERROR_STATUS: Record<DocumentedErrorCode, number> = {
   insufficient_scope: 403,
   receipt_unreadable: 422,
   group_archived: 409,
+  unknown_category: 422,
+  category_name_taken: 409,
 };
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as DocumentedErrorCode[];
 

@@ -113,6 +113,33 @@ const EVENT_TYPES: Record<string, { name: string; data: JsonSchema }> = (() => {
       name: 'CommentDeletedEvent',
       data: closed({ comment: ref('Comment'), deletedAt }),
     },
+    'category.created': { name: 'CategoryCreatedEvent', data: closed({ category: ref('Category') }) },
+    'category.updated': { name: 'CategoryUpdatedEvent', data: closed({ category: ref('Category') }) },
+    'category.deleted': {
+      name: 'CategoryDeletedEvent',
+      data: closed({
+        category: ref('Category'),
+        deletedAt,
+        uncategorized: {
+          type: 'integer',
+          minimum: 0,
+          description: 'How many live expenses lost the category',
+        },
+      }),
+    },
+    'category.merged': {
+      name: 'CategoryMergedEvent',
+      data: closed({
+        category: { ...ref('Category'), description: 'The category merged away (now deleted)' },
+        into: { ...ref('Category'), description: 'The category its expenses moved to' },
+        moved: {
+          type: 'integer',
+          minimum: 0,
+          description: 'How many live expenses moved (each one’s version bumped)',
+        },
+        deletedAt,
+      }),
+    },
     'import.started': {
       name: 'ImportStartedEvent',
       data: closed({

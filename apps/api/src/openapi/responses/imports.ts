@@ -54,6 +54,17 @@ const ImportReport: JsonSchema = importRecord({
     description:
       'The first 20 refused rows, by line; all of them are paged from `GET …/imports/{importId}/refusals`',
   },
+  categories: {
+    type: 'array',
+    maxItems: 100,
+    description:
+      'How the file’s category names were mapped (API.md §14), first named first, at most 100: to a default, to the group’s own (`created` when the import made it), or to none (`categoryId` null: no room left)',
+    items: closed({
+      name: { type: 'string', description: 'Splitwise’s category name, as in the file' },
+      categoryId: { type: ['string', 'null'] },
+      created: { type: 'boolean' },
+    }),
+  },
 });
 
 /** Splitwise imports (API.md §6b). */

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../joi-to-json-schema';
 import { activitySchemas } from './activity';
 import { apiKeySchemas } from './api-keys';
+import { categorySchemas } from './categories';
 import { commentSchemas } from './comments';
 import { pageOf } from './common';
 import { serviceSchemas } from './errors';
@@ -44,4 +45,5 @@ export const responseSchemas: Record<string, JsonSchema> = {
   ...notificationSchemas,
   ...historySchemas,
   ...receiptSchemas,
+  ...categorySchemas,
 };

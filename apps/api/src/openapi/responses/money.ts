@@ -35,6 +35,11 @@ export const moneySchemas: Record<string, JsonSchema> = {
       groupId: id('grp', 'Group'),
       description: { type: 'string' },
       category: { type: ['string', 'null'], maxLength: 64 },
+      categoryId: {
+        type: ['string', 'null'],
+        description:
+          'The expense’s category (API.md §14): a default id (`food`…) or the group’s own (`cat_…`); null for none',
+      },
       amount: expenseAmount,
       currency,
       paidBy: {
@@ -72,6 +77,7 @@ export const moneySchemas: Record<string, JsonSchema> = {
       'groupId',
       'description',
       'category',
+      'categoryId',
       'amount',
       'currency',
       'paidBy',

@@ -2,6 +2,7 @@
 // the receipt on file (§16, app/receipts.js).
 
 import { mergeTimeline } from '../tally-client.js';
+import { categoryLabel } from './categories.js';
 import { tally } from './client.js';
 import { $, element, handle, say } from './dom.js';
 import { nameOf, open, renderMembers } from './groups.js';
@@ -12,7 +13,9 @@ import { me } from './session.js';
 
 /** The expense a form describes (of the expense or the recurring form): split equally between all members. */
 export function equalExpense(form, group) {
+  const categoryId = form.get('categoryId');
   return {
+    ...(categoryId ? { categoryId: String(categoryId) } : {}),
     description: String(form.get('description')),
     amount: toMinor(String(form.get('amount')), group.currency),
     paidBy: String(form.get('paidBy')),
@@ -101,7 +104,7 @@ export async function listExpenses(groupId) {
 function expenseItem(e) {
   const item = element(
     'li',
-    `“${e.description}”${e.category ? ` (${e.category})` : ''}, ${formatMoney(e.amount, e.currency)}, ` +
+    `“${e.description}”${e.categoryId ? ` [${categoryLabel(e.categoryId)}]` : ''}${e.category ? ` (${e.category})` : ''}, ${formatMoney(e.amount, e.currency)}, ` +
       `paid by ${e.paidBy.map((p) => nameOf(p.userId)).join(', ')} on ${e.occurredAt.slice(0, 10)} `,
   );
   item.dataset.expenseId = e.id;

@@ -1,5 +1,6 @@
 // The user's groups, and the group open: its members and balances, live (API.md §3, §4), its CSV.
 import { activityOf } from './activity.js';
+import { listCategories, showStats } from './categories.js';
 import { tally } from './client.js';
 import { $, describe, element, handle, saveFile, say } from './dom.js';
 import { closeComments, listExpenses, refreshComments, showExpenseEvent } from './expenses.js';
@@ -74,7 +75,9 @@ export async function openGroup(groupId) {
   renderBalances();
   await listRecurring(groupId);
   await listWebhooks(groupId);
+  await listCategories(groupId);
   await listExpenses(groupId);
+  await showStats(groupId);
   // A group without the rates the chosen currency needs still opens (and follows live).
   await showConverted().catch((error) => say(describe(error), true));
   // Live from the balances just read: every event after them, once, in order.
@@ -92,6 +95,14 @@ export async function openGroup(groupId) {
       if (event.type.startsWith('recurring.')) handle(() => listRecurring(groupId))();
       if (event.type === 'expense.receipt_changed') handle(() => refreshReceipt(event))();
       else if (event.type.startsWith('expense.')) showExpenseEvent(event);
+      if (event.type.startsWith('category.')) handle(() => listCategories(groupId))();
+      // A merge or delete moved expenses to another category (or none): their lines show it.
+      if (event.type === 'category.merged' || event.type === 'category.deleted') {
+        handle(() => listExpenses(groupId))();
+      }
+      if (event.type.startsWith('expense.') || event.type.startsWith('category.')) {
+        handle(() => showStats(groupId))();
+      }
       if (event.type.startsWith('comment.')) handle(() => refreshComments(event.data.comment))();
       if (event.type === 'rates.updated' && settleIn) handle(showConverted)();
       if (event.type === 'group.updated') {

@@ -1,0 +1,157 @@
+/**
+ * The statistics (API.md §14) of one group of 100,000 expenses: p50/p99 of
+ * `GET /v1/groups/{id}/stats` by category, member and month (the whole ledger, and one month),
+ * with a conversion, and of `GET /v1/me/stats`, through the real HTTP server; and the EXPLAIN of
+ * the group's statement.
+ *
+ *   npm run bench:stats
+ *
+ * A database of its own (dropped afterwards); the server is `start()` of `@tally/server` on it
+ * (ROLE=all, no Redis), requests one at a time (latency, not throughput). The expenses are inserted
+ * directly (5 members, equal splits of 1–5 of them, 10 default categories and none, two
+ * currencies, `occurredAt` spread over 3 years, 2 % deleted). Knobs: BENCH_STATS_EXPENSES
+ * (100000), BENCH_STATS_REQUESTS (50 per scenario).
+ */
+import { loadConfig, start } from '@tally/server';
+import { DEFAULT_CATEGORIES } from '../../apps/api/src/categories/default-categories';
+import { groupStatsStatement } from '../../apps/api/src/stats/stats.service';
+import {
+  benchServerEnv,
+  call as callApi,
+  createBenchDatabase,
+  explainAnalyze,
+  percentile,
+  seededRandom,
+} from './bench-setup';
+
+const EXPENSES = Number(process.env.BENCH_STATS_EXPENSES ?? 100_000);
+const REQUESTS = Number(process.env.BENCH_STATS_REQUESTS ?? 50);
+const CATEGORIES = [...DEFAULT_CATEGORIES.map((c) => c.id), null];
+const START = Date.parse('2024-01-01T00:00:00Z');
+const SPAN = 3 * 365 * 86_400_000;
+
+async function main() {
+  const db = await createBenchDatabase('tally_bench_stats');
+  const server = await start(
+    loadConfig({
+      ...benchServerEnv('stats'),
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: db.url,
+      // `analyze` of 100,000 rows on a shared machine may take longer than a request's 5 s.
+      DB_STATEMENT_TIMEOUT_MS: '60000',
+      // Latency, not shedding, is measured: a shared machine's event-loop delay must not refuse requests.
+      MAX_EVENT_LOOP_DELAY_MS: '600000',
+    }),
+  );
+  try {
+    // biome-ignore lint/suspicious/noExplicitAny: the bench reads the answers' fields as it needs them
+    const call = (method: string, path: string, token?: string, body?: unknown): Promise<any> =>
+      callApi(server.url, method, path, token ? { Authorization: `Bearer ${token}` } : {}, body);
+    const users: { id: string; token: string }[] = [];
+    for (let i = 0; i < 5; i++) {
+      const s = await call('POST', '/v1/auth/register', undefined, {
+        email: `bench.${i}.${Date.now()}@example.com`,
+        name: `User ${i}`,
+        password: 'correct horse battery',
+      });
+      users.push({ id: s.user.id, token: s.accessToken });
+    }
+    const owner = users[0] as { id: string; token: string };
+    const group = await call('POST', '/v1/groups', owner.token, { name: 'Bench', currency: 'EUR' });
+    for (const u of users.slice(1))
+      await call('POST', `/v1/groups/${group.id}/members`, owner.token, { userId: u.id });
+    await call('PUT', `/v1/groups/${group.id}/rates`, owner.token, {
+      base: 'EUR',
+      rates: { USD: '1.08' },
+      asOf: '2026-11-01',
+    });
+
+    const knex = server.knex;
+    const rand = seededRandom(42);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)] as T;
+    const seededAt = Date.now();
+    const BATCH = 2000;
+    for (let done = 0; done < EXPENSES; done += BATCH) {
+      const rows = [];
+      for (let i = done; i < Math.min(EXPENSES, done + BATCH); i++) {
+        const payer = pick(users).id;
+        const between = users.filter(() => rand() < 0.5).map((u) => u.id);
+        if (between.length === 0) between.push(payer);
+        const amount = 100 * between.length;
+        const at = new Date(START + Math.floor(rand() * SPAN));
+        rows.push({
+          id: `exp_bench${String(i).padStart(8, '0')}`,
+          group_id: group.id,
+          description: 'Bench',
+          category_id: pick(CATEGORIES),
+          amount,
+          currency: rand() < 0.8 ? 'EUR' : 'USD',
+          paid_by: JSON.stringify([{ userId: payer, amount }]),
+          split: JSON.stringify({ type: 'equal', between }),
+          shares: JSON.stringify(between.map((userId) => ({ userId, owed: 100 }))),
+          occurred_at: at,
+          created_by: owner.id,
+          created_at: at,
+          updated_at: at,
+          version: 1,
+          deleted_at: rand() < 0.02 ? at : null,
+          search_text: 'bench',
+          payer_ids: [payer],
+          involved_ids: [...new Set([payer, ...between])],
+        });
+      }
+      await knex('expenses').insert(rows);
+    }
+    await knex.raw('analyze expenses');
+    console.log(
+      `seeded ${EXPENSES} expenses in one group in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`,
+    );
+
+    const member = users[1] as { id: string; token: string };
+    const month = { from: '2025-06-01T00:00:00Z', to: '2025-07-01T00:00:00Z' };
+    const scenarios: [string, string][] = [
+      ['group, by=category (all 3 years)', `/v1/groups/${group.id}/stats?by=category`],
+      ['group, by=member (all)', `/v1/groups/${group.id}/stats?by=member`],
+      ['group, by=month (all)', `/v1/groups/${group.id}/stats?by=month`],
+      [
+        'group, by=category&currency=EUR (all, converted)',
+        `/v1/groups/${group.id}/stats?by=category&currency=EUR`,
+      ],
+      [
+        'group, by=category, one month',
+        `/v1/groups/${group.id}/stats?${new URLSearchParams({ by: 'category', ...month })}`,
+      ],
+      ['me, by=category (all)', '/v1/me/stats?by=category'],
+      ['me, by=month, one month', `/v1/me/stats?${new URLSearchParams({ by: 'month', ...month })}`],
+    ];
+    console.log('\n| query | p50 ms | p99 ms |\n| --- | --- | --- |');
+    for (const [name, path] of scenarios) {
+      for (let i = 0; i < 5; i++) await call('GET', path, member.token);
+      const times: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) {
+        const t0 = performance.now();
+        await call('GET', path, member.token);
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`| ${name} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 99).toFixed(1)} |`);
+    }
+
+    for (const [name, query] of [
+      ['by=category, all', {}],
+      ['by=category, one month', month],
+    ] as const) {
+      const statement = groupStatsStatement(group.id, member.id, 'category', query);
+      console.log(`\nEXPLAIN ANALYZE, ${name}:\n${await explainAnalyze(knex, statement)}`);
+    }
+  } finally {
+    await server.stop();
+    await db.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
