@@ -328,7 +328,11 @@ describe('smaller habits', () => {
   describe('duplicating an expense', () => {
     it('copies it once however often the keyed request is retried, with the date given', async () => {
       const groupId = await t.createGroup(ada, [bob]);
-      const source = await postExpense(t, ada, groupId, ada, 1001, [ada, bob], { category: 'Food' });
+      const source = await postExpense(t, ada, groupId, ada, 1001, [ada, bob], {
+        category: 'Food',
+        categoryId: 'food',
+      });
+      expect(source.body.categoryId).toBe('food');
       const key = newKey();
       const send = (body: object, k = key) =>
         t.request

@@ -211,6 +211,8 @@ export function createExpensesService(deps: { knex: Knex; newId: NewId }) {
         groupId: source.groupId,
         description: overrides.description ?? source.description,
         category: source.category,
+        // A live expense's category is one of the group's (deleting or merging a category moves its expenses).
+        categoryId: source.categoryId,
         amount: source.amount,
         currency: source.currency,
         paidBy: source.paidBy,
