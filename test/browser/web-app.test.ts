@@ -212,7 +212,7 @@ describe('the web app at /next/ in headless Chromium', () => {
     const { page: bob } = await openApp();
     await signUp(ada, 'Ana');
     await signUp(bob, 'Bea');
-    const groupId = await createGroup(ada, 'Flat');
+    await createGroup(ada, 'Flat');
     // Ana keeps a place for Bea, then sends her the invite link; Bea takes that place over (a claim).
     await ada.getByLabel('Add someone not on Tally yet').fill('Bea');
     await ada.locator('#pending-form button').click();

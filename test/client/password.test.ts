@@ -1,6 +1,5 @@
 import {
   InvalidResetTokenError,
-  TallyClient,
   UnauthenticatedError,
   ValidationFailedError,
   WrongPasswordError,

@@ -92,6 +92,8 @@ describe('realtime client across a gateway restart and a SIGKILL', () => {
     await progress(15);
 
     // A crash: SIGKILL mid-stream, then a new process on the same port once the client saw the loss.
+    // The client is back on the new process first: a kill while it still reconnects shows no new loss.
+    await until(() => states.at(-1) === 'open', { what: 'the client back on the restarted process' });
     const before = reconnects();
     await (server as ServerProcess).kill('SIGKILL');
     await until(() => reconnects() > before);

@@ -1,4 +1,4 @@
-import { NotFoundError, TallyClient, UnauthenticatedError } from '../../packages/client/src';
+import { NotFoundError, UnauthenticatedError } from '../../packages/client/src';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
 import { PASSWORD, quickClient, rejection } from './sdk-setup';
 

@@ -227,6 +227,67 @@ describe('OpenAPI document: answers (money)', () => {
     expectStatus(await call('get', `/v1/expenses/${clientId}/history?limit=51`, { user: cy }), 422);
     expectStatus(await call('get', `/v1/expenses/${clientId}/history`, { user: dee }), 404);
     expectStatus(await call('get', `/v1/settlements/${kept.body.id}/history`, { user: bob }), 200);
+    // categories and statistics (API.md §14)
+    const trips = await call('post', `/v1/groups/${groupId}/categories`, {
+      user: cy,
+      key: true,
+      body: { name: 'Trips', icon: '🧭', color: '#3d5a80' },
+    });
+    expectStatus(trips, 201);
+    const outings = await call('post', `/v1/groups/${groupId}/categories`, {
+      user: cy,
+      key: true,
+      body: { name: 'Outings' },
+    });
+    expectStatus(outings, 201);
+    expectStatus(
+      await call('post', `/v1/groups/${groupId}/categories`, {
+        user: cy,
+        key: true,
+        body: { name: 'trips' },
+      }),
+      409,
+    );
+    expectStatus(await call('get', `/v1/groups/${groupId}/categories`, { user: bob }), 200);
+    const categoryPath = `/v1/groups/${groupId}/categories/${trips.body.id}`;
+    expectStatus(await call('patch', categoryPath, { user: cy, key: true, body: { name: 'Journeys' } }), 200);
+    expectStatus(
+      await call('post', `/v1/groups/${groupId}/categories/${outings.body.id}/merge`, {
+        user: cy,
+        key: true,
+        body: { into: trips.body.id },
+      }),
+      200,
+    );
+    expectStatus(await call('delete', categoryPath, { user: cy, key: true }), 204);
+    expectStatus(
+      await call('get', `/v1/groups/${groupId}/stats?by=category&currency=EUR`, { user: cy }),
+      200,
+    );
+    expectStatus(await call('get', `/v1/groups/${groupId}/stats?by=week`, { user: cy }), 422);
+    expectStatus(await call('get', `/v1/groups/${groupId}/stats`, { user: dee }), 404);
+    expectStatus(await call('get', '/v1/me/stats?by=group', { user: bob }), 200);
+    // a receipt on file (API.md §16): a PDF, kept as sent, through its signed link
+    const pdf = '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n';
+    const receiptPath = `/v1/expenses/${clientId}/receipt`;
+    const receipt = await call('put', receiptPath, {
+      user: bob,
+      key: true,
+      raw: { type: 'application/pdf', text: pdf },
+    });
+    expectStatus(receipt, 200);
+    expectStatus(
+      await call('put', receiptPath, {
+        user: bob,
+        key: true,
+        raw: { type: 'image/png', text: 'not a picture' },
+      }),
+      415,
+    );
+    expectStatus(await call('get', receiptPath, { user: cy }), 200);
+    expectStatus(await call('get', receipt.body.url as string), 200);
+    expectStatus(await call('delete', receiptPath, { user: cy, key: true }), 204);
+    expectStatus(await call('get', receiptPath, { user: cy }), 404);
     // recurring expenses (API.md §6a)
     const rent = {
       expense: {
@@ -280,10 +341,15 @@ describe('OpenAPI document: answers (money)', () => {
     // every event type was validated against its own schema
     const types = new Set((events.body.data as { type: string }[]).map((e) => e.type));
     expect([...types].sort()).toEqual([
+      'category.created',
+      'category.deleted',
+      'category.merged',
+      'category.updated',
       'comment.created',
       'comment.deleted',
       'expense.created',
       'expense.deleted',
+      'expense.receipt_changed',
       'expense.updated',
       'group.updated',
       'import.completed',

@@ -152,9 +152,17 @@ export function answering(t: TestServer) {
 
 /** What the money suite answers (openapi-answers-money); the accounts suite answers every other HTTP operation. */
 export const answeredByMoneySuite = (d: { key: string; op: JsonSchema }): boolean =>
-  ['Expenses', 'Settlements', 'Comments', 'Recurring expenses', 'Imports', 'Balances'].includes(
-    (d.op['tags'] as string[])[0]!,
-  ) || d.key === 'GET /v1/groups/{groupId}/events';
+  [
+    'Expenses',
+    'Settlements',
+    'Comments',
+    'Recurring expenses',
+    'Imports',
+    'Balances',
+    'History',
+    'Categories',
+    'Receipts',
+  ].includes((d.op['tags'] as string[])[0]!) || d.key === 'GET /v1/groups/{groupId}/events';
 
 /** What the webhooks suite answers (openapi-answers-webhooks). */
 export const answeredByWebhooksSuite = (d: { key: string; op: JsonSchema }): boolean =>

@@ -1,5 +1,3 @@
-import { startRedisCluster } from '../support/redis-cluster';
-import { ensureRedis } from '../support/services';
 import { newKey, startTestServer, type TestServer } from '../support/test-server';
 import { type ThrowawayRedis, throwawayRedises } from '../support/throwaway-redis';
 

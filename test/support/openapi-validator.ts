@@ -98,7 +98,9 @@ export function responseErrors(method: string, url: string, res: ResponseLike): 
   const mediaType = String(res.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim();
-  const hasBody = method.toLowerCase() !== 'head' && (res.text ?? '') !== '';
+  // A binary answer (an image, a PDF) comes as a Buffer, not as text: a string of its bytes here.
+  const text = res.text ?? (Buffer.isBuffer(res.body) ? res.body.toString('latin1') : undefined);
+  const hasBody = method.toLowerCase() !== 'head' && (text ?? '') !== '';
   if (!content) return hasBody ? [`${where}: a body where none is documented (${mediaType})`] : [];
   if (method.toLowerCase() === 'head') return [];
   if (!content[mediaType]) {
@@ -106,7 +108,7 @@ export function responseErrors(method: string, url: string, res: ResponseLike): 
       `${where}: media type "${mediaType}" not documented (documented: ${Object.keys(content).join(', ')})`,
     ];
   }
-  const body = /json$/.test(mediaType) ? res.body : res.text;
+  const body = /json$/.test(mediaType) ? res.body : text;
   const validate = validatorAt('paths', template, verb, 'responses', status, 'content', mediaType, 'schema');
   return validate(body) ? [] : describeErrors(validate.errors).map((e) => `${where}: ${e}`);
 }

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { raw, runSql, sql } from '@tally/db';
+import { runSql, sql } from '@tally/db';
 import type { Knex } from 'knex';
 import { toIso } from '../db-errors';
 import { toExpense } from '../expenses/expense-content';

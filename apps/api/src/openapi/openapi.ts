@@ -304,7 +304,13 @@ function responsesOf(op: Operation): Record<string, JsonSchema> {
       description: success.description,
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
       ...(success.schema
-        ? { content: { [success.contentType ?? 'application/json']: { schema: schemaRef(success.schema) } } }
+        ? {
+            content: Object.fromEntries(
+              [success.contentType ?? 'application/json']
+                .flat()
+                .map((type) => [type, { schema: schemaRef(success.schema as string | JsonSchema) }]),
+            ),
+          }
         : {}),
     };
   }

@@ -18192,7 +18192,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/octet-stream': string;
+          'image/jpeg': string;
+          'image/png': string;
+          'image/webp': string;
+          'application/pdf': string;
         };
       };
       /** @description Not Modified: `If-None-Match` matched the current ETag */

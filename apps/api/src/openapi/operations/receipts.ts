@@ -69,7 +69,8 @@ export const receiptsOperations: Operation[] = [
       {
         status: 200,
         description: 'The file',
-        contentType: 'application/octet-stream',
+        // A re-encoded image (HEIC becomes JPEG), a thumbnail (WebP) or a PDF as it was sent.
+        contentType: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'],
         schema: { type: 'string', format: 'binary' },
       },
     ],

@@ -12,8 +12,8 @@ export type Success = {
   description: string;
   /** A component schema name, or an inline schema. */
   schema?: string | JsonSchema;
-  /** Defaults to `application/json`. */
-  contentType?: string;
+  /** Defaults to `application/json`; several: the answer is one of them, each with `schema`. */
+  contentType?: string | string[];
   /** `Cache-Control` is added to every authenticated `GET` (see `index.ts`). */
   headers?: HeaderName[];
 };

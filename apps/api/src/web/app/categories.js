@@ -105,9 +105,23 @@ export async function showStats(groupId) {
   $('stats').replaceChildren(...(parts.length > 0 ? parts : [element('p', 'Nothing spent yet.')]));
 }
 
-$('stats-by').addEventListener(
-  'change',
-  handle(async () => {
-    if (open) await showStats(open.group.id);
-  }),
-);
+/**
+ * The statistics again, if they are shown: a statistics read costs the group's ledger (API.md §14.2),
+ * so it is made when the panel is opened and, while it is open, after a change; a closed panel reads
+ * nothing.
+ */
+export async function refreshStats(groupId) {
+  if ($('stats-panel').open) await showStats(groupId);
+}
+
+for (const [id, event] of [
+  ['stats-by', 'change'],
+  ['stats-panel', 'toggle'],
+]) {
+  $(id).addEventListener(
+    event,
+    handle(async () => {
+      if (open) await refreshStats(open.group.id);
+    }),
+  );
+}

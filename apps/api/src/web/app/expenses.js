@@ -8,7 +8,7 @@ import { $, element, handle, say } from './dom.js';
 import { nameOf, open, renderMembers } from './groups.js';
 import { historyDisclosure, historyOf, versionLines } from './history.js';
 import { formatMoney, toMinor } from './money.js';
-import { showReceipt } from './receipts.js';
+import { offerReceipt } from './receipts.js';
 import { me } from './session.js';
 
 /** The expense a form describes (of the expense or the recurring form): split equally between all members. */
@@ -159,7 +159,7 @@ async function showComments(expense) {
   if (commented?.id !== expense.id) return;
   $('comments-section').hidden = false;
   $('comments-title').textContent = `Comments on “${expense.description}”`;
-  await showReceipt(expense.id);
+  offerReceipt(expense.id);
   $('comment-list').replaceChildren(
     ...mergeTimeline(versions, comments).flatMap((entry) =>
       entry.kind === 'change'

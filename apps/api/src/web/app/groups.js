@@ -1,6 +1,6 @@
 // The user's groups, and the group open: its members and balances, live (API.md §3, §4), its CSV.
 import { activityOf } from './activity.js';
-import { listCategories, showStats } from './categories.js';
+import { listCategories, refreshStats } from './categories.js';
 import { tally } from './client.js';
 import { $, describe, element, handle, saveFile, say } from './dom.js';
 import { closeComments, listExpenses, refreshComments, showExpenseEvent } from './expenses.js';
@@ -77,7 +77,7 @@ export async function openGroup(groupId) {
   await listWebhooks(groupId);
   await listCategories(groupId);
   await listExpenses(groupId);
-  await showStats(groupId);
+  await refreshStats(groupId);
   // A group without the rates the chosen currency needs still opens (and follows live).
   await showConverted().catch((error) => say(describe(error), true));
   // Live from the balances just read: every event after them, once, in order.
@@ -101,7 +101,7 @@ export async function openGroup(groupId) {
         handle(() => listExpenses(groupId))();
       }
       if (event.type.startsWith('expense.') || event.type.startsWith('category.')) {
-        handle(() => showStats(groupId))();
+        handle(() => refreshStats(groupId))();
       }
       if (event.type.startsWith('comment.')) handle(() => refreshComments(event.data.comment))();
       if (event.type === 'rates.updated' && settleIn) handle(showConverted)();

@@ -3,12 +3,31 @@
 import { tally } from './client.js';
 import { $, element, handle, say } from './dom.js';
 
-/** The expense whose receipt is shown: its id. */
+/** The expense whose receipt part is shown: its id; and whether the receipt was read (not only offered). */
 let shownFor;
+let read = false;
+
+/**
+ * The receipt part of `expenseId`'s comments, before it is read: a button that reads it. Most
+ * expenses have none, and an expense's representation does not say (API.md §16): reading it when
+ * asked saves a request per expense opened (a `404` for most).
+ */
+export function offerReceipt(expenseId) {
+  shownFor = expenseId;
+  read = false;
+  $('receipt-file-remove').hidden = true;
+  const show = element('button', 'Show the receipt', { type: 'button' });
+  show.addEventListener(
+    'click',
+    handle(() => showReceipt(expenseId)),
+  );
+  $('receipt-file-view').replaceChildren(show);
+}
 
 /** The receipt of `expenseId`, read afresh (its links last minutes): a thumbnail, a link, or "none". */
 export async function showReceipt(expenseId) {
   shownFor = expenseId;
+  read = true;
   let receipt;
   try {
     receipt = await tally.receipts.get(expenseId);
@@ -42,7 +61,7 @@ export async function showReceipt(expenseId) {
 
 /** After an `expense.receipt_changed` event: the receipt shown again when it is the one it changed. */
 export async function refreshReceipt(event) {
-  if (shownFor && event?.data?.expenseId === shownFor) await showReceipt(shownFor);
+  if (read && shownFor && event?.data?.expenseId === shownFor) await showReceipt(shownFor);
 }
 
 $('receipt-file-form').addEventListener(
