@@ -221,7 +221,9 @@ export function bodyArb(endpoint: Endpoint): fc.Arbitrary<BodyCase> {
     })
     .map(({ changes }) => {
       const body = clone(endpoint.valid());
-      for (const { path, value, remove } of changes) setAt(body, path, value, remove);
+      // A copy of each value: the constants of `badValues` are shared, and a later change's deeper
+      // path would write into one (a body that contains itself, and every later run's constant).
+      for (const { path, value, remove } of changes) setAt(body, path, structuredClone(value), remove);
       return { kind: 'json', value: body } as BodyCase;
     });
   const unknownField = fc

@@ -14,7 +14,12 @@ const TOKENS_KEY = 'tally.next.tokens';
 const tokenStore = {
   get: () => {
     const stored = localStorage.getItem(TOKENS_KEY);
-    return stored ? JSON.parse(stored) : undefined;
+    try {
+      return stored ? JSON.parse(stored) : undefined;
+    } catch {
+      // Not ours or damaged: signed out, rather than an app that cannot start.
+      return undefined;
+    }
   },
   set: (tokens) => {
     if (tokens) localStorage.setItem(TOKENS_KEY, JSON.stringify(tokens));
