@@ -153,8 +153,10 @@ describe('HAProxy after a refused connection', () => {
     ];
     proxy = await startHaproxy({ port: await freePort(), servers, dir });
     // Routed to as if up, unchecked: the moment before health checks notice that a process died.
-    await haproxyCommand(proxy.statsSocket, 'set server apis/api1 health up');
+    // Checks off first: a check that failed between the two commands would mark api1 down again
+    // (then nothing is sent to it, and nothing is redispatched).
     await haproxyCommand(proxy.statsSocket, 'disable health apis/api1');
+    await haproxyCommand(proxy.statsSocket, 'set server apis/api1 health up');
     await proxy.waitAllUp(30_000);
   });
   afterAll(async () => {
