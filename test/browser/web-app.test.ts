@@ -11,97 +11,17 @@
  *
  * Every check waits for what it looks for (a locator's `waitFor`, or `until`), never reads once.
  */
-import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { NEXT_CSP } from '../../apps/api/src/next/next-app';
-import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
 import { until } from '../support/until';
-import { launchChromiumBrowser } from './chromium';
-import { PASSWORD } from './page-steps';
-
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+import { APP_PATH, AppUnderTest, addExpense, createGroup, expectBar, signUp } from './app-steps';
 
 describe('the web app at /next/ in headless Chromium', () => {
-  let t: TestServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const problems: string[] = [];
-  /** Serious or critical accessibility violations, by screen. */
-  const violations: string[] = [];
+  const app = new AppUnderTest();
+  const openApp = () => app.openApp();
+  const checkAccessibility = (page: Parameters<AppUnderTest['checkAccessibility']>[0], screen: string) =>
+    app.checkAccessibility(page, screen);
 
-  async function openApp(): Promise<{ page: Page; context: BrowserContext }> {
-    const context = await browser.newContext();
-    context.setDefaultTimeout(15_000);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // Chromium reports what the page's Content-Security-Policy refused as a console error.
-      if (message.type() === 'error' && message.text().includes('Content Security Policy')) {
-        problems.push(message.text());
-      }
-    });
-    const response = await page.goto(`${t.url}/next/`);
-    expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-security-policy']).toBe(NEXT_CSP);
-    return { page, context };
-  }
-
-  async function signUp(page: Page, name: string): Promise<string> {
-    const email = uniqueEmail(name);
-    await page.getByRole('button', { name: 'I am new here' }).click();
-    await page.getByLabel('Your name').fill(name);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.locator('#auth-form button[type=submit]').click();
-    await page.locator('#account-link').waitFor();
-    await page.locator('#live', { hasText: 'live' }).waitFor();
-    return email;
-  }
-
-  async function createGroup(page: Page, name: string): Promise<string> {
-    await page.getByLabel('Name', { exact: true }).fill(name);
-    await page.getByLabel('Currency (3 letters)').fill('EUR');
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.locator('#group-name', { hasText: name }).waitFor();
-    return new URL(page.url()).hash.split('/')[2] as string;
-  }
-
-  /** Adds an expense split equally between everyone, paid by the signed-in user. */
-  async function addExpense(page: Page, description: string, amount: string): Promise<void> {
-    await page.locator('#add-expense').click();
-    await page.getByLabel('Description').fill(description);
-    await page.getByLabel(/^Amount/).fill(amount);
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('#group-name').waitFor();
-  }
-
-  /** The net shown on the balance bar of `name` (its text), waiting for it to read `expected`. */
-  async function expectBar(page: Page, name: string, expected: string): Promise<void> {
-    await page.locator('#balances svg text', { hasText: `${name} ${expected}` }).waitFor();
-  }
-
-  async function checkAccessibility(page: Page, screen: string): Promise<void> {
-    await page.evaluate(AXE_SOURCE);
-    const found = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-      const result = await axe.run();
-      return (result.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    for (const v of found) violations.push(`${screen}: ${v}`);
-  }
-
-  beforeAll(async () => {
-    browser = await launchChromiumBrowser();
-    t = await startTestServer();
-  }, 120_000);
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await t?.stop();
-  });
+  beforeAll(() => app.start(), 120_000);
+  afterAll(() => app.stop());
 
   it('signs up, makes a group with a pending member and an expense, shows the bars; a reload stays signed in', async () => {
     const { page } = await openApp();
@@ -163,7 +83,7 @@ describe('the web app at /next/ in headless Chromium', () => {
     });
 
     // Someone already on Tally, by email (after the splits above: it changes none of them).
-    const eve = await t.register('Eve');
+    const eve = await app.t.register('Eve');
     await page.getByLabel('Add someone on Tally by email').fill(eve.email);
     await page.locator('#member-form button').click();
     await page.locator('#member-list li', { hasText: 'Eve' }).waitFor();
@@ -173,7 +93,7 @@ describe('the web app at /next/ in headless Chromium', () => {
     await page.locator('#account-link').click();
     await page.locator('#sessions li', { hasText: 'this device' }).waitFor();
     await checkAccessibility(page, 'account');
-    expect(problems).toEqual([]);
+    expect(app.problems).toEqual([]);
   });
 
   it('keeps an expense made offline in the outbox, through an offline reload, and creates it once online', async () => {
@@ -195,16 +115,16 @@ describe('the web app at /next/ in headless Chromium', () => {
     await context.setOffline(false);
     await page.locator('#sync', { hasText: 'all synced' }).waitFor({ timeout: 30_000 });
     await until(async () => {
-      const rows = await t.db!.knex('expenses').where({ group_id: groupId });
+      const rows = await app.t.db!.knex('expenses').where({ group_id: groupId });
       expect(rows.map((r: { description: string }) => r.description)).toEqual(['Fuel']);
     });
-    await page.goto(`${t.url}/next/#/g/${groupId}`);
+    await page.goto(`${app.t.url}${APP_PATH}#/g/${groupId}`);
     await expectBar(page, 'Oda', '€0.00');
     await page.locator('#expense-list li', { hasText: 'Fuel' }).waitFor();
     // Exactly once, whatever the retries: one expense row, one expense.created event.
-    const events = await t.db!.knex('events').where({ group_id: groupId, type: 'expense.created' });
+    const events = await app.t.db!.knex('events').where({ group_id: groupId, type: 'expense.created' });
     expect(events).toHaveLength(1);
-    expect(problems).toEqual([]);
+    expect(app.problems).toEqual([]);
   });
 
   it("shows one person's expense live on another's page (two contexts that share nothing)", async () => {
@@ -234,7 +154,7 @@ describe('the web app at /next/ in headless Chromium', () => {
     await expectBar(bob, 'Bea', '-€10.00');
     await bob.locator('#expense-list li', { hasText: 'Groceries' }).waitFor();
     await bob.locator('#unread').waitFor();
-    expect(problems).toEqual([]);
-    expect(violations).toEqual([]);
+    expect(app.problems).toEqual([]);
+    expect(app.violations).toEqual([]);
   });
 });
