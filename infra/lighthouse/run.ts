@@ -2,7 +2,7 @@
  * `npm run lighthouse [-- <url>]`: Lighthouse (pinned 12.2.3) against the web app, in the local
  * Chromium (Debian's, as the browser tests use; CHROMIUM_PATH overrides), on Lighthouse's default
  * throttled mobile profile. Prints the category scores (0–100). Start the server first (`npm start`);
- * the default URL is http://localhost:3000/next/. Not part of `npm test`: a score depends on the
+ * the default URL is http://localhost:3000/. Not part of `npm test`: a score depends on the
  * machine's load. Lighthouse 12 has no PWA category any more (removed in 12.0): the installability
  * parts (manifest, service worker, offline shell) are checked by test/browser/web-app.test.ts.
  */
@@ -33,7 +33,7 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const PORT = 9333;
 
 async function main(): Promise<void> {
-  const url = process.argv[2] ?? 'http://localhost:3000/next/';
+  const url = process.argv[2] ?? 'http://localhost:3000/';
   // A specifier in a variable: the type checker does not read Lighthouse's own (ES module) types.
   const specifier = 'lighthouse';
   const lighthouse = ((await import(specifier)) as { default: Lighthouse }).default;

@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { NEXT_CSP } from '../../apps/api/src/next/next-app';
+import { APP_CSP } from '../../apps/api/src/next/next-app';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
 import { launchChromiumBrowser } from './chromium';
 import { PASSWORD } from './page-steps';
 
 /** Where the app is served. */
-export const APP_PATH = '/next/';
+export const APP_PATH = '/';
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -20,7 +20,7 @@ export class AppUnderTest {
   t!: TestServer;
   browser!: Browser;
   readonly contexts: BrowserContext[] = [];
-  /** Uncaught page errors and what the Content-Security-Policy refused. */
+  /** Uncaught page errors, what the Content-Security-Policy refused, requests to other origins. */
   readonly problems: string[] = [];
   /** Serious or critical accessibility violations, by screen. */
   readonly violations: string[] = [];
@@ -51,9 +51,16 @@ export class AppUnderTest {
         this.problems.push(message.text());
       }
     });
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      // Everything from the server itself: no CDN, no font, no tracker.
+      if (url.origin !== this.t.url && url.protocol !== 'data:') {
+        this.problems.push(`request to another origin: ${request.url()}`);
+      }
+    });
     const response = await page.goto(`${this.t.url}${APP_PATH}${hash}`);
     expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-security-policy']).toBe(NEXT_CSP);
+    expect(response?.headers()['content-security-policy']).toBe(APP_CSP);
     return { page, context };
   }
 

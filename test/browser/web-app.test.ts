@@ -1,5 +1,5 @@
 /**
- * The web app at /next/ (apps/api/src/next) in a real headless Chromium against a real server:
+ * The web app at / (apps/api/src/next) in a real headless Chromium against a real server:
  * - sign-up, a group with a pending member, an expense and its balances as bars; a reload keeps the
  *   session;
  * - an expense made offline (context.setOffline) waits in the SDK's IndexedDB outbox with a visible
@@ -14,7 +14,7 @@
 import { until } from '../support/until';
 import { APP_PATH, AppUnderTest, addExpense, createGroup, expectBar, signUp } from './app-steps';
 
-describe('the web app at /next/ in headless Chromium', () => {
+describe('the web app at / in headless Chromium', () => {
   const app = new AppUnderTest();
   const openApp = () => app.openApp();
   const checkAccessibility = (page: Parameters<AppUnderTest['checkAccessibility']>[0], screen: string) =>
@@ -44,6 +44,15 @@ describe('the web app at /next/ in headless Chromium', () => {
 
     await page.reload();
     await page.locator('#account-link').waitFor();
+    await expectBar(page, 'Ada', '€15.00');
+
+    // The link a notification mails or pushes (API.md §13.2) opens the expense.
+    const groupId = new URL(page.url()).hash.split('/')[2] as string;
+    const expenseId = (await app.t.db!.knex('expenses').where({ group_id: groupId }).first('id'))
+      .id as string;
+    await page.goto(`${app.t.url}/#group=${groupId}&record=${expenseId}`);
+    await page.locator('#expense-form').waitFor();
+    await page.goto(`${app.t.url}/#group=${groupId}`);
     await expectBar(page, 'Ada', '€15.00');
 
     // Settle up from the simplified debts: the balances go to zero live.
@@ -139,7 +148,7 @@ describe('the web app at /next/ in headless Chromium', () => {
     await ada.locator('#member-list li', { hasText: 'not on Tally yet' }).waitFor();
     await ada.getByRole('button', { name: 'Make an invite link (7 days)' }).click();
     const invite = (await ada.locator('#invite-link').getAttribute('href')) as string;
-    expect(invite).toMatch(/\/next\/#\/join\/[A-Za-z0-9_-]{43}$/);
+    expect(invite).toMatch(/:\d+\/#\/join\/[A-Za-z0-9_-]{43}$/);
 
     await bob.goto(invite);
     await bob.getByLabel('Join as').selectOption({ label: 'Bea' });

@@ -32,7 +32,7 @@ const SLOWEST = [
   'test/component/imports-bounds.test.ts',
   'test/component/embedded-smoke.test.ts',
   'test/cross-process/sessions.test.ts',
-  'test/browser/web-client.test.ts',
+  'test/browser/web-app.test.ts',
 ];
 
 class SlowestFirst extends Sequencer {

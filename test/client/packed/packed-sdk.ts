@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { BROWSER_BUNDLE } from '../../../apps/api/src/web/web-client';
+import { BROWSER_BUNDLE } from '../../../apps/api/src/web/browser-sdk';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../..');

@@ -3,12 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { RequestHandler } from 'express';
-import { BROWSER_BUNDLE, esbuildAvailable, WEB_CSP } from '../web/web-client';
+import { BROWSER_BUNDLE, esbuildAvailable } from '../web/browser-sdk';
 
 /**
- * The web app at `/next/` (docs/OPERATIONS.md#the-web-app-at-next): Preact with htm templates, on
- * the TypeScript SDK, installable (a manifest) and offline (a service worker scoped to `/next/`). It
- * takes `/` from the demo once it has every feature the demo has.
+ * The web app at `/` (docs/OPERATIONS.md#the-web-app): Preact with htm templates, on the
+ * TypeScript SDK, installable (a manifest) and offline (a service worker scoped to `/`). The page is
+ * `/`; its files are under `/app/`.
  *
  * Two ways to have its files:
  * - **from the sources** (`npm start`, the tests): the shell files of `shell/` as they are, and the
@@ -30,8 +30,10 @@ export const SHELL_FILES = [
 ] as const;
 /** The app's bundle, beside the shell files. */
 export const APP_BUNDLE = 'app.js';
-/** Where the app lives; the service worker's scope. */
-export const NEXT_PREFIX = '/next/';
+/** Where the app's files are served (the page itself is `/`, the service worker's scope). */
+export const APP_PREFIX = '/app/';
+/** Where the app was served before it took `/`: redirected there (invite links keep their `#/join/…`). */
+const OLD_PREFIX = '/next';
 
 const SOURCE_DIR = __dirname;
 const SHELL_DIR = path.join(SOURCE_DIR, 'shell');
@@ -39,8 +41,22 @@ const APP_ENTRY = path.join(SOURCE_DIR, 'app', 'main.js');
 /** Where `npm run build` puts the files: dist/next, beside the bundled dist/server.js (its __dirname). */
 export const PREBUILT_DIR = path.join(__dirname, 'next');
 
-/** The demo's policy, plus the manifest (`default-src 'none'` would refuse it). */
-export const NEXT_CSP = `${WEB_CSP}; manifest-src 'self'; worker-src 'self'`;
+/**
+ * Only this origin: its scripts, styles, images, manifest, service worker and API (fetch and the
+ * WebSocket); no frames, no form posts, nothing inline.
+ */
+export const APP_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "worker-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -96,18 +112,20 @@ export async function loadNextFiles(): Promise<Files | undefined> {
 }
 
 /**
- * `GET /next/` and its files: a middleware, not routes (not API operations). Files are loaded (and
- * the app built) on the first request; where there are neither sources nor a prebuilt app, `/next/`
- * is `404` like any unknown path.
+ * `GET /` and the app's files under `/app/`: a middleware, not routes (not API operations). Files are
+ * loaded (and the app built) on the first request; where there are neither sources nor a prebuilt
+ * app, `/` is `404` like any unknown path.
  */
-export function nextAppRoutes(): RequestHandler {
+export function webAppRoutes(): RequestHandler {
   let files: Promise<Files | undefined> | undefined;
   const gzipped = new Map<string, Buffer>();
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    if (req.path === '/next') return res.redirect(301, NEXT_PREFIX);
-    if (!req.path.startsWith(NEXT_PREFIX)) return next();
-    const name = req.path === NEXT_PREFIX ? 'index.html' : req.path.slice(NEXT_PREFIX.length);
+    if (req.path === OLD_PREFIX || req.path === `${OLD_PREFIX}/`) return res.redirect(301, '/');
+    let name: string;
+    if (req.path === '/') name = 'index.html';
+    else if (req.path.startsWith(APP_PREFIX)) name = req.path.slice(APP_PREFIX.length);
+    else return next();
     if (name !== APP_BUNDLE && !(SHELL_FILES as readonly string[]).includes(name)) return next();
     files ??= loadNextFiles();
     files.then(
@@ -115,10 +133,12 @@ export function nextAppRoutes(): RequestHandler {
         const content = loaded?.get(name);
         if (!content) return next();
         if (name === 'index.html') {
-          res.setHeader('Content-Security-Policy', NEXT_CSP);
+          res.setHeader('Content-Security-Policy', APP_CSP);
           res.setHeader('Referrer-Policy', 'no-referrer');
         }
         res.setHeader('X-Content-Type-Options', 'nosniff');
+        // The worker is under /app/ with the other files, and controls the whole origin's pages.
+        if (name === 'sw.js') res.setHeader('Service-Worker-Allowed', '/');
         // The service worker keeps the offline copy; the network is asked first (sw.js).
         res.setHeader('Cache-Control', 'no-cache');
         res.setHeader('Vary', 'Accept-Encoding');

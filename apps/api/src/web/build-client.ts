@@ -1,12 +1,11 @@
 /**
  * `npm run build:client [-- <file>]`: writes the browser build of the SDK (one ES module, see
  * `buildBrowserSdk`) to packages/client/dist/tally-client.browser.js, or to <file>. dist/ is
- * git-ignored: the file is built on demand, never committed (the web client at `/` builds its own
- * copy in memory).
+ * git-ignored: the file is built on demand, never committed (the web app bundles its own copy).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildBrowserSdk } from './web-client';
+import { buildBrowserSdk } from './browser-sdk';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 export const BROWSER_SDK_FILE = path.join(ROOT, 'packages/client/dist/tally-client.browser.js');

@@ -133,7 +133,7 @@ export function GroupScreen({ groupId }) {
 
   const makeInvite = attempt(async () => {
     const made = await tally.invites.create(groupId);
-    setInvite(`${window.location.origin}/next/#/join/${made.code}`);
+    setInvite(`${window.location.origin}/#/join/${made.code}`);
   });
 
   const exportCsv = attempt(async () => {

@@ -1,4 +1,4 @@
-// The Tally web app at /next/: Preact with htm templates on the TypeScript SDK. Screens by the
+// The Tally web app at /: Preact with htm templates on the TypeScript SDK. Screens by the
 // URL's hash; the session survives a reload; writes go through the SDK's outbox (IndexedDB).
 import { html } from 'htm/preact';
 import { render } from 'preact';
@@ -96,5 +96,5 @@ resume().catch((error) => {
 });
 
 if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.register('/next/sw.js', { scope: '/next/' }).catch(() => {});
+  navigator.serviceWorker.register('/app/sw.js', { scope: '/' }).catch(() => {});
 }

@@ -1,17 +1,19 @@
-// The web app's service worker (scope /next/): keeps the app shell for use with no network.
+// The web app's service worker (served at /app/sw.js, scope /): keeps the app shell for use with no
+// network, and shows the pushes Tally sends (API.md §13.2).
 // Network first for the shell (a new version shows as soon as it is served), the cached copy when the
-// network fails. API requests (/v1) are never touched: offline writes wait in the SDK's IndexedDB
-// outbox, not here. The version is written in when served: a new app is a new worker and cache.
+// network fails. Only the page `/` and the files under /app/ are touched: API requests (/v1) never
+// are, and offline writes wait in the SDK's IndexedDB outbox, not here. The version is written in
+// when served: a new app is a new worker and cache.
 const VERSION = '__VERSION__';
-const CACHE = `tally-next-${VERSION}`;
+const CACHE = `tally-app-${VERSION}`;
 const SHELL = [
-  '/next/',
-  '/next/app.js',
-  '/next/style.css',
-  '/next/manifest.webmanifest',
-  '/next/icon.svg',
-  '/next/icon-192.png',
-  '/next/icon-512.png',
+  '/',
+  '/app/app.js',
+  '/app/style.css',
+  '/app/manifest.webmanifest',
+  '/app/icon.svg',
+  '/app/icon-192.png',
+  '/app/icon-512.png',
 ];
 
 self.addEventListener('install', (event) => {
@@ -29,9 +31,7 @@ self.addEventListener('activate', (event) => {
       .keys()
       .then((keys) =>
         Promise.all(
-          keys
-            .filter((key) => key.startsWith('tally-next-') && key !== CACHE)
-            .map((key) => caches.delete(key)),
+          keys.filter((key) => key.startsWith('tally-') && key !== CACHE).map((key) => caches.delete(key)),
         ),
       )
       .then(() => self.clients.claim()),
@@ -41,10 +41,12 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== self.location.origin || !url.pathname.startsWith('/next/'))
-    return;
+  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
   // Every page of the app is the one shell (its screens are in the URL's hash).
-  const key = request.mode === 'navigate' ? '/next/' : url.pathname;
+  let key;
+  if (url.pathname === '/') key = '/';
+  else if (url.pathname.startsWith('/app/')) key = url.pathname;
+  else return;
   event.respondWith(
     fetch(request)
       .then((response) => {
@@ -56,4 +58,32 @@ self.addEventListener('fetch', (event) => {
       })
       .catch(() => caches.match(key).then((cached) => cached ?? Response.error())),
   );
+});
+
+// A push is what the server encrypted for this browser (RFC 8291), decrypted by the browser:
+// { id, tag, title, body, url }. The tag replaces a copy of the same notification sent again
+// (at-least-once delivery), so the user sees it once.
+self.addEventListener('push', (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = { title: 'Tally', body: event.data ? event.data.text() : '' };
+  }
+  const title = typeof message.title === 'string' && message.title ? message.title : 'Tally';
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: typeof message.body === 'string' ? message.body : '',
+      tag: typeof message.tag === 'string' ? message.tag : undefined,
+      data: { url: typeof message.url === 'string' ? message.url : '/' },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url ?? '/', self.location.origin);
+  // Only this origin's pages: a link elsewhere opens the app's start page instead.
+  const url = target.origin === self.location.origin ? target.href : self.location.origin;
+  event.waitUntil(self.clients.openWindow(url));
 });
