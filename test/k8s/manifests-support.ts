@@ -62,7 +62,7 @@ export const MODELS: Record<string, new (data: never) => { validate(): void }> =
 /** The environment variables config.ts reads: its Joi schema's keys, taken from the source. */
 export const KNOWN_ENV = new Set(
   [
-    ...readFileSync(path.join(ROOT, 'apps/server/src/config.ts'), 'utf8').matchAll(
+    ...readFileSync(path.join(ROOT, 'apps/server/src/config/variables.ts'), 'utf8').matchAll(
       /^ {2}([A-Z][A-Z0-9_]*): (?:Joi\.|integer\()/gm,
     ),
   ].map((m) => m[1] as string),

@@ -93,7 +93,7 @@ describe('docs/API.md §10, Configuration', () => {
     expect(declared.map((v) => v.name)).toEqual([...CONFIG_VARIABLES]);
     for (const v of declared) expect(v.meaning).toMatch(/^[^\n|]{10,}$/);
     // test/k8s/manifests-support.ts reads the names from the source, as lines `  NAME: Joi.…` or `  NAME: integer(…`.
-    const source = readFileSync(path.join(ROOT, 'apps/server/src/config.ts'), 'utf8');
+    const source = readFileSync(path.join(ROOT, 'apps/server/src/config/variables.ts'), 'utf8');
     const inSource = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*): (?:Joi\.|integer\()/gm)].map((m) => m[1]);
     expect(inSource).toEqual([...CONFIG_VARIABLES]);
   });

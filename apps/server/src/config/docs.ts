@@ -1,5 +1,5 @@
 /**
- * docs/API.md §10 from the declarations in config.ts: one list item per variable (name, default,
+ * docs/API.md §10 from the declarations in config/variables.ts: one list item per variable (name, default,
  * meaning), one list per group, written between two marker comments by `gen-docs.ts`. A list, not a
  * table: a table pads every row of a group out to its longest meaning. The test
  * beside this file fails when the document and the declarations differ.
@@ -10,7 +10,7 @@ import { CONFIG_GROUPS } from '../config';
 export type DocumentedVariable = Readonly<{ name: string; group: string; default: string; meaning: string }>;
 
 const BEGIN = '<!-- config:begin';
-export const DOCS_BEGIN = `${BEGIN}: generated from apps/server/src/config.ts by node --import tsx apps/server/src/config/gen-docs.ts; edit the declarations there, not this list -->`;
+export const DOCS_BEGIN = `${BEGIN}: generated from apps/server/src/config/variables.ts by node --import tsx apps/server/src/config/gen-docs.ts; edit the declarations there, not this list -->`;
 export const DOCS_END = '<!-- config:end -->';
 
 const flagsOf = (schema: Joi.Schema) =>
@@ -30,7 +30,7 @@ export function documentedVariables(): DocumentedVariable[] {
     Object.entries(variables as Record<string, Joi.Schema>).map(([name, schema]) => {
       const meaning = flagsOf(schema).description;
       if (!meaning || /[|\n]/.test(meaning)) {
-        throw new Error(`${name} in config.ts needs a .description() of one line without "|"`);
+        throw new Error(`${name} in config/variables.ts needs a .description() of one line without "|"`);
       }
       return { name, group: title, default: shownDefault(schema), meaning };
     }),

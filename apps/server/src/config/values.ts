@@ -1,4 +1,35 @@
-/** The parsers of the configuration's structured values (CORS_ORIGINS, REDIS_CLUSTER_NODES). */
+/**
+ * The parsers of the configuration's structured values (CORS_ORIGINS, REDIS_CLUSTER_NODES), and the
+ * rules the declarations share.
+ */
+import { parseDatabaseUrl } from '@tally/db';
+import Joi from 'joi';
+
+/** A custom rule turning the text into `parse(text)`; a throw becomes one line naming the variable. */
+export const parsedBy =
+  <T>(parse: (text: string) => T): Joi.CustomValidator<string, T> =>
+  (text: string, helpers) => {
+    try {
+      return parse(text);
+    } catch (error) {
+      return helpers.message({ custom: `{{#label}}: ${(error as Error).message}` });
+    }
+  };
+
+/** DATABASE_URL as written, once `parseDatabaseUrl` (one host or several) accepts it. */
+export const checkDatabaseUrl = (text: string): string => {
+  parseDatabaseUrl(text);
+  return text;
+};
+
+/** A whole number from `min` (to `max`) with a default: the shape most variables share. */
+export function integer(range: { min?: number; max?: number; default: number }, meaning: string) {
+  let schema = Joi.number().integer();
+  if (range.min !== undefined) schema = schema.min(range.min);
+  if (range.max !== undefined) schema = schema.max(range.max);
+  return schema.default(range.default).description(meaning);
+}
+
 /** `scheme://host[:port]`, optionally with a trailing `/`: an origin as written by people. */
 const ORIGIN_PATTERN = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)\/?$/i;
 
