@@ -48,8 +48,9 @@ export function Field({ label, ...input }) {
 export const namesOf = (group) => new Map((group?.members ?? []).map((m) => [m.userId, m.name]));
 
 /**
- * Each member's net as a horizontal bar from a middle line: right (owed money) or left (owes). An
- * SVG with a title and the amounts as text, so it reads without the picture.
+ * Each member's net as a horizontal bar from a middle line: right (owed money) or left (owes), with
+ * the name and amount on the other side of the line, in the bar's row. An SVG with a title and the
+ * amounts as text, so it reads without the picture.
  */
 export function BalanceBars({ currency, members, names }) {
   const rowHeight = 34;
@@ -66,8 +67,8 @@ export function BalanceBars({ currency, members, names }) {
       const x = m.net >= 0 ? middle : middle - length;
       const label = `${names.get(m.userId) ?? m.userId} ${formatMoney(m.net, currency)}`;
       return html`<g key=${m.userId} data-member=${m.userId} data-net=${m.net}>
-        <rect class=${m.net >= 0 ? 'pos' : 'neg'} x=${x} y=${y + 16} width=${Math.max(length, 1)} height="12" rx="3" />
-        <text x=${m.net >= 0 ? 4 : middle + 4} y=${y + 12}>${label}</text>
+        <rect class=${m.net >= 0 ? 'pos' : 'neg'} x=${x} y=${y + 8} width=${Math.max(length, 1)} height="14" rx="3" />
+        <text x=${m.net >= 0 ? middle - 6 : middle + 6} y=${y + 20} text-anchor=${m.net >= 0 ? 'end' : 'start'}>${label}</text>
       </g>`;
     })}
   </svg>`;
