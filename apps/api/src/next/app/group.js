@@ -28,6 +28,8 @@ export function GroupScreen({ groupId }) {
   const [query, setQuery] = useState('');
   const queryRef = useRef('');
   const [invite, setInvite] = useState();
+  // The screen draws once its first reads are in, not piece by piece (no layout shift as they land).
+  const [loaded, setLoaded] = useState(false);
 
   const loadExpenses = () => {
     const q = queryRef.current;
@@ -54,6 +56,7 @@ export function GroupScreen({ groupId }) {
       .then(([, read]) => {
         if (closed) return;
         setBalances(read.currencies);
+        setLoaded(true);
         // Live from the balances just read: every later event once, in order.
         subscription = realtime?.subscribe(groupId, {
           afterSeq: read.asOfSeq,
@@ -70,14 +73,17 @@ export function GroupScreen({ groupId }) {
           },
         });
       })
-      .catch((error) => say(describe(error), true));
+      .catch((error) => {
+        setLoaded(true);
+        say(describe(error), true);
+      });
     return () => {
       closed = true;
       subscription?.unsubscribe();
     };
   }, [groupId]);
 
-  if (!group) return html`<section><p>${t('loading')}</p></section>`;
+  if (!group || !loaded) return html`<section><p>${t('loading')}</p></section>`;
   const names = namesOf(group);
   // A group without records yet: everyone at zero in its currency.
   const shown = balances.length
