@@ -11,8 +11,10 @@
  *
  * Every check waits for what it looks for (a locator's `waitFor`, or `until`), never reads once.
  */
+import { uniqueEmail } from '../support/test-server';
 import { until } from '../support/until';
 import { APP_PATH, AppUnderTest, addExpense, createGroup, expectBar, signUp } from './app-steps';
+import { PASSWORD } from './page-steps';
 
 describe('the web app at / in headless Chromium', () => {
   const app = new AppUnderTest();
@@ -165,5 +167,32 @@ describe('the web app at / in headless Chromium', () => {
     await bob.locator('#unread').waitFor();
     expect(app.problems).toEqual([]);
     expect(app.violations).toEqual([]);
+  });
+
+  it('is usable from the keyboard alone: sign-up, then the main navigation', async () => {
+    const { page } = await openApp();
+    /** Presses Tab until the focused element matches `selector` (at most 15 times). */
+    const tabTo = async (selector: string) => {
+      for (let i = 0; i < 15; i += 1) {
+        await page.keyboard.press('Tab');
+        if (await page.locator(`${selector}:focus`).count()) return;
+      }
+      throw new Error(`Tab never reached ${selector}`);
+    };
+    await tabTo('#auth-form button[type=button]');
+    await page.keyboard.press('Enter'); // "I am new here"
+    await page.locator('#auth-form input[name=name]').waitFor();
+    await tabTo('#auth-form input[name=name]');
+    await page.keyboard.type('Kai');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(uniqueEmail('kai'));
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.locator('#account-link').waitFor();
+    await tabTo('#account-link');
+    await page.keyboard.press('Enter');
+    await page.locator('#sessions li', { hasText: 'this device' }).waitFor();
+    expect(app.problems).toEqual([]);
   });
 });
