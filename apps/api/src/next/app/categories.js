@@ -60,9 +60,9 @@ function OwnCategory({ groupId, category, list, reload }) {
   });
   return html`<li data-category=${category.id}>
     <form class="category-edit" onSubmit=${rename} aria-label=${t('editCategory', category.name)}>
-      <${Field} label=${t('categoryName')} name="name" required maxlength="40" value=${category.name} />
-      <${Field} label=${t('categoryIcon')} name="icon" maxlength="16" value=${category.icon ?? ''} />
-      <${Field} label=${t('categoryColor')} name="color" type="color" value=${category.color ?? '#0f766e'} />
+      <${Field} label=${t('categoryName')} name="name" required maxlength="40" defaultValue=${category.name} />
+      <${Field} label=${t('categoryIcon')} name="icon" maxlength="16" defaultValue=${category.icon ?? ''} />
+      <${Field} label=${t('categoryColor')} name="color" type="color" defaultValue=${category.color ?? '#0f766e'} />
       <div class="row">
         <button type="submit">${t('save')}</button>
         <button type="button" onClick=${remove}>${t('delete')}</button>
@@ -97,7 +97,7 @@ export function CategoriesScreen({ groupId }) {
       <form id="category-form" onSubmit=${create}>
         <${Field} label=${t('categoryName')} name="name" required maxlength="40" />
         <${Field} label=${t('categoryIcon')} name="icon" maxlength="16" />
-        <${Field} label=${t('categoryColor')} name="color" type="color" value="#0f766e" />
+        <${Field} label=${t('categoryColor')} name="color" type="color" defaultValue="#0f766e" />
         <button class="primary" type="submit">${t('create')}</button>
       </form>
     </section>

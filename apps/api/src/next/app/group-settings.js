@@ -42,9 +42,9 @@ export function GroupSettingsScreen({ groupId }) {
       <form id="settings-form" onSubmit=${save}>
         <fieldset disabled=${Boolean(group.archivedAt)}>
           <legend class="visually-hidden">${t('settings')}</legend>
-          <${Field} label=${t('groupName')} name="name" required maxlength="100" value=${group.name} />
-          <${Field} label=${t('defaultCurrency')} name="currency" required pattern="[A-Za-z]{3}" maxlength="3" value=${group.currency} />
-          <label class="inline"><input type="checkbox" name="simplifyDebts" checked=${group.simplifyDebts} /> ${t('simplifyDebts')}</label>
+          <${Field} label=${t('groupName')} name="name" required maxlength="100" defaultValue=${group.name} />
+          <${Field} label=${t('defaultCurrency')} name="currency" required pattern="[A-Za-z]{3}" maxlength="3" defaultValue=${group.currency} />
+          <label class="inline"><input type="checkbox" name="simplifyDebts" defaultChecked=${group.simplifyDebts} /> ${t('simplifyDebts')}</label>
           <p class="muted">${t('simplifyDebtsHelp')}</p>
           <button class="primary" type="submit">${t('save')}</button>
         </fieldset>

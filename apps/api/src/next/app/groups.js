@@ -46,7 +46,7 @@ export function GroupsScreen() {
       <h2>${t('newGroup')}</h2>
       <form id="group-form" onSubmit=${create}>
         <${Field} label=${t('groupName')} name="name" required maxlength="100" />
-        <${Field} label=${t('currency')} name="currency" value="EUR" required pattern="[A-Za-z]{3}" maxlength="3" />
+        <${Field} label=${t('currency')} name="currency" defaultValue="EUR" required pattern="[A-Za-z]{3}" maxlength="3" />
         <button class="primary" type="submit">${t('create')}</button>
       </form>
     </section>`;

@@ -77,9 +77,9 @@ export function RecurringScreen({ groupId }) {
           <${Field} label=${t('description')} name="description" required maxlength="200" />
           <${Field} label=${`${t('amount')} (${group.currency})`} name="amount" required inputmode="decimal" />
           <label>${t('repeats')} <select name="every">${EVERY.map((e) => html`<option key=${e} value=${e}>${t(`everyOf.${e}`)}</option>`)}</select></label>
-          <${Field} label=${t('startsOn')} name="startsOn" type="date" required value=${today()} />
+          <${Field} label=${t('startsOn')} name="startsOn" type="date" required defaultValue=${today()} />
           <fieldset><legend>${t('splitEqually')}</legend>
-            ${members.map((m) => html`<label class="inline" key=${m.userId}><input type="checkbox" name="between" value=${m.userId} checked /> ${m.name}</label>`)}
+            ${members.map((m) => html`<label class="inline" key=${m.userId}><input type="checkbox" name="between" value=${m.userId} defaultChecked /> ${m.name}</label>`)}
           </fieldset>
           <button class="primary" type="submit">${t('schedule')}</button>
         </form>

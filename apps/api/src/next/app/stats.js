@@ -57,7 +57,7 @@ export function StatsScreen({ groupId }) {
       .then(async (g) => {
         if (closed) return;
         setGroup(g);
-        await read(g.currency);
+        // Followed before the first read: no change falls between the read and the subscription.
         subscription = realtime?.subscribe(groupId, {
           onEvent: (event) => {
             if (!COUNTED.test(event.type)) return;
@@ -65,6 +65,8 @@ export function StatsScreen({ groupId }) {
             timer = setTimeout(() => void read(g.currency).catch(() => {}), SETTLE_MS);
           },
         });
+        await subscription?.confirmed.catch(() => {});
+        if (!closed) await read(g.currency);
       })
       .catch((error) => say(describe(error), true));
     return () => {
@@ -89,8 +91,8 @@ export function StatsScreen({ groupId }) {
   return html`<h1>${t('statistics')} <span class="muted">${group.name}</span></h1>
     <p><a href=${`#/g/${groupId}`}>${t('backToGroup')}</a></p>
     <form class="row" id="stats-range" onSubmit=${apply}>
-      <label>${t('from')} <input type="date" name="from" value=${range.from} /></label>
-      <label>${t('to')} <input type="date" name="to" value=${range.to} /></label>
+      <label>${t('from')} <input type="date" name="from" defaultValue=${range.from} /></label>
+      <label>${t('to')} <input type="date" name="to" defaultValue=${range.to} /></label>
       <button type="submit">${t('show')}</button>
     </form>
     ${
