@@ -196,7 +196,7 @@ describe('the web app at /next/: the money screens', () => {
     await page.getByLabel('Item 2 shared by Bob').uncheck();
     await page.getByLabel('Tax').fill('3');
     // Ada: 10 + 10 of 30, Cy: 10 of 30; the tax in proportion: 22 and 11.
-    await expect(page.getByLabel(/^Amount/).inputValue()).resolves.toBe('33.00');
+    await until(async () => expect(await page.getByLabel(/^Amount/).inputValue()).toBe('33.00'));
     await page.locator('#item-shares li', { hasText: /Ada\s*€22\.00/ }).waitFor();
     await page.locator('#item-shares li', { hasText: /Cy\s*€11\.00/ }).waitFor();
     await app.checkAccessibility(page, 'itemized expense');
@@ -295,7 +295,7 @@ describe('the web app at /next/: the money screens', () => {
     await page.getByLabel('Simplify debts').uncheck();
     await page.getByLabel('Default currency (new expenses take it)').fill('USD');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('#status', { hasText: 'Saved.' }).waitFor();
+    await page.locator('#status', { hasText: 'Settings saved.' }).waitFor();
     await app.checkAccessibility(page, 'group settings');
     const group = (await api().get(`/v1/groups/${groupId}`).set(bob.auth).expect(200)).body;
     expect([group.simplifyDebts, group.currency]).toEqual([false, 'USD']);
@@ -324,7 +324,7 @@ describe('the web app at /next/: the money screens', () => {
     await page.getByLabel('Simplify debts').check();
     await page.getByLabel('Default currency (new expenses take it)').fill('EUR');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('#status', { hasText: 'Saved.' }).waitFor();
+    await page.locator('#status', { hasText: 'Settings saved.' }).waitFor();
     const after = (await api().get(`/v1/groups/${groupId}`).set(bob.auth).expect(200)).body;
     expect([after.archivedAt, after.simplifyDebts, after.currency]).toEqual([null, true, 'EUR']);
     expect(app.problems).toEqual([]);

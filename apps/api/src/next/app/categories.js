@@ -4,7 +4,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from './messages.js';
-import { attempt, describe, say, tally } from './session.js';
+import { attempt, cached, describe, say, tally } from './session.js';
 import { Field } from './ui.js';
 
 /** The group's categories (defaults first), and a function that reads them again. */
@@ -78,6 +78,10 @@ function OwnCategory({ groupId, category, list, reload }) {
 
 export function CategoriesScreen({ groupId }) {
   const [list, reload] = useCategories(groupId);
+  const [group, setGroup] = useState();
+  useEffect(() => {
+    cached(`group.${groupId}`, () => tally.groups.get(groupId)).then(setGroup, () => {});
+  }, [groupId]);
   const create = attempt(async (event) => {
     const category = await tally.categories.create(groupId, fieldsOf(event.target));
     event.target.reset();
@@ -89,6 +93,9 @@ export function CategoriesScreen({ groupId }) {
     <p><a href=${`#/g/${groupId}`}>${t('backToGroup')}</a></p>
     <section aria-labelledby="own-title">
       <h2 id="own-title">${t('ownCategories')}</h2>
+      ${group?.archivedAt && html`<p class="notice">${t('archivedNote')}</p>`}
+      <fieldset class="bare" disabled=${Boolean(group?.archivedAt)}>
+      <legend class="visually-hidden">${t('ownCategories')}</legend>
       ${own.length === 0 && html`<p class="muted">${t('noOwnCategories')}</p>`}
       <ul class="plain" id="category-list">
         ${own.map((c) => html`<${OwnCategory} key=${c.id} groupId=${groupId} category=${c} list=${list} reload=${reload} />`)}
@@ -100,6 +107,7 @@ export function CategoriesScreen({ groupId }) {
         <${Field} label=${t('categoryColor')} name="color" type="color" defaultValue="#0f766e" />
         <button class="primary" type="submit">${t('create')}</button>
       </form>
+      </fieldset>
     </section>
     <section aria-labelledby="default-title">
       <h2 id="default-title">${t('defaultCategories')}</h2>

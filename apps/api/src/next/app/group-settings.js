@@ -27,7 +27,7 @@ export function GroupSettingsScreen({ groupId }) {
       { ifMatch: etagOf(group) },
     );
     setGroup(updated);
-    say(t('saved'));
+    say(t('settingsSaved'));
   });
   const toggleArchive = attempt(async () => {
     const updated = await tally.groups.setArchived(groupId, !group.archivedAt);

@@ -223,6 +223,7 @@ const EN = {
   stopped: (description) => `Stopped ${description}; its past expenses stay.`,
   groupSettings: 'Settings',
   settings: 'Group settings',
+  settingsSaved: 'Settings saved.',
   defaultCurrency: 'Default currency (new expenses take it)',
   simplifyDebts: 'Simplify debts',
   simplifyDebtsHelp: 'On: the fewest payments that settle everyone. Off: who owes whom as recorded.',
