@@ -47,6 +47,10 @@ describe('search and comments through the SDK', () => {
     for await (const e of bob.expenses.listAll(group.id, { q: 'CAFE', paidBy: friend.id, limit: 1 }))
       found.push(e.id);
     expect(found).toEqual([made[2]?.id]);
+    // By category id (the SDK once dropped this filter and answered every expense).
+    await ada.expenses.patch(made[1]?.id as string, { categoryId: 'transport' });
+    const transport = await bob.expenses.list(group.id, { categoryId: 'transport' });
+    expect(transport.data.map((e) => e.id)).toEqual([made[1]?.id]);
     const pastel = await bob.expenses.list(group.id, { q: 'pastel', limit: 1 });
     expect(pastel.data.map((e) => e.id)).toEqual([made[3]?.id]);
     expect(

@@ -55,12 +55,24 @@ export class ExpensesApi {
 
   /**
    * `GET /v1/groups/{groupId}/expenses`: one page, newest first, searched and filtered (API.md §5.1):
-   * `q`, `category`, `paidBy`, `involves`, `from`, `to`, `updatedAfter` (then oldest change first),
+   * `q`, `category`, `categoryId`, `paidBy`, `involves`, `from`, `to`, `updatedAfter` (then oldest change first),
    * `includeDeleted`. Pass the same filters with the `cursor` of the previous page.
    */
   async list(groupId: string, options: ExpenseListOptions & CallOptions = {}): Promise<Page<Expense>> {
-    const { limit, cursor, q, category, paidBy, involves, from, to, updatedAfter, includeDeleted, ...call } =
-      options;
+    const {
+      limit,
+      cursor,
+      q,
+      category,
+      categoryId,
+      paidBy,
+      involves,
+      from,
+      to,
+      updatedAfter,
+      includeDeleted,
+      ...call
+    } = options;
     return (
       await this.http.request<Page<Expense>>({
         ...call,
@@ -71,6 +83,7 @@ export class ExpensesApi {
           cursor,
           q,
           category,
+          categoryId,
           paidBy,
           involves,
           from,

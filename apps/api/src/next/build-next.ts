@@ -1,5 +1,5 @@
 /**
- * `npm run build` (after the server's bundle): writes the web app at `/next/` to dist/next/ (the
+ * `npm run build` (after the server's bundle): writes the web app (served at `/`) to dist/next/ (the
  * shell files and the app's bundle, see next-app.ts), where the production bundle, which has no
  * esbuild and no sources, serves it from.
  */

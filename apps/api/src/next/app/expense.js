@@ -1,14 +1,20 @@
-// Adding or editing an expense (API.md §4): any split type but items, one or several payers; and
-// its comments (§5.2). Saves go through the outbox: offline, they wait on the device.
+// Adding or editing an expense (API.md §4): any split type (items: items.js), one or several
+// payers, a category, a negative amount (income); its receipt, duplicating it, and its comments
+// (§5.2) with its history (§15). Saves go through the outbox: offline, they wait on the device.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { etagOf } from '../../../../../packages/client/src/index';
+import { CategorySelect, useCategories } from './categories.js';
+import { Timeline } from './history.js';
+import { ItemsEditor, itemsSplitOf, itemsStateOf, newItem } from './items.js';
 import { t } from './messages.js';
-import { formatDateTime, toMajorText, toMinor } from './money.js';
+import { toMajorText, toMinor } from './money.js';
+import { ReceiptPanel } from './receipt.js';
 import { attempt, cached, describe, say, store, tally, wrote } from './session.js';
 import { go, namesOf } from './ui.js';
 
 const SPLIT_TYPES = ['equal', 'exact', 'shares', 'percent'];
+const ALL_SPLIT_TYPES = [...SPLIT_TYPES, 'items'];
 const today = () => new Date().toLocaleDateString('en-CA'); // YYYY-MM-DD in local time
 
 /** The form's state from an expense (or a new one, split equally between everyone, paid by me). */
@@ -22,6 +28,10 @@ function stateOf(expense, group, meId) {
       payers: Object.fromEntries([[meId, '']]),
       type: 'equal',
       parts: Object.fromEntries(active.map((m) => [m.userId, '1'])),
+      categoryId: null,
+      items: [newItem(active)],
+      tax: '',
+      tip: '',
     };
   }
   const { currency, split } = expense;
@@ -36,11 +46,17 @@ function stateOf(expense, group, meId) {
     amount: toMajorText(expense.amount, currency),
     date: expense.occurredAt.slice(0, 10),
     payers: Object.fromEntries(expense.paidBy.map((p) => [p.userId, toMajorText(p.amount, currency)])),
-    type: SPLIT_TYPES.includes(split.type) ? split.type : 'exact',
+    categoryId: expense.categoryId ?? null,
+    ...(split.type === 'items'
+      ? itemsStateOf(split, currency)
+      : { items: [newItem(active)], tax: '', tip: '' }),
+    type: ALL_SPLIT_TYPES.includes(split.type) ? split.type : 'exact',
     parts: Object.fromEntries(
       SPLIT_TYPES.includes(split.type)
         ? split.between.map(partOf)
-        : expense.shares.map((s) => [s.userId, toMajorText(s.owed, currency)]),
+        : split.type === 'items'
+          ? active.map((m) => [m.userId, '1'])
+          : expense.shares.map((s) => [s.userId, toMajorText(s.owed, currency)]),
     ),
   };
 }
@@ -48,13 +64,28 @@ function stateOf(expense, group, meId) {
 /** The request body of the form's state; throws a message a person can act on. */
 function bodyOf(state, groupId, currency) {
   const amount = toMinor(state.amount, currency);
-  if (amount === undefined || amount <= 0) throw new Error(`${t('amount')}: ?`);
+  // Negative: income or a reimbursement (API.md §4); never 0.
+  if (amount === undefined || amount === 0) throw new Error(`${t('amount')}: ?`);
   const payerIds = Object.keys(state.payers);
   if (payerIds.length === 0) throw new Error(`${t('payers')}: ?`);
   const paidBy =
     payerIds.length === 1
       ? payerIds[0]
       : payerIds.map((userId) => ({ userId, amount: toMinor(state.payers[userId] || '0', currency) ?? 0 }));
+  const common = {
+    groupId,
+    description: state.description.trim(),
+    amount,
+    currency,
+    occurredAt: new Date(`${state.date}T12:00:00`).toISOString(),
+    paidBy,
+    categoryId: state.categoryId,
+  };
+  if (state.type === 'items') {
+    const { total, split } = itemsSplitOf(state, currency);
+    if (total !== amount) throw new Error(t('itemsSum'));
+    return { ...common, split };
+  }
   const chosen = Object.entries(state.parts).filter(([, value]) => value !== '' && Number(value) !== 0);
   const between =
     state.type === 'equal'
@@ -72,19 +103,12 @@ function bodyOf(state, groupId, currency) {
   if (state.type === 'percent' && sum(between.map((b) => Math.round(b.percent * 100))) !== 10000) {
     throw new Error(t('percentSum'));
   }
-  return {
-    groupId,
-    description: state.description.trim(),
-    amount,
-    currency,
-    occurredAt: new Date(`${state.date}T12:00:00`).toISOString(),
-    paidBy,
-    split: { type: state.type, between },
-  };
+  return { ...common, split: { type: state.type, between } };
 }
 
 export function ExpenseScreen({ groupId, expenseId }) {
   const [group, setGroup] = useState();
+  const [categories] = useCategories(groupId);
   const [expense, setExpense] = useState();
   const [state, setState] = useState();
   const [comments, setComments] = useState([]);
@@ -130,6 +154,11 @@ export function ExpenseScreen({ groupId, expenseId }) {
     say(t('deleted'));
     go(`#/g/${groupId}`);
   });
+  const duplicate = attempt(async () => {
+    const copy = await tally.expenses.duplicate(expense.id);
+    say(t('duplicated', copy.description));
+    go(`#/g/${groupId}/e/${copy.id}`);
+  });
   const addComment = attempt(async (event) => {
     await tally.comments.create({ expenseId }, String(new FormData(event.target).get('text')));
     event.target.reset();
@@ -144,6 +173,8 @@ export function ExpenseScreen({ groupId, expenseId }) {
   };
   const setPart = (userId, value) => set({ parts: { ...state.parts, [userId]: value } });
   const manyPayers = Object.keys(state.payers).length > 1;
+  const writable = !group.archivedAt;
+  const amountPattern = '-?\\d+([.,]\\d+)?';
 
   return html`<section>
       <h1>${expense ? t('editExpense') : t('addExpense')} <span class="muted">${group.name}</span></h1>
@@ -152,8 +183,12 @@ export function ExpenseScreen({ groupId, expenseId }) {
           <input name="description" required maxlength="200" value=${state.description}
             onInput=${(e) => set({ description: e.currentTarget.value })} /></label>
         <label>${t('amount')} (${currency})
-          <input name="amount" required inputmode="decimal" pattern="\\d+([.,]\\d+)?" value=${state.amount}
+          <input name="amount" required inputmode="decimal" pattern=${amountPattern} value=${state.amount}
+            readonly=${state.type === 'items'} aria-describedby="amount-help"
             onInput=${(e) => set({ amount: e.currentTarget.value })} /></label>
+        <p class="muted" id="amount-help">${state.type === 'items' ? t('itemsAmountHelp') : t('negativeHelp')}</p>
+        <${CategorySelect} list=${categories} label=${t('category')} name="categoryId" value=${state.categoryId}
+          onChange=${(categoryId) => set({ categoryId })} />
         <label>${t('date')}
           <input name="date" type="date" required value=${state.date} onInput=${(e) => set({ date: e.currentTarget.value })} /></label>
         <fieldset id="payers">
@@ -175,7 +210,7 @@ export function ExpenseScreen({ groupId, expenseId }) {
         <fieldset id="split">
           <legend>${t('split')}</legend>
           <div class="row">
-            ${SPLIT_TYPES.map(
+            ${ALL_SPLIT_TYPES.map(
               (
                 type,
               ) => html`<label class="inline"><input type="radio" name="type" value=${type} checked=${state.type === type}
@@ -183,34 +218,36 @@ export function ExpenseScreen({ groupId, expenseId }) {
                 ${t(`splitTypes.${type}`)}</label>`,
             )}
           </div>
-          ${members.map((m) =>
-            state.type === 'equal'
-              ? html`<label class="inline" key=${m.userId}><input type="checkbox" name="between" value=${m.userId}
+          ${state.type === 'items' && html`<${ItemsEditor} state=${state} set=${set} members=${members} currency=${currency} names=${names} />`}
+          ${
+            state.type !== 'items' &&
+            members.map((m) =>
+              state.type === 'equal'
+                ? html`<label class="inline" key=${m.userId}><input type="checkbox" name="between" value=${m.userId}
                   checked=${Boolean(state.parts[m.userId])} onChange=${(e) => setPart(m.userId, e.currentTarget.checked ? '1' : '')} /> ${names.get(m.userId)}</label>`
-              : html`<label key=${m.userId}>${t('shareOf', m.name)} (${t(`splitTypes.${state.type}`)})
+                : html`<label key=${m.userId}>${t('shareOf', m.name)} (${t(`splitTypes.${state.type}`)})
                   <input name=${`part-${m.userId}`} inputmode=${state.type === 'shares' ? 'numeric' : 'decimal'}
                     value=${state.parts[m.userId] ?? ''} onInput=${(e) => setPart(m.userId, e.currentTarget.value)} /></label>`,
-          )}
+            )
+          }
         </fieldset>
         <div class="row">
-          <button class="primary" type="submit">${t('save')}</button>
+          <button class="primary" type="submit" disabled=${!writable}>${t('save')}</button>
           <a href=${`#/g/${groupId}`}>${t('cancel')}</a>
-          ${expense && html`<button type="button" onClick=${remove}>${t('delete')}</button>`}
+          ${expense && writable && html`<button type="button" onClick=${remove}>${t('delete')}</button>`}
+          ${expense && writable && html`<button type="button" id="duplicate" onClick=${duplicate}>${t('duplicate')}</button>`}
         </div>
       </form>
     </section>
+    ${expense && html`<${ReceiptPanel} expenseId=${expense.id} writable=${writable} />`}
     ${
       expense &&
       html`<section aria-labelledby="comments-title">
         <h2 id="comments-title">${t('comments')}</h2>
         ${comments.length === 0 && html`<p class="muted">${t('noComments')}</p>`}
-        <ul class="plain" id="comment-list">
-          ${comments.map(
-            (c) => html`<li key=${c.id}><strong>${names.get(c.authorId) ?? ''}</strong> ${c.text}
-              <br /><span class="muted">${formatDateTime(c.createdAt)}</span></li>`,
-          )}
-        </ul>
-        <form id="comment-form" onSubmit=${addComment}>
+        <${Timeline} expenseId=${expense.id} version=${expense.version} comments=${comments}
+          nameOf=${(id) => names.get(id) ?? id} />
+        <form id="comment-form" onSubmit=${addComment} hidden=${!writable}>
           <label>${t('comment')} <textarea name="text" required rows="2" maxlength="2000"></textarea></label>
           <button type="submit">${t('comment')}</button>
         </form>

@@ -3,6 +3,7 @@
 // the balances and the lists move as the group's events arrive (tally.realtime()).
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { CategorySelect, categoryLabel, useCategories } from './categories.js';
 import { t } from './messages.js';
 import { formatDate, formatMoney } from './money.js';
 import {
@@ -30,17 +31,35 @@ export function GroupScreen({ groupId }) {
   const [invite, setInvite] = useState();
   // The screen draws once its first reads are in, not piece by piece (no layout shift as they land).
   const [loaded, setLoaded] = useState(false);
+  const [categories] = useCategories(groupId);
+  const [categoryId, setCategoryId] = useState(null);
+  const categoryRef = useRef(null);
+  // Original debts (simplifyDebts false) are not in the events' balances: read when they move.
+  const simplifyRef = useRef(true);
 
   const loadExpenses = () => {
     const q = queryRef.current;
-    const read = () => tally.expenses.list(groupId, { limit: 50, ...(q ? { q } : {}) });
-    return (q ? read() : cached(`expenses.${groupId}`, read)).then((page) => setExpenses(page.data));
+    const filter = categoryRef.current;
+    const read = () =>
+      tally.expenses.list(groupId, {
+        limit: 50,
+        ...(q ? { q } : {}),
+        ...(filter ? { categoryId: filter } : {}),
+      });
+    return (q || filter ? read() : cached(`expenses.${groupId}`, read)).then((page) =>
+      setExpenses(page.data),
+    );
   };
   const loadSettlements = () =>
     cached(`settlements.${groupId}`, () => tally.settlements.list(groupId, { limit: 20 })).then((page) =>
       setSettlements(page.data),
     );
-  const loadGroup = () => cached(`group.${groupId}`, () => tally.groups.get(groupId)).then(setGroup);
+  const loadGroup = () =>
+    cached(`group.${groupId}`, () => tally.groups.get(groupId)).then((g) => {
+      simplifyRef.current = g.simplifyDebts !== false;
+      setGroup(g);
+    });
+  const readBalances = () => tally.groups.balances(groupId).then((read) => setBalances(read.currencies));
 
   useEffect(() => {
     let subscription;
@@ -60,9 +79,10 @@ export function GroupScreen({ groupId }) {
         // Live from the balances just read: every later event once, in order.
         subscription = realtime?.subscribe(groupId, {
           afterSeq: read.asOfSeq,
-          onBalances: (update) => setBalances(update.currencies),
+          onBalances: (update) =>
+            simplifyRef.current ? setBalances(update.currencies) : readBalances().catch(() => {}),
           onEvent: (event) => {
-            const reload = event.type.startsWith('member.') ? loadGroup : undefined;
+            const reload = /^(member|group)\./.test(event.type) ? loadGroup : undefined;
             if (reload) reload().catch(() => {});
             if (event.type.startsWith('expense.')) loadExpenses().catch(() => {});
             if (event.type.startsWith('settlement.')) loadSettlements().catch(() => {});
@@ -98,6 +118,8 @@ export function GroupScreen({ groupId }) {
         },
       ];
   const nameOf = (id) => names.get(id) ?? id;
+  const writable = !group.archivedAt;
+  const debtsOf = (c) => (group.simplifyDebts === false ? (c.original ?? c.simplified) : c.simplified);
   const waiting = tally.outbox
     .pending(groupId)
     .filter((entry) => entry.operation.type === 'expense.create')
@@ -118,6 +140,11 @@ export function GroupScreen({ groupId }) {
       loadSettlements().catch(() => {});
     });
 
+  const filterBy = attempt(async (chosen) => {
+    categoryRef.current = chosen;
+    setCategoryId(chosen);
+    await loadExpenses();
+  });
   const search = attempt(async (event) => {
     queryRef.current = String(new FormData(event.target).get('q') ?? '').trim();
     setQuery(queryRef.current);
@@ -149,20 +176,28 @@ export function GroupScreen({ groupId }) {
     say(t('downloaded', name));
   });
 
-  return html`<h1 id="group-name">${group.name} <span class="muted">${group.currency}</span></h1>
+  return html`<h1 id="group-name">${group.name} <span class="muted">${group.currency}</span>
+      ${!writable && html` <span class="badge archived">${t('archived')}</span>`}</h1>
+    ${!writable && html`<p class="notice" id="archived-note">${t('archivedNote')}</p>`}
+    <nav class="row group-links" aria-label=${t('groupNav')}>
+      <a href=${`#/g/${groupId}/stats`}>${t('statistics')}</a>
+      <a href=${`#/g/${groupId}/categories`}>${t('categories')}</a>
+      <a href=${`#/g/${groupId}/recurring`}>${t('recurring')}</a>
+      <a href=${`#/g/${groupId}/settings`}>${t('groupSettings')}</a>
+    </nav>
     <section aria-labelledby="balances-title" id="balances">
       <h2 id="balances-title">${t('balances')}</h2>
       ${shown.map(
         (c) => html`<div key=${c.currency} data-currency=${c.currency}>
           <${BalanceBars} currency=${c.currency} members=${c.members} names=${names} />
           ${
-            c.simplified.length === 0
+            debtsOf(c).length === 0
               ? html`<p class="muted">${t('allSettled')}</p>`
-              : html`<ul class="plain" id="transfers">
-                  ${c.simplified.map(
+              : html`<ul class="plain" id="transfers" data-debts=${group.simplifyDebts === false ? 'original' : 'simplified'}>
+                  ${debtsOf(c).map(
                     (s) => html`<li class="row" key=${`${s.from}-${s.to}`}>
                       <span class="grow">${t('owes', nameOf(s.from), nameOf(s.to), formatMoney(s.amount, c.currency))}</span>
-                      <button type="button" onClick=${settleUp(s, c.currency)}>${t('settleUp')}</button>
+                      ${writable && html`<button type="button" onClick=${settleUp(s, c.currency)}>${t('settleUp')}</button>`}
                     </li>`,
                   )}
                 </ul>`
@@ -173,12 +208,14 @@ export function GroupScreen({ groupId }) {
     <section aria-labelledby="expenses-title">
       <div class="row">
         <h2 id="expenses-title" class="grow">${t('expenses')}</h2>
-        <a href=${`#/g/${groupId}/add`} id="add-expense">${t('addExpense')}</a>
+        ${writable && html`<a href=${`#/g/${groupId}/add`} id="add-expense">${t('addExpense')}</a>`}
       </div>
       <form role="search" class="row" id="search-form" onSubmit=${search}>
         <label class="grow">${t('search')} <input name="q" type="search" maxlength="200" value=${query} /></label>
         <button type="submit">${t('searchButton')}</button>
       </form>
+      <div id="category-filter"><${CategorySelect} list=${categories} label=${t('filterCategory')} name="categoryId"
+        value=${categoryId} none=${t('allCategories')} onChange=${filterBy} /></div>
       <ul class="plain" id="expense-list">
         ${waiting.map(
           (w) => html`<li key=${w.expenseId} class="row" data-pending="true">
@@ -189,7 +226,11 @@ export function GroupScreen({ groupId }) {
         ${expenses.map(
           (e) => html`<li key=${e.id} class="row">
             <span class="grow"><a href=${`#/g/${groupId}/e/${e.id}`}>${e.description}</a>
-              <br /><span class="muted">${formatDate(e.occurredAt)} · ${t('paidBy', e.paidBy.map((p) => nameOf(p.userId)).join(', '))}</span></span>
+              <br /><span class="muted">${formatDate(e.occurredAt)} · ${t('paidBy', e.paidBy.map((p) => nameOf(p.userId)).join(', '))}${
+                e.categoryId
+                  ? html` · <span class="category">${categoryLabel(categories, e.categoryId)}</span>`
+                  : ''
+              }</span></span>
             <span class="amount">${formatMoney(e.amount, e.currency)}</span>
           </li>`,
         )}
@@ -220,6 +261,7 @@ export function GroupScreen({ groupId }) {
               ${m.status === 'pending' ? html`<span class="muted">(${t('pendingMember')})</span>` : ''}</li>`,
           )}
       </ul>
+      <div hidden=${!writable}>
       <form id="member-form" onSubmit=${addMember}>
         <${Field} label=${t('addMember')} name="email" type="email" required autocomplete="off" />
         <button type="submit">${t('add')}</button>
@@ -241,6 +283,7 @@ export function GroupScreen({ groupId }) {
               }`
           : html`<button type="button" id="make-invite" onClick=${makeInvite}>${t('makeInvite')}</button>`
       }
+      </div>
     </section>
     <p class="muted">${me && t('missing')}</p>`;
 }

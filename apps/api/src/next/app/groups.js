@@ -3,6 +3,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from './messages.js';
 import { attempt, describe, say, tally } from './session.js';
+import { MyStats } from './stats.js';
 import { Field, go } from './ui.js';
 
 export function GroupsScreen() {
@@ -33,16 +34,19 @@ export function GroupsScreen() {
             : html`<ul class="plain" id="group-list">
                 ${groups.map(
                   (g) =>
-                    html`<li key=${g.id}><a href=${`#/g/${g.id}`}>${g.name}</a> <span class="muted">${g.currency}</span></li>`,
+                    html`<li key=${g.id}><a href=${`#/g/${g.id}`}>${g.name}</a> <span class="muted">${g.currency}</span>${
+                      g.archivedAt ? html` <span class="badge archived">${t('archived')}</span>` : ''
+                    }</li>`,
                 )}
               </ul>`
       }
     </section>
+    <${MyStats} />
     <section>
       <h2>${t('newGroup')}</h2>
       <form id="group-form" onSubmit=${create}>
         <${Field} label=${t('groupName')} name="name" required maxlength="100" />
-        <${Field} label=${t('currency')} name="currency" value="EUR" required pattern="[A-Za-z]{3}" maxlength="3" />
+        <${Field} label=${t('currency')} name="currency" defaultValue="EUR" required pattern="[A-Za-z]{3}" maxlength="3" />
         <button class="primary" type="submit">${t('create')}</button>
       </form>
     </section>`;

@@ -5,11 +5,15 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { AccountScreen } from './account.js';
 import { ActivityScreen } from './activity.js';
+import { CategoriesScreen } from './categories.js';
 import { ExpenseScreen } from './expense.js';
 import { GroupScreen } from './group.js';
+import { GroupSettingsScreen } from './group-settings.js';
 import { GroupsScreen, JoinScreen } from './groups.js';
 import { t } from './messages.js';
+import { RecurringScreen } from './recurring.js';
 import { attempt, resume, say, signIn, tally, update, useStore } from './session.js';
+import { StatsScreen } from './stats.js';
 import { useRoute } from './ui.js';
 
 function Header() {
@@ -72,6 +76,14 @@ function Screen({ route }) {
     return html`<${ExpenseScreen} groupId=${id} key=${`add-${id}`} />`;
   if (first === 'g' && id && second === 'e' && third)
     return html`<${ExpenseScreen} groupId=${id} expenseId=${third} key=${third} />`;
+  const GROUP_SCREENS = {
+    stats: StatsScreen,
+    categories: CategoriesScreen,
+    recurring: RecurringScreen,
+    settings: GroupSettingsScreen,
+  };
+  if (first === 'g' && id && GROUP_SCREENS[second])
+    return html`<${GROUP_SCREENS[second]} groupId=${id} key=${`${second}-${id}`} />`;
   if (first === 'g' && id) return html`<${GroupScreen} groupId=${id} key=${id} />`;
   return html`<${GroupsScreen} />`;
 }

@@ -3,12 +3,13 @@ import { minorUnitsOf } from '../../../../../packages/domain/src/minor-units';
 
 const digitsOf = (currency) => minorUnitsOf(currency) ?? 2;
 
-/** "12.5" in INR → 1250, exactly: no floating point on the way in; undefined when not a number. */
+/** "12.5" in INR → 1250, "-3" → -300, exactly: no floating point on the way in; undefined when not a number. */
 export function toMinor(text, currency) {
   const digits = digitsOf(currency);
-  const match = /^(\d+)(?:[.,](\d*))?$/.exec(String(text).trim());
-  if (!match || (match[2] ?? '').length > digits) return undefined;
-  return Number(match[1]) * 10 ** digits + Number((match[2] ?? '').padEnd(digits, '0') || '0');
+  const match = /^(-?)(\d+)(?:[.,](\d*))?$/.exec(String(text).trim());
+  if (!match || (match[3] ?? '').length > digits) return undefined;
+  const minor = Number(match[2]) * 10 ** digits + Number((match[3] ?? '').padEnd(digits, '0') || '0');
+  return match[1] ? -minor : minor;
 }
 
 /** 1250 INR → "12.50", for an input's value. */

@@ -75,6 +75,8 @@ export function say(text, error = false) {
   if (!error) sayTimer = setTimeout(() => update({ status: { text: '', error: false } }), 6000);
 }
 export function describe(error) {
+  // A write to an archived group (409): said plainly, with what to do.
+  if (error?.code === 'group_archived') return t('groupArchived');
   const fields = (error?.errors ?? []).map((e) => `${e.path}: ${e.message}`).join('; ');
   return (error?.problem?.detail || error?.message || String(error)) + (fields ? ` (${fields})` : '');
 }
