@@ -26,6 +26,11 @@ export function ActivityScreen() {
   useEffect(() => {
     load().catch((error) => say(describe(error), true));
   }, [unread.unread, live]);
+  // Older items, page by page (API.md §8a: a walk never repeats or skips one).
+  const more = attempt(async () => {
+    const read = await tally.activity.list({ limit: 50, cursor: page.nextCursor });
+    setPage({ ...read, data: [...page.data, ...read.data] });
+  });
   const markRead = attempt(async () => {
     const newest = page?.data[0];
     if (newest) await tally.activity.markRead(newest.id);
@@ -46,5 +51,6 @@ export function ActivityScreen() {
         </li>`,
       )}
     </ol>
+    ${page?.nextCursor && html`<button type="button" id="activity-more" onClick=${more}>${t('activityMore')}</button>`}
   </section>`;
 }

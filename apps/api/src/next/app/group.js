@@ -5,6 +5,8 @@ import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from './messages.js';
 import { formatDate, formatMoney } from './money.js';
+import { RemindButton } from './notifications.js';
+import { ExpenseFilters } from './search.js';
 import {
   attempt,
   cached,
@@ -17,6 +19,7 @@ import {
   useStore,
   wrote,
 } from './session.js';
+import { GroupToolLinks } from './tools.js';
 import { BalanceBars, Field, go, namesOf, QrCode } from './ui.js';
 
 export function GroupScreen({ groupId }) {
@@ -25,14 +28,14 @@ export function GroupScreen({ groupId }) {
   const [balances, setBalances] = useState([]);
   const [expenses, setExpenses] = useState([]);
   const [settlements, setSettlements] = useState([]);
-  const [query, setQuery] = useState('');
-  const queryRef = useRef('');
+  const queryRef = useRef({});
   const [invite, setInvite] = useState();
 
   const loadExpenses = () => {
-    const q = queryRef.current;
-    const read = () => tally.expenses.list(groupId, { limit: 50, ...(q ? { q } : {}) });
-    return (q ? read() : cached(`expenses.${groupId}`, read)).then((page) => setExpenses(page.data));
+    const query = queryRef.current;
+    const read = () => tally.expenses.list(groupId, { limit: 50, ...query });
+    const filtered = Object.keys(query).length > 0;
+    return (filtered ? read() : cached(`expenses.${groupId}`, read)).then((page) => setExpenses(page.data));
   };
   const loadSettlements = () =>
     cached(`settlements.${groupId}`, () => tally.settlements.list(groupId, { limit: 20 })).then((page) =>
@@ -112,11 +115,10 @@ export function GroupScreen({ groupId }) {
       loadSettlements().catch(() => {});
     });
 
-  const search = attempt(async (event) => {
-    queryRef.current = String(new FormData(event.target).get('q') ?? '').trim();
-    setQuery(queryRef.current);
-    await loadExpenses();
-  });
+  const search = (query) => {
+    queryRef.current = query;
+    return loadExpenses();
+  };
 
   const addMember = attempt(async (event) => {
     const form = new FormData(event.target);
@@ -144,6 +146,7 @@ export function GroupScreen({ groupId }) {
   });
 
   return html`<h1 id="group-name">${group.name} <span class="muted">${group.currency}</span></h1>
+    <${GroupToolLinks} groupId=${groupId} />
     <section aria-labelledby="balances-title" id="balances">
       <h2 id="balances-title">${t('balances')}</h2>
       ${shown.map(
@@ -157,6 +160,7 @@ export function GroupScreen({ groupId }) {
                     (s) => html`<li class="row" key=${`${s.from}-${s.to}`}>
                       <span class="grow">${t('owes', nameOf(s.from), nameOf(s.to), formatMoney(s.amount, c.currency))}</span>
                       <button type="button" onClick=${settleUp(s, c.currency)}>${t('settleUp')}</button>
+                      ${s.to === me?.id && html`<${RemindButton} groupId=${groupId} userId=${s.from} name=${nameOf(s.from)} />`}
                     </li>`,
                   )}
                 </ul>`
@@ -169,10 +173,7 @@ export function GroupScreen({ groupId }) {
         <h2 id="expenses-title" class="grow">${t('expenses')}</h2>
         <a href=${`#/g/${groupId}/add`} id="add-expense">${t('addExpense')}</a>
       </div>
-      <form role="search" class="row" id="search-form" onSubmit=${search}>
-        <label class="grow">${t('search')} <input name="q" type="search" maxlength="200" value=${query} /></label>
-        <button type="submit">${t('searchButton')}</button>
-      </form>
+      <${ExpenseFilters} members=${group.members.filter((m) => m.status !== 'deleted')} onSearch=${search} />
       <ul class="plain" id="expense-list">
         ${waiting.map(
           (w) => html`<li key=${w.expenseId} class="row" data-pending="true">
@@ -220,6 +221,7 @@ export function GroupScreen({ groupId }) {
       </form>
       <form id="pending-form" onSubmit=${addMember}>
         <${Field} label=${t('addPending')} name="name" required maxlength="100" autocomplete="off" />
+        <${Field} label=${t('pendingEmail')} name="email" type="email" autocomplete="off" />
         <button type="submit">${t('add')}</button>
       </form>
       <h2>${t('invite')}</h2>

@@ -1,6 +1,7 @@
 // The groups list (and making one), and joining a group by an invite link (API.md §3, §3.2).
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
+import { ClaimableMembers } from './email.js';
 import { t } from './messages.js';
 import { attempt, describe, say, tally } from './session.js';
 import { Field, go } from './ui.js';
@@ -38,6 +39,7 @@ export function GroupsScreen() {
               </ul>`
       }
     </section>
+    <${ClaimableMembers} />
     <section>
       <h2>${t('newGroup')}</h2>
       <form id="group-form" onSubmit=${create}>

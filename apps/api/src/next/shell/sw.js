@@ -57,3 +57,29 @@ self.addEventListener('fetch', (event) => {
       .catch(() => caches.match(key).then((cached) => cached ?? Response.error())),
   );
 });
+
+// Push (API.md §13.2): the payload the browser decrypted, { id, tag, title, body, url }, shown as a
+// notification (the tag replaces a copy sent again); a click opens its deep link, on this origin only.
+const text = (value, fallback) => (typeof value === 'string' && value ? value : fallback);
+
+self.addEventListener('push', (event) => {
+  let message;
+  try {
+    message = event.data?.json() ?? {};
+  } catch {
+    message = { body: event.data?.text() };
+  }
+  event.waitUntil(
+    self.registration.showNotification(text(message.title, 'Tally'), {
+      body: text(message.body, ''),
+      tag: text(message.tag, undefined),
+      data: { url: text(message.url, '/next/') },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url ?? '/next/', self.location.origin);
+  event.waitUntil(self.clients.openWindow(target.origin === self.location.origin ? target.href : '/next/'));
+});
