@@ -14,6 +14,7 @@
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { createUnsubscribeTokens } from '../../apps/api/src/notifications/unsubscribe-token';
 import {
   RESET_SUBJECT,
@@ -42,9 +43,8 @@ describe('the web app at /next/: its tools screens', () => {
   let groupId = '';
 
   const api = () => app.t.request;
-  const adaToken = async () =>
-    (await api().post('/v1/auth/login').send({ email: adaEmail, password: PASSWORD })).body
-      .accessToken as string;
+  const tokenOf = async (email: string) =>
+    (await api().post('/v1/auth/login').send({ email, password: PASSWORD })).body.accessToken as string;
   const status = (page: Page, text: string) => page.locator('#status', { hasText: text }).waitFor();
   const go = (page: Page, hash: string) => page.goto(`${app.t.url}${APP_PATH}${hash}`);
 
@@ -78,7 +78,7 @@ describe('the web app at /next/: its tools screens', () => {
     adaId = (
       await api()
         .get('/v1/me')
-        .set({ Authorization: `Bearer ${await adaToken()}` })
+        .set({ Authorization: `Bearer ${await tokenOf(adaEmail)}` })
     ).body.id;
     bob = await app.t.register('Bob');
   }, 120_000);
@@ -202,6 +202,25 @@ describe('the web app at /next/: its tools screens', () => {
     await until(() => receiver.of('/next').length === 2, 'the delivery again');
     expect(receiver.of('/next')[1]?.id).toBe(receiver.of('/next')[0]?.id);
 
+    // A new secret signs from now on (the old one too, for a day).
+    await item.getByRole('button', { name: 'New secret' }).click();
+    await status(ada, 'A new secret for');
+    const rotated = await ada.locator('#webhook-secret').inputValue();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await go(ada, `#/g/${groupId}`);
+    await addExpense(ada, 'Bread', '3.00');
+    await until(() => receiver.of('/next').length === 3, 'the delivery after the new secret');
+    // Signed by both secrets: a receiver holding either one verifies it.
+    const bread = receiver.of('/next')[2]!;
+    for (const key of [secret, rotated]) {
+      new Webhook(key).verify(bread.body, {
+        'webhook-id': bread.id,
+        'webhook-timestamp': bread.timestamp,
+        'webhook-signature': bread.signature,
+      });
+    }
+    await go(ada, `#/g/${groupId}/webhooks`);
     await item.getByRole('button', { name: 'Delete' }).click();
     await status(ada, `Deleted the webhook to ${receiver.url}/next.`);
     await ada.locator('#webhook-list > li').waitFor({ state: 'detached' });
@@ -332,14 +351,13 @@ describe('the web app at /next/: its tools screens', () => {
     await dora.locator('#verify-box', { hasText: email }).waitFor();
     await app.checkAccessibility(dora, 'account with email');
     // Not before she opens the link mailed to her (API.md §2.5).
-    await dora.getByRole('link', { name: 'Groups' }).click();
-    await dora.getByRole('heading', { name: 'New group' }).waitFor();
-    expect(await dora.locator('#claimable').count()).toBe(0);
+    const doraAuth = { Authorization: `Bearer ${await tokenOf(email)}` };
+    expect((await api().get('/v1/me/claimable-members').set(doraAuth)).body).toEqual({ data: [] });
     const mail = await smtp.waitForMail(email, { subject: VERIFY_SUBJECT });
     const { page: opened } = await app.openApp(`#verify-email=${verifyTokenOf(mail)}`);
     await status(opened, 'Your email address is confirmed.');
 
-    await dora.reload();
+    await dora.getByRole('link', { name: 'Groups' }).click();
     await dora.getByRole('button', { name: 'Be Dora in Trip' }).click();
     await dora.locator('#group-name', { hasText: 'Trip' }).waitFor();
     await status(dora, "You took over Dora's place in Trip.");
@@ -374,6 +392,23 @@ describe('the web app at /next/: its tools screens', () => {
     await setting.getByRole('button', { name: 'Change email' }).click();
     await status(setting, `A link is on its way to ${newEmail}`);
     await smtp.waitForMail(newEmail);
+  });
+
+  it('pages through the activity of every group and marks it all read', async () => {
+    const adaAuth = { Authorization: `Bearer ${await tokenOf(adaEmail)}` };
+    const feed = (await api().get('/v1/me/activity?limit=100').set(adaAuth)).body;
+    expect(feed.data.length).toBeGreaterThan(20);
+    await ada.getByRole('link', { name: /Activity/ }).click();
+    const items = ada.locator('#activity-list li');
+    await until(async () => expect(await items.count()).toBe(20));
+    await ada.locator('#activity-more').click();
+    await until(async () => expect(await items.count()).toBe(Math.min(feed.data.length, 40)));
+    await ada.locator('#activity-unread', { hasText: `${feed.unread} unread` }).waitFor();
+    await ada.getByRole('button', { name: 'Mark all read' }).click();
+    await ada.locator('#unread').waitFor({ state: 'detached' });
+    await ada.locator('#activity-unread', { hasText: '0 unread' }).waitFor();
+    const after = (await api().get('/v1/me/activity?limit=1').set(adaAuth)).body;
+    expect(after).toMatchObject({ unread: 0, readUpTo: feed.data[0].id });
     expect(app.problems).toEqual([]);
     expect(app.violations).toEqual([]);
   });

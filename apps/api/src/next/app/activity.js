@@ -15,11 +15,13 @@ function textOf(item) {
   return [item.type.replace('.', ' '), what, amount].filter(Boolean).join(' · ');
 }
 
+const PAGE = 20;
+
 export function ActivityScreen() {
   const { unread, live } = useStore();
   const [page, setPage] = useState();
   const load = () =>
-    tally.activity.list({ limit: 50 }).then((read) => {
+    tally.activity.list({ limit: PAGE }).then((read) => {
       setPage(read);
       update({ unread: { unread: read.unread, unreadCapped: read.unreadCapped } });
     });
@@ -28,7 +30,7 @@ export function ActivityScreen() {
   }, [unread.unread, live]);
   // Older items, page by page (API.md §8a: a walk never repeats or skips one).
   const more = attempt(async () => {
-    const read = await tally.activity.list({ limit: 50, cursor: page.nextCursor });
+    const read = await tally.activity.list({ limit: PAGE, cursor: page.nextCursor });
     setPage({ ...read, data: [...page.data, ...read.data] });
   });
   const markRead = attempt(async () => {

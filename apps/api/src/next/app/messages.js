@@ -214,6 +214,8 @@ const EN = {
     deleted: (url) => `Deleted the webhook to ${url}.`,
     added: (url) => `Added a webhook to ${url}: copy its signing secret now, it is not shown again.`,
     secret: 'Signing secret',
+    rotate: 'New secret',
+    rotated: (url) => `A new secret for ${url}: copy it now; the old one still signs for a day.`,
     secretOnce: 'The new webhook’s secret (shown only now)',
     new: 'New webhook',
     url: 'URL',

@@ -79,6 +79,12 @@ export function WebhooksScreen({ groupId }) {
       await tally.webhooks.update(groupId, hook.id, { enabled: !hook.enabled });
       await load();
     });
+  // The old secret keeps signing for a day (API.md §12.1), so the receiver can switch without a gap.
+  const rotate = (hook) =>
+    attempt(async () => {
+      setSecret((await tally.webhooks.rotateSecret(groupId, hook.id)).secret);
+      say(t('webhooks.rotated', hook.url));
+    });
   const remove = (hook) =>
     attempt(async () => {
       if (!window.confirm(t('webhooks.deleteConfirm', hook.url))) return;
@@ -102,6 +108,7 @@ export function WebhooksScreen({ groupId }) {
                 ${hook.enabled ? t('webhooks.upTo', hook.deliveredSeq) : t('webhooks.disabled', hook.disabledReason)}</span></span>
               <button type="button" aria-expanded=${open === hook.id} onClick=${() => setOpen(open === hook.id ? undefined : hook.id)}>${t('webhooks.deliveries')}</button>
               <button type="button" onClick=${toggle(hook)}>${hook.enabled ? t('webhooks.disable') : t('webhooks.enable')}</button>
+              <button type="button" onClick=${rotate(hook)}>${t('webhooks.rotate')}</button>
               <button type="button" onClick=${remove(hook)}>${t('delete')}</button>
             </div>
             ${open === hook.id && html`<${Deliveries} groupId=${groupId} hook=${hook} />`}
