@@ -172,6 +172,8 @@ describe('the web app at /next/: its tools screens', () => {
     await ada.getByRole('button', { name: 'Import', exact: true }).click();
     await ada.locator('#import-report', { hasText: '0 created, 7 already there, 0 refused.' }).waitFor();
     expect(await app.t.db!.knex('expenses').where({ group_id: importGroup })).toHaveLength(rows.length);
+    await ada.getByRole('link', { name: /Activity/ }).click();
+    await ada.locator('#activity-list li', { hasText: 'imported a Splitwise export: 7 created' }).waitFor();
   });
 
   it('adds a webhook that receives a signed delivery, shows its log, sends it again and deletes it', async () => {
@@ -361,6 +363,8 @@ describe('the web app at /next/: its tools screens', () => {
     await dora.getByRole('button', { name: 'Be Dora in Trip' }).click();
     await dora.locator('#group-name', { hasText: 'Trip' }).waitFor();
     await status(dora, "You took over Dora's place in Trip.");
+    await dora.getByRole('link', { name: /Activity/ }).click();
+    await dora.locator('#activity-list li', { hasText: 'Dora took over a place kept for them' }).waitFor();
     await ada
       .locator('#member-list li', { hasText: 'Dora' })
       .filter({ hasText: 'not on Tally yet' })

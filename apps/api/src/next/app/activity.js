@@ -5,9 +5,17 @@ import { t } from './messages.js';
 import { formatDateTime, formatMoney } from './money.js';
 import { attempt, describe, refreshUnread, say, tally, update, useStore } from './session.js';
 
+/** Events said in a sentence of their own. */
+const SENTENCES = {
+  'import.completed': (data) => t('activityImport', data.import),
+  'member.claimed': (data) => t('activityClaimed', data.member.name),
+};
+
 /** One line for an event: its kind, and what it names (as text). */
 function textOf(item) {
   const data = item.data ?? {};
+  const sentence = SENTENCES[item.type];
+  if (sentence) return sentence(data);
   const thing = data.expense ?? data.settlement ?? data.comment ?? data.member ?? {};
   const what = thing.description ?? thing.text ?? thing.name ?? '';
   const amount =

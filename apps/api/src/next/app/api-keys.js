@@ -67,8 +67,8 @@ export function ApiKeysScreen() {
       <form id="api-key-form" onSubmit=${create}>
         <${Field} label=${t('apiKeys.name')} name="name" required maxlength="100" autocomplete="off" />
         <fieldset><legend>${t('apiKeys.scopes')}</legend>
-          <label><input type="checkbox" name="scopes" value="read" checked /> ${t('apiKeys.read')}</label>
-          <label><input type="checkbox" name="scopes" value="write" /> ${t('apiKeys.write')}</label>
+          <label class="inline"><input type="checkbox" name="scopes" value="read" checked /> ${t('apiKeys.read')}</label>
+          <label class="inline"><input type="checkbox" name="scopes" value="write" /> ${t('apiKeys.write')}</label>
         </fieldset>
         <${Field} label=${t('apiKeys.days')} name="days" type="number" min="0" max="3650" inputmode="numeric" />
         <button class="primary" type="submit">${t('apiKeys.create')}</button>

@@ -117,6 +117,9 @@ const EN = {
   // tools screens (i35-tools)
   copied: 'I have copied it',
   activityMore: 'Older activity',
+  activityImport: (r) =>
+    `imported a Splitwise export: ${r.created} created, ${r.existing} already there, ${r.refusedCount} refused`,
+  activityClaimed: (name) => `${name} took over a place kept for them`,
   pendingEmail: 'Their email (optional: they take the place over once they confirm it)',
   tools: {
     groupTools: 'Group tools',
