@@ -398,6 +398,28 @@ describe('the web app at /next/: its tools screens', () => {
     await smtp.waitForMail(newEmail);
   });
 
+  it('opens an invite link pasted on the groups screen, and revokes it so it lets nobody in', async () => {
+    await go(ada, `#/g/${groupId}`);
+    await ada.getByRole('button', { name: 'Make an invite link (7 days)' }).click();
+    const link = (await ada.locator('#invite-link').getAttribute('href')) as string;
+    await ada.locator('#live-invites li').waitFor();
+
+    const { page: eve } = await app.openApp();
+    await signUp(eve, 'Eve');
+    await eve.getByLabel('Paste the invite link').fill(link);
+    await app.checkAccessibility(eve, 'groups with join form');
+    await eve.getByRole('button', { name: 'Open', exact: true }).click();
+    await eve.getByText(/^Trip: \d+ members$/).waitFor();
+
+    await ada.locator('#live-invites button', { hasText: 'Revoke' }).click();
+    await status(ada, 'that link no longer lets anyone join');
+    await ada.locator('#live-invites').waitFor({ state: 'detached' });
+    const live = await api().get(`/v1/groups/${groupId}/invites`).set(bob.auth);
+    expect(live.body.data).toEqual([]);
+    await eve.reload();
+    await eve.locator('#status.error').waitFor();
+  });
+
   it('pages through the activity of every group and marks it all read', async () => {
     const adaAuth = { Authorization: `Bearer ${await tokenOf(adaEmail)}` };
     const feed = (await api().get('/v1/me/activity?limit=100').set(adaAuth)).body;

@@ -3,6 +3,7 @@
 // the balances and the lists move as the group's events arrive (tally.realtime()).
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { LiveInvites } from './invites.js';
 import { t } from './messages.js';
 import { formatDate, formatMoney } from './money.js';
 import { RemindButton } from './notifications.js';
@@ -237,6 +238,7 @@ export function GroupScreen({ groupId }) {
               }`
           : html`<button type="button" id="make-invite" onClick=${makeInvite}>${t('makeInvite')}</button>`
       }
+      <${LiveInvites} groupId=${groupId} made=${invite} />
     </section>
     <p class="muted">${me && t('missing')}</p>`;
 }

@@ -2,6 +2,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ClaimableMembers } from './email.js';
+import { JoinByCode } from './invites.js';
 import { t } from './messages.js';
 import { attempt, describe, say, tally } from './session.js';
 import { Field, go } from './ui.js';
@@ -40,6 +41,7 @@ export function GroupsScreen() {
       }
     </section>
     <${ClaimableMembers} />
+    <${JoinByCode} />
     <section>
       <h2>${t('newGroup')}</h2>
       <form id="group-form" onSubmit=${create}>

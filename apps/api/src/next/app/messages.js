@@ -117,6 +117,15 @@ const EN = {
   // tools screens (i35-tools)
   copied: 'I have copied it',
   activityMore: 'Older activity',
+  invites: {
+    haveOne: 'Invited to a group?',
+    paste: 'Paste the invite link',
+    open: 'Open',
+    notALink: 'That is not an invite link.',
+    live: (made, expires) => `Link made ${made}, works until ${expires}`,
+    revoke: 'Revoke',
+    revoked: 'Revoked: that link no longer lets anyone join.',
+  },
   activityImport: (r) =>
     `imported a Splitwise export: ${r.created} created, ${r.existing} already there, ${r.refusedCount} refused`,
   activityClaimed: (name) => `${name} took over a place kept for them`,
