@@ -119,6 +119,35 @@ describe('the web app at /next/: its tools screens', () => {
     await listed(['Dinner']);
   });
 
+  it('pages through a long list of expenses, and shows the deleted ones on request', async () => {
+    const many = await app.t.createGroup(bob, [{ id: adaId } as TestUser], { name: 'Many', currency: 'EUR' });
+    const gone = await app.t.postOwnExpense(bob, many, newKey(), { description: 'Gone' });
+    expect(
+      (await api().delete(`/v1/expenses/${gone.body.id}`).set(bob.auth).set('Idempotency-Key', newKey()))
+        .status,
+    ).toBe(204);
+    for (let i = 1; i <= 51; i++) {
+      expect((await app.t.postOwnExpense(bob, many, newKey(), { description: `Item ${i}` })).status).toBe(
+        201,
+      );
+    }
+    await go(ada, `#/g/${many}`);
+    const rows = ada.locator('#expense-list li');
+    await until(async () => expect(await rows.count()).toBe(50));
+    await ada.locator('#more-expenses').click();
+    await until(async () => expect(await rows.count()).toBe(51));
+    await ada.locator('#more-expenses').waitFor({ state: 'detached' });
+    expect(await rows.filter({ hasText: 'Gone' }).count()).toBe(0);
+
+    await ada.locator('#filters summary').click();
+    await ada.getByLabel('Deleted ones too').check();
+    await ada.getByLabel('Search expenses').fill('gone');
+    await ada.getByRole('button', { name: 'Search', exact: true }).click();
+    await until(async () =>
+      expect(await rows.allTextContents()).toEqual([expect.stringContaining('Gone (deleted)')]),
+    );
+  });
+
   it('shows the balances in one currency at the group’s own rates', async () => {
     await bobPays({ description: 'Museum', amount: 1250, currency: 'USD' });
     await go(ada, `#/g/${groupId}`);

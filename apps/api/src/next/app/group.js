@@ -28,6 +28,7 @@ export function GroupScreen({ groupId }) {
   const [group, setGroup] = useState();
   const [balances, setBalances] = useState([]);
   const [expenses, setExpenses] = useState([]);
+  const [nextExpenses, setNextExpenses] = useState();
   const [settlements, setSettlements] = useState([]);
   const queryRef = useRef({});
   const [invite, setInvite] = useState();
@@ -36,7 +37,10 @@ export function GroupScreen({ groupId }) {
     const query = queryRef.current;
     const read = () => tally.expenses.list(groupId, { limit: 50, ...query });
     const filtered = Object.keys(query).length > 0;
-    return (filtered ? read() : cached(`expenses.${groupId}`, read)).then((page) => setExpenses(page.data));
+    return (filtered ? read() : cached(`expenses.${groupId}`, read)).then((page) => {
+      setExpenses(page.data);
+      setNextExpenses(page.nextCursor);
+    });
   };
   const loadSettlements = () =>
     cached(`settlements.${groupId}`, () => tally.settlements.list(groupId, { limit: 20 })).then((page) =>
@@ -116,6 +120,12 @@ export function GroupScreen({ groupId }) {
       loadSettlements().catch(() => {});
     });
 
+  // Older ones, 50 at a time (a cursor goes with the filters it was made with, API.md §5.1).
+  const moreExpenses = attempt(async () => {
+    const page = await tally.expenses.list(groupId, { limit: 50, ...queryRef.current, cursor: nextExpenses });
+    setExpenses([...expenses, ...page.data]);
+    setNextExpenses(page.nextCursor);
+  });
   const search = (query) => {
     queryRef.current = query;
     return loadExpenses();
@@ -184,13 +194,14 @@ export function GroupScreen({ groupId }) {
         )}
         ${expenses.map(
           (e) => html`<li key=${e.id} class="row">
-            <span class="grow"><a href=${`#/g/${groupId}/e/${e.id}`}>${e.description}</a>
+            <span class="grow"><a href=${`#/g/${groupId}/e/${e.id}`}>${e.description}</a>${e.deletedAt && html` <em class="muted">${t('filters.deleted')}</em>`}
               <br /><span class="muted">${formatDate(e.occurredAt)} · ${t('paidBy', e.paidBy.map((p) => nameOf(p.userId)).join(', '))}</span></span>
             <span class="amount">${formatMoney(e.amount, e.currency)}</span>
           </li>`,
         )}
       </ul>
       ${expenses.length === 0 && waiting.length === 0 && html`<p class="muted">${t('noExpenses')}</p>`}
+      ${nextExpenses && html`<button type="button" id="more-expenses" onClick=${moreExpenses}>${t('filters.more')}</button>`}
       <button type="button" onClick=${exportCsv}>${t('exportCsv')}</button>
     </section>
     <section aria-labelledby="settlements-title">

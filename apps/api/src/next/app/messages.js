@@ -175,6 +175,9 @@ const EN = {
     from: 'From (day)',
     to: 'To (day, included)',
     clear: 'Clear filters',
+    withDeleted: 'Deleted ones too',
+    deleted: '(deleted)',
+    more: 'Older expenses',
   },
   rates: {
     title: (name) => `${name}: settle in one currency`,

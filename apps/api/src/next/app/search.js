@@ -1,5 +1,5 @@
 // Searching and filtering a group's expenses (API.md §5.1): words, who paid, who is involved, a date
-// range. The form gives the list's query; empty fields filter nothing (the API refuses empty values).
+// range, the deleted ones too. The form gives the list's query; empty fields filter nothing (the API refuses empty values).
 import { html } from 'htm/preact';
 import { t } from './messages.js';
 import { attempt } from './session.js';
@@ -20,6 +20,7 @@ function queryOf(form) {
   if (get('involves')) query.involves = get('involves');
   if (get('from')) query.from = dayStart(get('from'));
   if (get('to')) query.to = dayStart(get('to'), 1);
+  if (form.get('includeDeleted')) query.includeDeleted = true;
   return query;
 }
 
@@ -46,6 +47,7 @@ export function ExpenseFilters({ members, onSearch }) {
       ${people('involves', t('filters.involves'))}
       <label>${t('filters.from')} <input name="from" type="date" /></label>
       <label>${t('filters.to')} <input name="to" type="date" /></label>
+      <label class="inline"><input name="includeDeleted" type="checkbox" /> ${t('filters.withDeleted')}</label>
       <button type="button" onClick=${clear}>${t('filters.clear')}</button>
     </details>
   </form>`;
