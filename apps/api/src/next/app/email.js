@@ -75,7 +75,7 @@ export function EmailSection() {
 export function ClaimableMembers() {
   const [places, setPlaces] = useState([]);
   useEffect(() => {
-    tally.invites.claimable().then(setPlaces, (error) => say(describe(error), true));
+    if (navigator.onLine) tally.invites.claimable().then(setPlaces, (error) => say(describe(error), true));
   }, []);
   if (places.length === 0) return null;
   const claim = (place) =>

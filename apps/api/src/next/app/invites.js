@@ -30,7 +30,8 @@ export function LiveInvites({ groupId, made }) {
   const [invites, setInvites] = useState([]);
   const load = () => tally.invites.list(groupId).then(setInvites);
   useEffect(() => {
-    load().catch((error) => say(describe(error), true));
+    // Offline the group shows what the device knows; these need the network (nothing to say then).
+    if (navigator.onLine) load().catch((error) => say(describe(error), true));
   }, [groupId, made]);
   const revoke = (invite) =>
     attempt(async () => {
