@@ -8,7 +8,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { APP_CSP } from '../../apps/api/src/next/next-app';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
 import { launchChromiumBrowser } from './chromium';
-import { PASSWORD } from './page-steps';
+
+/** The password every page-made account has. */
+export const PASSWORD = 'correct horse battery';
 
 /** Where the app is served. */
 export const APP_PATH = '/';

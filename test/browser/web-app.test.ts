@@ -13,8 +13,7 @@
  */
 import { uniqueEmail } from '../support/test-server';
 import { until } from '../support/until';
-import { APP_PATH, AppUnderTest, addExpense, createGroup, expectBar, signUp } from './app-steps';
-import { PASSWORD } from './page-steps';
+import { APP_PATH, AppUnderTest, addExpense, createGroup, expectBar, PASSWORD, signUp } from './app-steps';
 
 describe('the web app at / in headless Chromium', () => {
   const app = new AppUnderTest();
@@ -169,7 +168,7 @@ describe('the web app at / in headless Chromium', () => {
     expect(app.violations).toEqual([]);
   });
 
-  it('is usable from the keyboard alone: sign-up, then the main navigation', async () => {
+  it('is usable from the keyboard alone (sign-up, the navigation), and changes the password', async () => {
     const { page } = await openApp();
     /** Presses Tab until the focused element matches `selector` (at most 15 times). */
     const tabTo = async (selector: string) => {
@@ -193,6 +192,18 @@ describe('the web app at / in headless Chromium', () => {
     await tabTo('#account-link');
     await page.keyboard.press('Enter');
     await page.locator('#sessions li', { hasText: 'this device' }).waitFor();
+
+    // The password, changed from the account screen: a wrong current one is refused first.
+    const change = page.locator('#password-form');
+    await change.getByLabel('Current password').fill('not my password');
+    await change.getByLabel('New password').fill('changed horse battery');
+    await change.locator('button[type=submit]').click();
+    await page.locator('#status.error', { hasText: /current password/i }).waitFor();
+    await change.getByLabel('Current password').fill(PASSWORD);
+    await change.getByLabel('New password').fill('changed horse battery');
+    await change.locator('button[type=submit]').click();
+    await page.locator('#status', { hasText: 'Password changed.' }).waitFor();
+    await page.locator('#account-link').waitFor();
     expect(app.problems).toEqual([]);
   });
 });

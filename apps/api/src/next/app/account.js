@@ -1,9 +1,11 @@
 // The account (API.md §2, §11): sessions (sign devices out), password change, export, deletion.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
+import { EmailSection } from './email.js';
 import { t } from './messages.js';
 import { formatDateTime } from './money.js';
 import { attempt, describe, saveFile, say, signedOut, signOut, tally, useStore } from './session.js';
+import { AccountToolLinks } from './tools.js';
 import { Field } from './ui.js';
 
 export function AccountScreen() {
@@ -45,7 +47,9 @@ export function AccountScreen() {
       <h1>${t('account')}</h1>
       <p>${me?.name} <span class="muted">${me?.email}</span></p>
       <button type="button" id="sign-out" onClick=${attempt(() => signOut(false))}>${t('signOut')}</button>
+      <${AccountToolLinks} />
     </section>
+    <${EmailSection} />
     <section aria-labelledby="sessions-title">
       <h2 id="sessions-title">${t('sessions')}</h2>
       <ul class="plain" id="sessions">

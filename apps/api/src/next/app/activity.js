@@ -5,9 +5,17 @@ import { t } from './messages.js';
 import { formatDateTime, formatMoney } from './money.js';
 import { attempt, describe, refreshUnread, say, tally, update, useStore } from './session.js';
 
+/** Events said in a sentence of their own. */
+const SENTENCES = {
+  'import.completed': (data) => t('activityImport', data.import),
+  'member.claimed': (data) => t('activityClaimed', data.member.name),
+};
+
 /** One line for an event: its kind, and what it names (as text). */
 function textOf(item) {
   const data = item.data ?? {};
+  const sentence = SENTENCES[item.type];
+  if (sentence) return sentence(data);
   const thing = data.expense ?? data.settlement ?? data.comment ?? data.member ?? {};
   const what = thing.description ?? thing.text ?? thing.name ?? '';
   const amount =
@@ -15,17 +23,24 @@ function textOf(item) {
   return [item.type.replace('.', ' '), what, amount].filter(Boolean).join(' · ');
 }
 
+const PAGE = 20;
+
 export function ActivityScreen() {
   const { unread, live } = useStore();
   const [page, setPage] = useState();
   const load = () =>
-    tally.activity.list({ limit: 50 }).then((read) => {
+    tally.activity.list({ limit: PAGE }).then((read) => {
       setPage(read);
       update({ unread: { unread: read.unread, unreadCapped: read.unreadCapped } });
     });
   useEffect(() => {
     load().catch((error) => say(describe(error), true));
   }, [unread.unread, live]);
+  // Older items, page by page (API.md §8a: a walk never repeats or skips one).
+  const more = attempt(async () => {
+    const read = await tally.activity.list({ limit: PAGE, cursor: page.nextCursor });
+    setPage({ ...read, data: [...page.data, ...read.data] });
+  });
   const markRead = attempt(async () => {
     const newest = page?.data[0];
     if (newest) await tally.activity.markRead(newest.id);
@@ -46,5 +61,6 @@ export function ActivityScreen() {
         </li>`,
       )}
     </ol>
+    ${page?.nextCursor && html`<button type="button" id="activity-more" onClick=${more}>${t('activityMore')}</button>`}
   </section>`;
 }

@@ -4,8 +4,11 @@
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CategorySelect, categoryLabel, useCategories } from './categories.js';
+import { LiveInvites } from './invites.js';
 import { t } from './messages.js';
 import { formatDate, formatMoney } from './money.js';
+import { RemindButton } from './notifications.js';
+import { ExpenseFilters } from './search.js';
 import {
   attempt,
   cached,
@@ -18,6 +21,7 @@ import {
   useStore,
   wrote,
 } from './session.js';
+import { GroupToolLinks } from './tools.js';
 import { BalanceBars, Field, go, namesOf, QrCode } from './ui.js';
 
 export function GroupScreen({ groupId }) {
@@ -25,9 +29,9 @@ export function GroupScreen({ groupId }) {
   const [group, setGroup] = useState();
   const [balances, setBalances] = useState([]);
   const [expenses, setExpenses] = useState([]);
+  const [nextExpenses, setNextExpenses] = useState();
   const [settlements, setSettlements] = useState([]);
-  const [query, setQuery] = useState('');
-  const queryRef = useRef('');
+  const queryRef = useRef({});
   const [invite, setInvite] = useState();
   // The screen draws once its first reads are in, not piece by piece (no layout shift as they land).
   const [loaded, setLoaded] = useState(false);
@@ -38,17 +42,14 @@ export function GroupScreen({ groupId }) {
   const simplifyRef = useRef(true);
 
   const loadExpenses = () => {
-    const q = queryRef.current;
     const filter = categoryRef.current;
-    const read = () =>
-      tally.expenses.list(groupId, {
-        limit: 50,
-        ...(q ? { q } : {}),
-        ...(filter ? { categoryId: filter } : {}),
-      });
-    return (q || filter ? read() : cached(`expenses.${groupId}`, read)).then((page) =>
-      setExpenses(page.data),
-    );
+    const query = { ...queryRef.current, ...(filter ? { categoryId: filter } : {}) };
+    const read = () => tally.expenses.list(groupId, { limit: 50, ...query });
+    const filtered = Object.keys(query).length > 0;
+    return (filtered ? read() : cached(`expenses.${groupId}`, read)).then((page) => {
+      setExpenses(page.data);
+      setNextExpenses(page.nextCursor);
+    });
   };
   const loadSettlements = () =>
     cached(`settlements.${groupId}`, () => tally.settlements.list(groupId, { limit: 20 })).then((page) =>
@@ -145,11 +146,22 @@ export function GroupScreen({ groupId }) {
     setCategoryId(chosen);
     await loadExpenses();
   });
-  const search = attempt(async (event) => {
-    queryRef.current = String(new FormData(event.target).get('q') ?? '').trim();
-    setQuery(queryRef.current);
-    await loadExpenses();
+  // Older ones, 50 at a time (a cursor goes with the filters it was made with, API.md §5.1).
+  const moreExpenses = attempt(async () => {
+    const filter = categoryRef.current;
+    const page = await tally.expenses.list(groupId, {
+      limit: 50,
+      ...queryRef.current,
+      ...(filter ? { categoryId: filter } : {}),
+      cursor: nextExpenses,
+    });
+    setExpenses([...expenses, ...page.data]);
+    setNextExpenses(page.nextCursor);
   });
+  const search = (query) => {
+    queryRef.current = query;
+    return loadExpenses();
+  };
 
   const addMember = attempt(async (event) => {
     const form = new FormData(event.target);
@@ -185,6 +197,7 @@ export function GroupScreen({ groupId }) {
       <a href=${`#/g/${groupId}/recurring`}>${t('recurring')}</a>
       <a href=${`#/g/${groupId}/settings`}>${t('groupSettings')}</a>
     </nav>
+    <${GroupToolLinks} groupId=${groupId} />
     <section aria-labelledby="balances-title" id="balances">
       <h2 id="balances-title">${t('balances')}</h2>
       ${shown.map(
@@ -198,6 +211,7 @@ export function GroupScreen({ groupId }) {
                     (s) => html`<li class="row" key=${`${s.from}-${s.to}`}>
                       <span class="grow">${t('owes', nameOf(s.from), nameOf(s.to), formatMoney(s.amount, c.currency))}</span>
                       ${writable && html`<button type="button" onClick=${settleUp(s, c.currency)}>${t('settleUp')}</button>`}
+                      ${writable && s.to === me?.id && html`<${RemindButton} groupId=${groupId} userId=${s.from} name=${nameOf(s.from)} />`}
                     </li>`,
                   )}
                 </ul>`
@@ -210,10 +224,7 @@ export function GroupScreen({ groupId }) {
         <h2 id="expenses-title" class="grow">${t('expenses')}</h2>
         ${writable && html`<a href=${`#/g/${groupId}/add`} id="add-expense">${t('addExpense')}</a>`}
       </div>
-      <form role="search" class="row" id="search-form" onSubmit=${search}>
-        <label class="grow">${t('search')} <input name="q" type="search" maxlength="200" value=${query} /></label>
-        <button type="submit">${t('searchButton')}</button>
-      </form>
+      <${ExpenseFilters} members=${group.members.filter((m) => m.status !== 'deleted')} onSearch=${search} />
       <div id="category-filter"><${CategorySelect} list=${categories} label=${t('filterCategory')} name="categoryId"
         value=${categoryId} none=${t('allCategories')} onChange=${filterBy} /></div>
       <ul class="plain" id="expense-list">
@@ -225,7 +236,7 @@ export function GroupScreen({ groupId }) {
         )}
         ${expenses.map(
           (e) => html`<li key=${e.id} class="row">
-            <span class="grow"><a href=${`#/g/${groupId}/e/${e.id}`}>${e.description}</a>
+            <span class="grow"><a href=${`#/g/${groupId}/e/${e.id}`}>${e.description}</a>${e.deletedAt && html` <em class="muted">${t('filters.deleted')}</em>`}
               <br /><span class="muted">${formatDate(e.occurredAt)} · ${t('paidBy', e.paidBy.map((p) => nameOf(p.userId)).join(', '))}${
                 e.categoryId
                   ? html` · <span class="category">${categoryLabel(categories, e.categoryId)}</span>`
@@ -236,6 +247,7 @@ export function GroupScreen({ groupId }) {
         )}
       </ul>
       ${expenses.length === 0 && waiting.length === 0 && html`<p class="muted">${t('noExpenses')}</p>`}
+      ${nextExpenses && html`<button type="button" id="more-expenses" onClick=${moreExpenses}>${t('filters.more')}</button>`}
       <button type="button" onClick=${exportCsv}>${t('exportCsv')}</button>
     </section>
     <section aria-labelledby="settlements-title">
@@ -268,6 +280,7 @@ export function GroupScreen({ groupId }) {
       </form>
       <form id="pending-form" onSubmit=${addMember}>
         <${Field} label=${t('addPending')} name="name" required maxlength="100" autocomplete="off" />
+        <${Field} label=${t('pendingEmail')} name="email" type="email" autocomplete="off" />
         <button type="submit">${t('add')}</button>
       </form>
       <h2>${t('invite')}</h2>
@@ -283,7 +296,7 @@ export function GroupScreen({ groupId }) {
               }`
           : html`<button type="button" id="make-invite" onClick=${makeInvite}>${t('makeInvite')}</button>`
       }
+      <${LiveInvites} groupId=${groupId} made=${invite} />
       </div>
-    </section>
-    <p class="muted">${me && t('missing')}</p>`;
+    </section>`;
 }

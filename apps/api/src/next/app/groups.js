@@ -1,6 +1,8 @@
 // The groups list (and making one), and joining a group by an invite link (API.md §3, §3.2).
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
+import { ClaimableMembers } from './email.js';
+import { JoinByCode } from './invites.js';
 import { t } from './messages.js';
 import { attempt, describe, say, tally } from './session.js';
 import { MyStats } from './stats.js';
@@ -42,6 +44,8 @@ export function GroupsScreen() {
       }
     </section>
     <${MyStats} />
+    <${ClaimableMembers} />
+    <${JoinByCode} />
     <section>
       <h2>${t('newGroup')}</h2>
       <form id="group-form" onSubmit=${create}>

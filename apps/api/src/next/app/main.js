@@ -10,10 +10,12 @@ import { ExpenseScreen } from './expense.js';
 import { GroupScreen } from './group.js';
 import { GroupSettingsScreen } from './group-settings.js';
 import { GroupsScreen, JoinScreen } from './groups.js';
+import { followLink } from './links.js';
 import { t } from './messages.js';
 import { RecurringScreen } from './recurring.js';
 import { attempt, resume, say, signIn, tally, update, useStore } from './session.js';
 import { StatsScreen } from './stats.js';
+import { publicScreen, toolScreen } from './tools.js';
 import { useRoute } from './ui.js';
 
 function Header() {
@@ -62,6 +64,7 @@ function AuthScreen() {
         <button type="button" class="link" onClick=${() => setMode(mode === 'signUp' ? 'signIn' : 'signUp')}>
           ${mode === 'signUp' ? t('haveAccount') : t('newHere')}
         </button>
+        <a href="#/forgot">${t('mail.forgot')}</a>
       </div>
     </form>
   </section>`;
@@ -69,6 +72,8 @@ function AuthScreen() {
 
 function Screen({ route }) {
   const [first, id, second, third] = route;
+  const tool = toolScreen(route) ?? publicScreen(route);
+  if (tool) return tool;
   if (first === 'join' && id) return html`<${JoinScreen} code=${id} />`;
   if (first === 'activity') return html`<${ActivityScreen} />`;
   if (first === 'account') return html`<${AccountScreen} />`;
@@ -96,11 +101,12 @@ function App() {
   }, [me]);
   return html`<${Header} />
     <main id="main">
-      ${!ready ? html`<p>${t('loading')}</p>` : me ? html`<${Screen} route=${route} />` : html`<${AuthScreen} />`}
+      ${!ready ? html`<p>${t('loading')}</p>` : me ? html`<${Screen} route=${route} />` : (publicScreen(route) ?? html`<${AuthScreen} />`)}
     </main>
     <p class=${`status${status.error ? ' error' : ''}`} id="status" role="status" aria-live="polite">${status.text}</p>`;
 }
 
+followLink();
 render(html`<${App} />`, document.getElementById('app'));
 resume().catch((error) => {
   update({ ready: true });
