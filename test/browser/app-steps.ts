@@ -1,11 +1,11 @@
 /**
- * What the web app's browser suites share (apps/api/src/next): one real server and one headless
+ * What the web app's browser suites share (apps/api/src/web-app): one real server and one headless
  * Chromium per suite file, a fresh browser context per person, and the steps a user takes on the
  * page. Every step waits for what it looks for, never reads once.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { APP_CSP } from '../../apps/api/src/next/next-app';
+import { APP_CSP } from '../../apps/api/src/web-app/web-app';
 import { startTestServer, type TestServer, uniqueEmail } from '../support/test-server';
 import { launchChromiumBrowser } from './chromium';
 

@@ -1,5 +1,5 @@
 /**
- * The web app's money screens (issue 35; apps/api/src/next/app) in a real headless Chromium
+ * The web app's money screens (issue 35; apps/api/src/web-app/app) in a real headless Chromium
  * against a real server: categories (picker, screen, filter), statistics as SVG charts that move
  * live, the itemized split with its shares shown before saving, receipts, an expense's history among
  * its comments, duplicating, negative amounts, the group's settings and archiving, recurring

@@ -1,5 +1,5 @@
 /**
- * The web app's tools screens (apps/api/src/next, issue 35) in a real headless Chromium against one
+ * The web app's tools screens (apps/api/src/web-app, issue 35) in a real headless Chromium against one
  * real server, with a local SMTP server and a local webhook receiver:
  * - the expenses' search and filters (payer, date range) on the group screen;
  * - settling in one currency with the group's own rates;

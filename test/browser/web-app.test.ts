@@ -1,5 +1,5 @@
 /**
- * The web app at / (apps/api/src/next) in a real headless Chromium against a real server:
+ * The web app at / (apps/api/src/web-app) in a real headless Chromium against a real server:
  * - sign-up, a group with a pending member, an expense and its balances as bars; a reload keeps the
  *   session;
  * - an expense made offline (context.setOffline) waits in the SDK's IndexedDB outbox with a visible

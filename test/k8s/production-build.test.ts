@@ -114,7 +114,7 @@ describe('the production build', () => {
         });
         expect(res.status).toBe(201);
         expect(((await res.json()) as { user: { email: string } }).user.email).toBe(email);
-        // The web app, prebuilt by `npm run build` into dist/next (no esbuild, no sources needed).
+        // The web app, prebuilt by `npm run build` into dist/web-app (no esbuild, no sources needed).
         const app = await fetch(`${base}/app/app.js`);
         expect([app.status, (await app.text()).includes('Tally web app')]).toEqual([200, true]);
       } finally {

@@ -72,7 +72,6 @@ import { ledgerRoutes } from './ledger.routes';
 import { type BackgroundTasks, createBackgroundTasks } from './mail/background';
 import { createLogMailer, type Mailer, withMailMetrics } from './mail/mailer';
 import { memberRoutes } from './members.routes';
-import { webAppRoutes } from './next/next-app';
 import { notificationRoutes } from './notifications/notifications.routes';
 import { createUnsubscribeTokens } from './notifications/unsubscribe-token';
 import { docsRoutes, openApiDocument } from './openapi/openapi';
@@ -87,6 +86,7 @@ import { recurringRoutes } from './recurring/recurring.routes';
 import { createRecurringService } from './recurring/recurring.service';
 import { createSettlementsService } from './settlements/settlements.service';
 import { createStatsService } from './stats/stats.service';
+import { webAppRoutes } from './web-app/web-app';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { createWebhooksService } from './webhooks/webhooks.service';
 
@@ -401,7 +401,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(outsideSteps(pipeline, ipOf));
   app.use(probeRoutes(deps));
   app.use(docsRoutes('/v1/openapi.json'));
-  // The web app at `/` (from the sources, or prebuilt in dist/next by `npm run build`).
+  // The web app at `/` (from the sources, or prebuilt in dist/web-app by `npm run build`).
   app.use(webAppRoutes());
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger, app.get('etag fn')));

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * The browser build of the TypeScript SDK (`@tally/client`). The web app (apps/api/src/next) bundles the SDK into its own script; `npm run build:client`
+ * The browser build of the TypeScript SDK (`@tally/client`). The web app (apps/api/src/web-app) bundles the SDK into its own script; `npm run build:client`
  * writes the SDK alone for other pages, and the packed-SDK test bundles it alike.
  */
 

@@ -14,7 +14,7 @@ import { BROWSER_BUNDLE, esbuildAvailable } from '../web/browser-sdk';
  * - **from the sources** (`npm start`, the tests): the shell files of `shell/` as they are, and the
  *   app (`app/main.js` with the SDK, Preact, htm and uqr) bundled by esbuild in memory on the first
  *   request, so the page always runs the sources the server runs;
- * - **prebuilt** (`npm run build` writes them to `dist/next/`, beside `dist/server.js`): the
+ * - **prebuilt** (`npm run build` writes them to `dist/web-app/`, beside `dist/server.js`): the
  *   production bundle has no esbuild and no sources, and serves these files.
  */
 
@@ -38,8 +38,8 @@ const OLD_PREFIX = '/next';
 const SOURCE_DIR = __dirname;
 const SHELL_DIR = path.join(SOURCE_DIR, 'shell');
 const APP_ENTRY = path.join(SOURCE_DIR, 'app', 'main.js');
-/** Where `npm run build` puts the files: dist/next, beside the bundled dist/server.js (its __dirname). */
-export const PREBUILT_DIR = path.join(__dirname, 'next');
+/** Where `npm run build` puts the files: dist/web-app, beside the bundled dist/server.js (its __dirname). */
+export const PREBUILT_DIR = path.join(__dirname, 'web-app');
 
 /**
  * Only this origin: its scripts, styles, images, manifest, service worker and API (fetch and the
@@ -68,14 +68,14 @@ const TYPES: Record<string, string> = {
 };
 
 /** The app (`app/main.js` and all it imports, the SDK included) as one minified ES module. */
-export async function buildNextApp(): Promise<string> {
+export async function buildWebApp(): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     ...BROWSER_BUNDLE,
     entryPoints: [APP_ENTRY],
     outfile: APP_BUNDLE,
     minify: true,
-    banner: { js: '// Tally web app (apps/api/src/next), with Preact, htm, uqr and @tally/client' },
+    banner: { js: '// Tally web app (apps/api/src/web-app), with Preact, htm, uqr and @tally/client' },
   });
   const output = result.outputFiles[0];
   if (!output) throw new Error('esbuild produced no output for the web app');
@@ -94,11 +94,11 @@ export function versionedServiceWorker(source: string, files: Iterable<string | 
 
 type Files = Map<string, Buffer>;
 
-/** Every file of the app, by name, from the sources (built now) or from dist/next. */
-export async function loadNextFiles(): Promise<Files | undefined> {
+/** Every file of the app, by name, from the sources (built now) or from dist/web-app. */
+export async function loadAppFiles(): Promise<Files | undefined> {
   if (existsSync(path.join(SHELL_DIR, 'index.html')) && existsSync(APP_ENTRY) && esbuildAvailable()) {
     const files: Files = new Map(SHELL_FILES.map((name) => [name, readFileSync(path.join(SHELL_DIR, name))]));
-    files.set(APP_BUNDLE, Buffer.from(await buildNextApp()));
+    files.set(APP_BUNDLE, Buffer.from(await buildWebApp()));
     const others = [...files].filter(([name]) => name !== 'sw.js').map(([, content]) => content);
     files.set('sw.js', Buffer.from(versionedServiceWorker(String(files.get('sw.js')), others)));
     return files;
@@ -127,7 +127,7 @@ export function webAppRoutes(): RequestHandler {
     else if (req.path.startsWith(APP_PREFIX)) name = req.path.slice(APP_PREFIX.length);
     else return next();
     if (name !== APP_BUNDLE && !(SHELL_FILES as readonly string[]).includes(name)) return next();
-    files ??= loadNextFiles();
+    files ??= loadAppFiles();
     files.then(
       (loaded) => {
         const content = loaded?.get(name);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
-import { APP_CSP, SHELL_FILES, versionedServiceWorker, webAppRoutes } from './next-app';
+import { APP_CSP, SHELL_FILES, versionedServiceWorker, webAppRoutes } from './web-app';
 
 /** The app's middleware alone; what it passes on gets 418, so passing on is visible. */
 function app() {
