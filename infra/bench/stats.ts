@@ -19,6 +19,7 @@ import {
   benchServerEnv,
   call as callApi,
   createBenchDatabase,
+  createBenchGroup,
   explainAnalyze,
   percentile,
   seededRandom,
@@ -48,20 +49,8 @@ async function main() {
     // biome-ignore lint/suspicious/noExplicitAny: the bench reads the answers' fields as it needs them
     const call = (method: string, path: string, token?: string, body?: unknown): Promise<any> =>
       callApi(server.url, method, path, token ? { Authorization: `Bearer ${token}` } : {}, body);
-    const users: { id: string; token: string }[] = [];
-    for (let i = 0; i < 5; i++) {
-      const s = await call('POST', '/v1/auth/register', undefined, {
-        email: `bench.${i}.${Date.now()}@example.com`,
-        name: `User ${i}`,
-        password: 'correct horse battery',
-      });
-      users.push({ id: s.user.id, token: s.accessToken });
-    }
-    const owner = users[0] as { id: string; token: string };
-    const group = await call('POST', '/v1/groups', owner.token, { name: 'Bench', currency: 'EUR' });
-    for (const u of users.slice(1))
-      await call('POST', `/v1/groups/${group.id}/members`, owner.token, { userId: u.id });
-    await call('PUT', `/v1/groups/${group.id}/rates`, owner.token, {
+    const { users, owner, groupId } = await createBenchGroup(server.url);
+    await call('PUT', `/v1/groups/${groupId}/rates`, owner.token, {
       base: 'EUR',
       rates: { USD: '1.08' },
       asOf: '2026-11-01',
@@ -82,7 +71,7 @@ async function main() {
         const at = new Date(START + Math.floor(rand() * SPAN));
         rows.push({
           id: `exp_bench${String(i).padStart(8, '0')}`,
-          group_id: group.id,
+          group_id: groupId,
           description: 'Bench',
           category_id: pick(CATEGORIES),
           amount,
@@ -111,16 +100,16 @@ async function main() {
     const member = users[1] as { id: string; token: string };
     const month = { from: '2025-06-01T00:00:00Z', to: '2025-07-01T00:00:00Z' };
     const scenarios: [string, string][] = [
-      ['group, by=category (all 3 years)', `/v1/groups/${group.id}/stats?by=category`],
-      ['group, by=member (all)', `/v1/groups/${group.id}/stats?by=member`],
-      ['group, by=month (all)', `/v1/groups/${group.id}/stats?by=month`],
+      ['group, by=category (all 3 years)', `/v1/groups/${groupId}/stats?by=category`],
+      ['group, by=member (all)', `/v1/groups/${groupId}/stats?by=member`],
+      ['group, by=month (all)', `/v1/groups/${groupId}/stats?by=month`],
       [
         'group, by=category&currency=EUR (all, converted)',
-        `/v1/groups/${group.id}/stats?by=category&currency=EUR`,
+        `/v1/groups/${groupId}/stats?by=category&currency=EUR`,
       ],
       [
         'group, by=category, one month',
-        `/v1/groups/${group.id}/stats?${new URLSearchParams({ by: 'category', ...month })}`,
+        `/v1/groups/${groupId}/stats?${new URLSearchParams({ by: 'category', ...month })}`,
       ],
       ['me, by=category (all)', '/v1/me/stats?by=category'],
       ['me, by=month, one month', `/v1/me/stats?${new URLSearchParams({ by: 'month', ...month })}`],
@@ -142,7 +131,7 @@ async function main() {
       ['by=category, all', {}],
       ['by=category, one month', month],
     ] as const) {
-      const statement = groupStatsStatement(group.id, member.id, 'category', query);
+      const statement = groupStatsStatement(groupId, member.id, 'category', query);
       console.log(`\nEXPLAIN ANALYZE, ${name}:\n${await explainAnalyze(knex, statement)}`);
     }
   } finally {
