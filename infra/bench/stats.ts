@@ -14,7 +14,7 @@
  */
 import { loadConfig, start } from '@tally/server';
 import { DEFAULT_CATEGORIES } from '../../apps/api/src/categories/default-categories';
-import { groupStatsStatement } from '../../apps/api/src/stats/stats.service';
+import { groupStatsStatement, myStatsStatement } from '../../apps/api/src/stats/stats.service';
 import {
   benchServerEnv,
   call as callApi,
@@ -133,6 +133,8 @@ async function main() {
     ] as const) {
       const statement = groupStatsStatement(groupId, member.id, 'category', query);
       console.log(`\nEXPLAIN ANALYZE, ${name}:\n${await explainAnalyze(knex, statement)}`);
+      const mine = myStatsStatement(member.id, 'category', query);
+      console.log(`\nEXPLAIN ANALYZE, me, ${name}:\n${await explainAnalyze(knex, mine)}`);
     }
   } finally {
     await server.stop();
