@@ -1490,7 +1490,7 @@ export interface paths {
     };
     /**
      * What a group spent, by category, member or month
-     * @description Per currency: the total spent, each member’s share and payments, and the breakdown `by`. Computed from the ledger’s rows in one aggregate statement over the live expenses with `from ≤ occurredAt < to` (UTC months). Settlements are not spending and are not counted. Negative amounts sum as they are. With `?currency=`, `converted` gives the totals in that currency where every currency has a rate (else `converted` is null and `unconverted` names the currencies without one).
+     * @description Per currency: the total spent, each member’s share and payments, and the breakdown `by`. Counts the live expenses with `from ≤ occurredAt < to` (UTC months), in one aggregate statement: the whole months from stored totals, the partial months at the edges from the expenses there (API.md §14.2, cost). Settlements are not spending and are not counted. Negative amounts sum as they are. With `?currency=`, `converted` gives the totals in that currency where every currency has a rate (else `converted` is null and `unconverted` names the currencies without one).
      */
     get: operations['getGroupStats'];
     put?: never;
@@ -1510,7 +1510,7 @@ export interface paths {
     };
     /**
      * My share across my groups, by category, group or month
-     * @description Per currency: my share (as the pending members I claimed too) and what I paid, and the breakdown `by`. The conversion uses the provider’s rates only (groups’ own rates differ). Computed from the ledger’s rows in one aggregate statement over the live expenses with `from ≤ occurredAt < to` (UTC months). Settlements are not spending and are not counted. Negative amounts sum as they are. With `?currency=`, `converted` gives the totals in that currency where every currency has a rate (else `converted` is null and `unconverted` names the currencies without one).
+     * @description Per currency: my share (as the pending members I claimed too) and what I paid, and the breakdown `by`. The conversion uses the provider’s rates only (groups’ own rates differ). Counts the live expenses with `from ≤ occurredAt < to` (UTC months), in one aggregate statement: the whole months from stored totals, the partial months at the edges from the expenses there (API.md §14.2, cost). Settlements are not spending and are not counted. Negative amounts sum as they are. With `?currency=`, `converted` gives the totals in that currency where every currency has a rate (else `converted` is null and `unconverted` names the currencies without one).
      */
     get: operations['getMyStats'];
     put?: never;
