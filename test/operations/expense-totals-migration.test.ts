@@ -2,6 +2,7 @@ import { migrateLatest, migrateTo } from '@tally/db';
 import type { Knex } from 'knex';
 import { storedAndRecomputedTotals } from '../support/expense-totals';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { insertUsersAndGroup } from './operations-helpers';
 
 /**
  * Migration 027 (issue 34 item 3, API.md §14.2) on a database with expenses: the stored totals are
@@ -51,23 +52,7 @@ describe('migration 027', () => {
 
   it('fills expense_totals from the live rows, keeps them on later writes, and goes down and up again', async () => {
     const now = new Date();
-    for (const id of ['usr_a', 'usr_b', 'usr_c']) {
-      await knex('users').insert({
-        id,
-        email: `${id}@example.com`,
-        email_normalized: `${id}@example.com`,
-        name: id,
-        password_hash: 'x',
-        created_at: now,
-      });
-    }
-    await knex('groups').insert({
-      id: 'grp_a',
-      name: 'G',
-      currency: 'EUR',
-      created_at: now,
-      updated_at: now,
-    });
+    await insertUsersAndGroup(knex, ['usr_a', 'usr_b', 'usr_c'], 'grp_a');
     await knex('expenses').insert([
       expense('exp_one', 900, '2025-01-31T23:59:59.999Z', 'food', [
         ['usr_a', 300],
