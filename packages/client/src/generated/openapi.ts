@@ -362,7 +362,7 @@ export interface paths {
     };
     /**
      * The caller's groups
-     * @description Ordered by the caller's join time, newest first (then by id, descending). Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
+     * @description Ordered by the caller's join time, newest first (then by id, descending); `archived` keeps the archived groups only (`true`) or the others only (`false`). Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
      */
     get: operations['listGroups'];
     put?: never;
@@ -7445,6 +7445,8 @@ export interface operations {
         limit?: number;
         /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
+        /** @description `true`: only the archived groups; `false`: only the others; absent: all of them */
+        archived?: boolean;
       };
       header?: {
         /** @description `304 Not Modified` when the current ETag matches. */
