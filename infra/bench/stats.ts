@@ -2,14 +2,15 @@
  * The statistics (API.md §14) of one group of 100,000 expenses: p50/p99 of
  * `GET /v1/groups/{id}/stats` by category, member and month (the whole ledger, and one month),
  * with a conversion, and of `GET /v1/me/stats`, through the real HTTP server; and the EXPLAIN of
- * the group's statement.
+ * the group's and of /me's statements.
  *
  *   npm run bench:stats
  *
  * A database of its own (dropped afterwards); the server is `start()` of `@tally/server` on it
  * (ROLE=all, no Redis), requests one at a time (latency, not throughput). The expenses are inserted
  * directly (5 members, equal splits of 1–5 of them, 10 default categories and none, two
- * currencies, `occurredAt` spread over 3 years, 2 % deleted). Knobs: BENCH_STATS_EXPENSES
+ * currencies, `occurredAt` spread over 3 years, 2 % deleted); the triggers of migration 027 keep
+ * their stored totals as they go in. Knobs: BENCH_STATS_EXPENSES
  * (100000), BENCH_STATS_REQUESTS (50 per scenario).
  */
 import { loadConfig, start } from '@tally/server';

@@ -155,8 +155,8 @@ export const myStatement = (
   );
   // The live rows: reading `totals`, the edges in the groups where I claimed no one, and the whole
   // range in those where I did (one index range each, per group); reading `rows`, the range.
-  // Materialized: were \`involved_ids && …\` pushed into it, the planner would rather read every
-  // expense naming me by \`expenses_involved_ids_idx\` (60,000 of the bench's) than the edges.
+  // Materialized: were `involved_ids && …` pushed into it, the planner would rather read every
+  // expense naming me by `expenses_involved_ids_idx` (60,000 of the bench's) than the edges.
   const rowsIn = (groups: Sql, range: Sql) => sql`select e.* from expenses e
        where ${groups} and e.deleted_at is null and ${range}`;
   const live =
