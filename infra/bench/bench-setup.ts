@@ -173,3 +173,33 @@ export async function call(
   if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
+
+export type BenchUser = { id: string; token: string };
+
+/** Five users registered on the server at `api` and their group (EUR), made by the first (`owner`). */
+export async function createBenchGroup(
+  api: string,
+): Promise<{ users: BenchUser[]; owner: BenchUser; groupId: string }> {
+  const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const users: BenchUser[] = [];
+  for (let i = 0; i < 5; i++) {
+    const s = (await call(
+      api,
+      'POST',
+      '/v1/auth/register',
+      {},
+      {
+        email: `bench.${i}.${Date.now()}@example.com`,
+        name: `User ${i}`,
+        password: 'correct horse battery',
+      },
+    )) as { user: { id: string }; accessToken: string };
+    users.push({ id: s.user.id, token: s.accessToken });
+  }
+  const owner = users[0] as BenchUser;
+  const group = await call(api, 'POST', '/v1/groups', auth(owner.token), { name: 'Bench', currency: 'EUR' });
+  const groupId = group.id as string;
+  for (const u of users.slice(1))
+    await call(api, 'POST', `/v1/groups/${groupId}/members`, auth(owner.token), { userId: u.id });
+  return { users, owner, groupId };
+}

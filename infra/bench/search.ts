@@ -15,7 +15,7 @@
 import { expenseSearchText } from '@tally/domain';
 import { loadConfig, start } from '@tally/server';
 import { activeFilters, searchStatement } from '../../apps/api/src/expenses/expense-search';
-import { createBenchDatabase, explainAnalyze, seededRandom } from './bench-setup';
+import { createBenchDatabase, createBenchGroup, explainAnalyze, seededRandom } from './bench-setup';
 
 const EXPENSES = Number(process.env.BENCH_SEARCH_EXPENSES ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
@@ -95,19 +95,7 @@ async function main() {
       if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
       return JSON.parse(text);
     };
-    const users: { id: string; token: string }[] = [];
-    for (let i = 0; i < 5; i++) {
-      const s = await call('POST', '/v1/auth/register', undefined, {
-        email: `bench.${i}.${Date.now()}@example.com`,
-        name: `User ${i}`,
-        password: 'correct horse battery',
-      });
-      users.push({ id: s.user.id, token: s.accessToken });
-    }
-    const owner = users[0] as { id: string; token: string };
-    const group = await call('POST', '/v1/groups', owner.token, { name: 'Bench', currency: 'EUR' });
-    for (const u of users.slice(1))
-      await call('POST', `/v1/groups/${group.id}/members`, owner.token, { userId: u.id });
+    const { users, owner, groupId } = await createBenchGroup(server.url);
 
     const knex = server.knex;
     const rand = seededRandom(42);
@@ -128,7 +116,7 @@ async function main() {
         const at = new Date(START + Math.floor(rand() * SPAN));
         rows.push({
           id: `exp_bench${String(i).padStart(8, '0')}`,
-          group_id: group.id,
+          group_id: groupId,
           description,
           category,
           amount,
@@ -180,7 +168,7 @@ async function main() {
     ];
     console.log('\n| filter | p50 ms | p99 ms | items on the page |\n| --- | --- | --- | --- |');
     for (const [name, query] of scenarios) {
-      const path = `/v1/groups/${group.id}/expenses?${new URLSearchParams({ limit: '20', ...query })}`;
+      const path = `/v1/groups/${groupId}/expenses?${new URLSearchParams({ limit: '20', ...query })}`;
       for (let i = 0; i < 20; i++) await call('GET', path, member.token);
       const times: number[] = [];
       let items = 0;
@@ -210,7 +198,7 @@ async function main() {
         },
       ],
     ] as const) {
-      const statement = searchStatement(group.id, member.id, activeFilters(query), undefined, 21);
+      const statement = searchStatement(groupId, member.id, activeFilters(query), undefined, 21);
       console.log(`\nEXPLAIN ANALYZE, ${name}:\n${await explainAnalyze(knex, statement)}`);
     }
   } finally {

@@ -2,6 +2,7 @@ import { migrateLatest, migrateTo } from '@tally/db';
 import { diffPairEffects, expensePairEffect, settlementPairEffect } from '@tally/domain';
 import type { Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { insertUsersAndGroup } from './operations-helpers';
 
 /**
  * Migration 025 (issue 34, API.md §6) on a database with records: each group's original debts
@@ -42,23 +43,7 @@ describe('migration 025', () => {
   });
 
   it('fills pair_balances from the live records by the write path’s rule, and goes down and up again', async () => {
-    for (const id of ['usr_a', 'usr_b', 'usr_c']) {
-      await knex('users').insert({
-        id,
-        email: `${id}@example.com`,
-        email_normalized: `${id}@example.com`,
-        name: id,
-        password_hash: 'x',
-        created_at: now,
-      });
-    }
-    await knex('groups').insert({
-      id: 'grp_a',
-      name: 'G',
-      currency: 'EUR',
-      created_at: now,
-      updated_at: now,
-    });
+    await insertUsersAndGroup(knex, ['usr_a', 'usr_b', 'usr_c'], 'grp_a');
     const a = 'usr_a';
     const b = 'usr_b';
     const c = 'usr_c';

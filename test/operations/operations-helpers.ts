@@ -37,3 +37,27 @@ export const shapeOf = (res: { status: number; headers: Record<string, string>; 
   retryAfter: res.headers['retry-after'],
   body: res.body,
 });
+
+/**
+ * What the migration tests start from: users `userIds` (email `<id>@example.com`) and a group
+ * `groupId` in `currency` (default EUR), inserted as rows at whatever migration the database is.
+ */
+export async function insertUsersAndGroup(
+  knex: Knex,
+  userIds: string[],
+  groupId: string,
+  currency = 'EUR',
+): Promise<void> {
+  const at = new Date();
+  for (const id of userIds) {
+    await knex('users').insert({
+      id,
+      email: `${id}@example.com`,
+      email_normalized: `${id}@example.com`,
+      name: id,
+      password_hash: 'x',
+      created_at: at,
+    });
+  }
+  await knex('groups').insert({ id: groupId, name: 'G', currency, created_at: at, updated_at: at });
+}

@@ -2,6 +2,7 @@ import { migrateLatest, migrateTo } from '@tally/db';
 import { expenseSearchText } from '@tally/domain';
 import type { Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { insertUsersAndGroup } from './operations-helpers';
 
 /**
  * Migration 008 (search and comments) on a database that already has expenses: every existing row
@@ -18,17 +19,7 @@ describe('migration 008 on a database that already has expenses', () => {
     knex = db.knex;
     await migrateTo(knex, '006-group-rates');
     const at = new Date();
-    for (const id of ['usr_a', 'usr_b', 'usr_c']) {
-      await knex('users').insert({
-        id,
-        email: `${id}@example.com`,
-        email_normalized: `${id}@example.com`,
-        name: id,
-        password_hash: 'x',
-        created_at: at,
-      });
-    }
-    await knex('groups').insert({ id: 'grp_1', name: 'G', currency: 'INR', created_at: at, updated_at: at });
+    await insertUsersAndGroup(knex, ['usr_a', 'usr_b', 'usr_c'], 'grp_1', 'INR');
     // 2,500 expenses: more than one batch of the migration's fill.
     const rows = Array.from({ length: 2500 }, (_, i) => ({
       id: `exp_${String(i).padStart(5, '0')}`,

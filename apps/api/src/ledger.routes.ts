@@ -133,7 +133,9 @@ export function ledgerRoutes(deps: LedgerDeps): Route[] {
         reply: REPLIES.group,
       }),
     ),
-    route('listGroups', async (req) => ok(await groups.list(req.userId, queryOf<ListQuery>(req)))),
+    route('listGroups', async (req) =>
+      ok(await groups.list(req.userId, queryOf<ListQuery & { archived?: boolean }>(req))),
+    ),
     route('getGroup', async (req) => REPLIES.group(await groups.get(req.userId, param(req, 'groupId')))),
     // A conversion (`?in=`) is fx's (fx/fx.routes.ts); any other query is checked there too.
     route('getBalances', async (req) => {

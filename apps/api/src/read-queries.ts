@@ -164,14 +164,21 @@ export const READS = {
     ),
   /**
    * The caller's groups, newest membership first, each with its members (`[userId, name, joinedAt]`
-   * in join order), after the cursor's `[time, id]` if any.
+   * in join order), after the cursor's `[time, id]` if any; `archived`: only the archived ones
+   * (true) or only the others (false).
    */
-  groups: (userId: string, limit: number, cursor: { at: Date; id: string } | undefined) =>
+  groups: (userId: string, limit: number, cursor: { at: Date; id: string } | undefined, archived?: boolean) =>
     named(
-      cursor ? 'read_groups_after' : 'read_groups_first',
+      `read_groups_${cursor ? 'after' : 'first'}${archived === undefined ? '' : archived ? '_archived' : '_active'}`,
       sql`select g.*, m.joined_at as member_since, ${membersOfG}
             from group_members m join groups g on g.id = m.group_id
-           where m.user_id = ${userId} ${
+           where m.user_id = ${userId}${
+             archived === undefined
+               ? empty
+               : archived
+                 ? sql` and g.archived_at is not null`
+                 : sql` and g.archived_at is null`
+           } ${
              cursor
                ? sql`and (m.joined_at < ${cursor.at} or (m.joined_at = ${cursor.at} and g.id < ${cursor.id}))`
                : empty

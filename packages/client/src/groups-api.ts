@@ -36,21 +36,26 @@ export class GroupsApi {
     return (await this.http.request<Group>({ ...options, method: 'POST', path: '/v1/groups', body })).data;
   }
 
-  /** `GET /v1/groups`: one page of the caller's groups, most recently joined first. */
-  async list(options: ListOptions & CallOptions = {}): Promise<Page<Group>> {
-    const { limit, cursor, ...call } = options;
+  /**
+   * `GET /v1/groups`: one page of the caller's groups, most recently joined first; `archived`: only
+   * the archived ones (`true`) or only the others (`false`), all when absent.
+   */
+  async list(options: ListOptions & { archived?: boolean } & CallOptions = {}): Promise<Page<Group>> {
+    const { limit, cursor, archived, ...call } = options;
     return (
       await this.http.request<Page<Group>>({
         ...call,
         method: 'GET',
         path: '/v1/groups',
-        query: { limit, cursor },
+        query: { limit, cursor, archived: archived === undefined ? undefined : String(archived) },
       })
     ).data;
   }
 
   /** Every group of the caller, fetching pages of `limit` as needed. */
-  listAll(options: Omit<ListOptions, 'cursor'> & CallOptions = {}): AsyncGenerator<Group, void, undefined> {
+  listAll(
+    options: Omit<ListOptions, 'cursor'> & { archived?: boolean } & CallOptions = {},
+  ): AsyncGenerator<Group, void, undefined> {
     return paginate((cursor) => this.list({ ...options, cursor }));
   }
 

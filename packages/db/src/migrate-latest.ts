@@ -24,6 +24,7 @@ import * as categories from './migrations/023-categories';
 import * as receipts from './migrations/024-receipts';
 import * as habits from './migrations/025-habits';
 import * as recordHistory from './migrations/026-record-history';
+import * as expenseTotals from './migrations/027-expense-totals';
 import { runSql, type Sql, sql } from './sql';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -54,6 +55,7 @@ const MIGRATIONS: ReadonlyArray<[string, Migration]> = [
   ['024-receipts', receipts],
   ['025-habits', habits],
   ['026-record-history', recordHistory],
+  ['027-expense-totals', expenseTotals],
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { sql } from '@tally/db';
+import { empty, sql } from '@tally/db';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { assertRoom } from '../bounds';
@@ -55,22 +55,19 @@ const DEFAULTS: readonly Category[] = DEFAULT_CATEGORIES.map((c) => ({
 
 export const defaultCategories = (): Category[] => DEFAULTS.map((c) => ({ ...c }));
 
-/** The group's live categories of its own with its `last_seq`, oldest first (`categories_group_idx`). */
-const ownCategories = (groupId: string) =>
+/**
+ * The group's live categories of its own with its `last_seq`, oldest first (`categories_group_idx`).
+ * Given `userId`, for that member only: no row for a non-member or an unknown group.
+ */
+const ownCategories = (groupId: string, userId?: string) =>
   named(
-    'read_categories_own',
-    sql`select g.last_seq, c.* from groups g
-          left join categories c on c.group_id = g.id and c.deleted_at is null
-         where g.id = ${groupId}
-         order by c.created_at, c.id`,
-  );
-
-/** The same, for a member only: no row for a non-member or an unknown group. */
-const ownCategoriesForMember = (groupId: string, userId: string) =>
-  named(
-    'read_categories_member',
-    sql`select g.last_seq, c.* from groups g
-          join group_members m on m.group_id = g.id and m.user_id = ${userId}
+    userId === undefined ? 'read_categories_own' : 'read_categories_member',
+    sql`select g.last_seq, c.* from groups g${
+      userId === undefined
+        ? empty
+        : sql`
+          join group_members m on m.group_id = g.id and m.user_id = ${userId}`
+    }
           left join categories c on c.group_id = g.id and c.deleted_at is null
          where g.id = ${groupId}
          order by c.created_at, c.id`,
@@ -175,7 +172,7 @@ export function createCategoriesService(deps: { knex: Knex; newId: NewId }) {
     async list(userId: string, groupId: string, db: Knex = deps.knex): Promise<{ data: Category[] }> {
       const rows = await readNamed<CategoryRow & { id: string | null }>(
         db === deps.knex ? runRead : createRunRead(db),
-        ownCategoriesForMember(groupId, userId),
+        ownCategories(groupId, userId),
       );
       if (rows.length === 0) throw notFound('Group');
       return { data: [...defaultCategories(), ...rows.filter((r) => r.id !== null).map(toCategory)] };

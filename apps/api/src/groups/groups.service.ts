@@ -226,11 +226,11 @@ export function createGroupsService(deps: { knex: Knex; newId: NewId }) {
     },
 
     /** One statement: the page of groups with their members. */
-    async list(userId: string, query: { limit: number; cursor?: string }) {
+    async list(userId: string, query: { limit: number; cursor?: string; archived?: boolean }) {
       const after = decodeTimeIdCursor(query.cursor, 'group');
       const rows = await readNamed<ListedGroupRow & { member_since: Date }>(
         runRead,
-        READS.groups(userId, query.limit + 1, after),
+        READS.groups(userId, query.limit + 1, after, query.archived),
       );
       const page = pageOf(rows, query.limit, (r) => [toIso(r.member_since), r.id]);
       return { data: page.data.map(toListedGroup), nextCursor: page.nextCursor };

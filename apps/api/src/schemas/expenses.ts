@@ -156,6 +156,14 @@ const cursor = Joi.string()
     'The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422',
   );
 export const listQuery = Joi.object({ limit, cursor }).label('ListQuery');
+/** The caller's groups (API.md §3): the list's page, and whether archived ones only, or the others only. */
+export const listGroupsQuery = listQuery
+  .keys({
+    archived: Joi.boolean().description(
+      '`true`: only the archived groups; `false`: only the others; absent: all of them',
+    ),
+  })
+  .label('ListGroupsQuery');
 /** A record's history (API.md §15): a smaller page, each version carries its whole record. */
 export const historyQuery = Joi.object({
   limit: Joi.number().integer().min(1).max(50).default(20),

@@ -1,15 +1,21 @@
-import { empty, type Sql, sql } from '@tally/db';
 import { AppError, notFound } from '@tally/http-kit';
 import type { Knex } from 'knex';
 import { convertedBalances, type UsedRate } from '../fx/converted-balances';
 import type { GroupRates } from '../fx/group-rates';
 import type { RatesProvider } from '../fx/rates-provider';
-import { createRunRead, named, readNamed } from '../read-queries';
+import { createRunRead, readNamed } from '../read-queries';
+import {
+  type GroupRow,
+  type GroupStatsBy,
+  groupStatement,
+  type MyRow,
+  type MyStatsBy,
+  myStatement,
+  type StatsQuery,
+  type StatsSource,
+} from './stats-statements';
 
-/** The query of the statistics (API.md §14), as the schemas validated it. */
-export type StatsQuery = { from?: string; to?: string; currency?: string };
-export type GroupStatsBy = 'category' | 'member' | 'month';
-export type MyStatsBy = 'category' | 'group' | 'month';
+export type { GroupStatsBy, MyStatsBy, StatsQuery } from './stats-statements';
 
 type MemberFigure = { userId: string; share: number; paid: number };
 /** One bucket of a breakdown: a category id (null: none), a member, a month `YYYY-MM` or a group. */
@@ -58,101 +64,6 @@ export type MyStats = {
   unconverted: string[];
 };
 
-/**
- * The bucket's key of an expense `e` (`group`), and how the answer names it (`select`, computed once
- * per bucket). Months are UTC: grouped by the expression `expenses_month_idx` (migration 023)
- * indexes, whose statistics let the planner hash ~36 months instead of sorting every share (by
- * `to_char` per row, or an expression without statistics, the statement was 5× slower).
- */
-const MONTH = sql`date_trunc('month', e.occurred_at at time zone 'UTC')`;
-const KEYS: Record<GroupStatsBy | MyStatsBy, { group: Sql; select: Sql }> = {
-  category: { group: sql`e.category_id`, select: sql`e.category_id` },
-  month: { group: MONTH, select: sql`to_char(${MONTH}, 'YYYY-MM')` },
-  member: { group: sql`null::text`, select: sql`null::text` },
-  group: { group: sql`e.group_id`, select: sql`e.group_id` },
-};
-
-const rangeOf = (q: StatsQuery): Sql[] => [
-  q.from === undefined ? empty : sql` and e.occurred_at >= ${q.from}::timestamptz`,
-  q.to === undefined ? empty : sql` and e.occurred_at < ${q.to}::timestamptz`,
-];
-
-/** The statement's name: one text per breakdown and range shape (a named statement has one text). */
-const nameOf = (prefix: string, by: string, q: StatsQuery) =>
-  `${prefix}_${by}_${q.from === undefined ? 0 : 1}${q.to === undefined ? 0 : 1}`;
-
-type GroupRow = {
-  member: boolean;
-  currency: string | null;
-  key: string | null;
-  user_id: string | null;
-  share: string | null;
-  paid: string | null;
-  expenses: string | null;
-};
-
-/**
- * What each live expense contributes, one row per share (`share`), per payer (`paid`) and one for
- * the expense itself (`n` = 1, no member): unnested from the row in ONE pass (a lateral), so the
- * expenses are read once and nothing is materialized.
- */
-const CONTRIBUTIONS = sql`cross join lateral (
-      select s."userId" as user_id, s.owed as share, 0::bigint as paid, 0 as n
-        from jsonb_to_recordset(e.shares) as s("userId" text, owed bigint)
-      union all
-      select p."userId", 0::bigint, p.amount, 0 from jsonb_to_recordset(e.paid_by) as p("userId" text, amount bigint)
-      union all
-      select null, 0::bigint, 0::bigint, 1) v`;
-
-/**
- * ONE aggregate statement over the group's live expenses in the range (`expenses_group_live_idx`):
- * each expense's shares and payers unnested from its row, summed per currency, bucket and member
- * (a claimed pending member counted as its account), plus a row per bucket with its expense count
- * (`user_id` null). Membership is in the same statement: one row `member: false` for a non-member.
- */
-const groupStatement = (groupId: string, userId: string, by: GroupStatsBy, q: StatsQuery) => {
-  const [from, to] = rangeOf(q);
-  return named(
-    nameOf('stats_group', by, q),
-    sql`with a as (select exists (select 1 from group_members m where m.group_id = ${groupId}::text
-                                                        and m.user_id = ${userId}::text) as member)
-    select a.member, r.* from a left join lateral (
-      select e.currency, ${KEYS[by].select} as key, coalesce(gm.claimed_by, v.user_id) as user_id,
-             sum(v.share)::text as share, sum(v.paid)::text as paid, sum(v.n)::text as expenses
-        from expenses e ${CONTRIBUTIONS}
-        left join group_members gm on gm.group_id = e.group_id and gm.user_id = v.user_id
-       where e.group_id = ${groupId}::text and e.deleted_at is null${from}${to}
-       group by e.currency, ${KEYS[by].group}, coalesce(gm.claimed_by, v.user_id)) r on a.member`,
-  );
-};
-
-type MyRow = { currency: string; key: string | null; share: string; paid: string; expenses: string };
-
-/**
- * ONE aggregate statement over the live expenses in the range of every group I am in that name me
- * (or a pending member I claimed: `involved_ids`), summing what I owe and paid, per currency and
- * bucket.
- */
-const myStatement = (userId: string, by: MyStatsBy, q: StatsQuery) => {
-  const [from, to] = rangeOf(q);
-  return named(
-    nameOf('stats_me', by, q),
-    sql`with mine as (select m.group_id, m.user_id from group_members m where m.user_id = ${userId}::text
-                      union all
-                      select c.group_id, c.user_id from group_members c where c.claimed_by = ${userId}::text)
-    select e.currency, ${KEYS[by].select} as key,
-           sum(case when mine.user_id is not null then v.share else 0 end)::text as share,
-           sum(case when mine.user_id is not null then v.paid else 0 end)::text as paid,
-           sum(v.n)::text as expenses
-      from expenses e ${CONTRIBUTIONS}
-      left join mine on mine.group_id = e.group_id and mine.user_id = v.user_id
-     where e.group_id in (select group_id from group_members where user_id = ${userId}::text)
-       and e.deleted_at is null${from}${to}
-       and e.involved_ids && array(select user_id from mine)
-     group by e.currency, ${KEYS[by].group}`,
-  );
-};
-
 /** The range as the answer states it: the instants of `from` and `to`, null when not given. */
 const rangeAnswer = (q: StatsQuery) => ({
   from: q.from === undefined ? null : new Date(q.from).toISOString(),
@@ -179,27 +90,39 @@ const byKey = (a: { key: string | null }, b: { key: string | null }) =>
   a.key === b.key ? 0 : a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : 1;
 const byCode = (a: { currency: string }, b: { currency: string }) => (a.currency < b.currency ? -1 : 1);
 
+/** The name of a figure of bucket `key` (or member) in a conversion: a prefix, and the key. */
+const figure = (prefix: string, key: string | null) => `${prefix}\u0000${key ?? ''}`;
+
 /**
- * Converts named figures, per currency, into `target` with the conversion of the balances (API.md
- * §6): every figure is one "member" of its currency, and one more entry makes each currency's
- * figures add up to zero, as balances do. Each converted figure is within one minor unit of exact.
- * Null (and the currencies without a rate) when a rate is missing.
+ * Converts named figures (`figuresOf` each currency's), into `target` with the conversion of the
+ * balances (API.md §6): every figure is one "member" of its currency, and one more entry makes each
+ * currency's figures add up to zero, as balances do. Each converted figure is within one minor unit
+ * of exact; `keys` are the buckets' keys of every currency. The currencies without a rate when one
+ * is missing.
  */
-async function convertFigures(
-  figures: { currency: string; values: Map<string, number> }[],
+async function convertFigures<C extends { currency: string; buckets: { key: string | null }[] }>(
+  currencies: C[],
+  figuresOf: (c: C) => [string, number][],
   target: string,
   groupRates: GroupRates,
   provider: RatesProvider | undefined,
-): Promise<{ values: Map<string, number>; rates: UsedRate[] } | { unconverted: string[] }> {
+): Promise<
+  { value: (name: string) => number; keys: (string | null)[]; rates: UsedRate[] } | { unconverted: string[] }
+> {
   const SINK = '\u0000sink';
-  const currencies = figures.map(({ currency, values }) => {
-    const members = [...values].map(([userId, net]) => ({ userId, net }));
+  const balances = currencies.map((c) => {
+    const members = figuresOf(c).map(([userId, net]) => ({ userId, net }));
     const sum = members.reduce((s, m) => s + m.net, 0);
-    return { currency, members: [...members, { userId: SINK, net: -sum }] };
+    return { currency: c.currency, members: [...members, { userId: SINK, net: -sum }] };
   });
   try {
-    const result = await convertedBalances(currencies, target, groupRates, provider);
-    return { values: new Map(result.members.map((m) => [m.userId, m.net])), rates: result.rates };
+    const result = await convertedBalances(balances, target, groupRates, provider);
+    const values = new Map(result.members.map((m) => [m.userId, m.net]));
+    return {
+      value: (name) => values.get(name) ?? 0,
+      keys: [...new Set(currencies.flatMap((c) => c.buckets.map((b) => b.key)))],
+      rates: result.rates,
+    };
   } catch (error) {
     if (error instanceof AppError && error.code === 'rate_unavailable') {
       const missing = (error.errors ?? [])
@@ -222,7 +145,7 @@ const NO_RATES: GroupRates = {
 
 /**
  * Statistics (API.md §14): what a group spent, and each member's share, per currency and bucket,
- * from the ledger's rows in one aggregate statement. Settlements are not spending: they move
+ * in one aggregate statement over the stored totals of the whole months and the live rows of the edges. Settlements are not spending: they move
  * money between members and are not counted. Negative amounts (income, reimbursements) sum as they are.
  */
 export function createStatsService(deps: {
@@ -230,7 +153,10 @@ export function createStatsService(deps: {
   provider?: RatesProvider | undefined;
   /** The group's own rates (fx/group-rates.ts), read only when a conversion is asked for. */
   groupRates: (userId: string, groupId: string) => Promise<GroupRates>;
+  /** Where the statements read (the stored totals; `rows`: the property test's oracle). @default 'totals' */
+  source?: StatsSource;
 }) {
+  const source = deps.source ?? 'totals';
   return {
     async group(
       userId: string,
@@ -239,7 +165,10 @@ export function createStatsService(deps: {
       query: StatsQuery,
       db: Knex = deps.knex,
     ): Promise<GroupStats> {
-      const rows = await readNamed<GroupRow>(createRunRead(db), groupStatement(groupId, userId, by, query));
+      const rows = await readNamed<GroupRow>(
+        createRunRead(db),
+        groupStatement(groupId, userId, by, query, source),
+      );
       if (!rows[0]?.member) throw notFound('Group');
       const perCurrency = new Map<string, Map<string | null, Bucket>>();
       for (const row of rows) {
@@ -296,26 +225,29 @@ export function createStatsService(deps: {
         unconverted: [],
       };
       if (query.currency === undefined) return stats;
-      const figures = currencies.map((c) => {
-        const values = new Map<string, number>([['total', c.total]]);
-        for (const b of c.buckets) values.set(`b\u0000${b.key ?? ''}`, b.total);
-        for (const m of c.members) {
-          values.set(`s\u0000${m.userId}`, m.share);
-          values.set(`p\u0000${m.userId}`, m.paid);
-        }
-        return { currency: c.currency, values };
-      });
       const rates = await deps.groupRates(userId, groupId);
-      const out = await convertFigures(figures, query.currency, rates, deps.provider);
+      const out = await convertFigures(
+        currencies,
+        (c) => [
+          ['total', c.total],
+          ...c.buckets.map((b): [string, number] => [figure('b', b.key), b.total]),
+          ...c.members.flatMap((m): [string, number][] => [
+            [figure('s', m.userId), m.share],
+            [figure('p', m.userId), m.paid],
+          ]),
+        ],
+        query.currency,
+        rates,
+        deps.provider,
+      );
       if ('unconverted' in out) return { ...stats, unconverted: out.unconverted };
-      const v = (name: string) => out.values.get(name) ?? 0;
-      const keys = [...new Set(currencies.flatMap((c) => c.buckets.map((b) => b.key)))];
+      const v = out.value;
       const users = [...new Set(currencies.flatMap((c) => c.members.map((m) => m.userId)))].sort();
       stats.converted = {
         currency: query.currency,
         total: v('total'),
-        members: users.map((u) => ({ userId: u, share: v(`s\u0000${u}`), paid: v(`p\u0000${u}`) })),
-        buckets: keys.map((key) => ({ key, total: v(`b\u0000${key ?? ''}`) })).sort(byKey),
+        members: users.map((u) => ({ userId: u, share: v(figure('s', u)), paid: v(figure('p', u)) })),
+        buckets: out.keys.map((key) => ({ key, total: v(figure('b', key)) })).sort(byKey),
         rates: out.rates,
       };
       return stats;
@@ -323,7 +255,7 @@ export function createStatsService(deps: {
 
     /** My share across my groups; a conversion uses the provider's rates only (groups' rates differ). */
     async mine(userId: string, by: MyStatsBy, query: StatsQuery, db: Knex = deps.knex): Promise<MyStats> {
-      const rows = await readNamed<MyRow>(createRunRead(db), myStatement(userId, by, query));
+      const rows = await readNamed<MyRow>(createRunRead(db), myStatement(userId, by, query, source));
       const perCurrency = new Map<string, MyBucket[]>();
       for (const row of rows) {
         const buckets = perCurrency.get(row.currency) ?? [];
@@ -353,27 +285,28 @@ export function createStatsService(deps: {
         unconverted: [],
       };
       if (query.currency === undefined) return stats;
-      const figures = currencies.map((c) => {
-        const values = new Map<string, number>([
+      const out = await convertFigures(
+        currencies,
+        (c) => [
           ['share', c.share],
           ['paid', c.paid],
-        ]);
-        for (const b of c.buckets) {
-          values.set(`s\u0000${b.key ?? ''}`, b.share);
-          values.set(`p\u0000${b.key ?? ''}`, b.paid);
-        }
-        return { currency: c.currency, values };
-      });
-      const out = await convertFigures(figures, query.currency, NO_RATES, deps.provider);
+          ...c.buckets.flatMap((b): [string, number][] => [
+            [figure('s', b.key), b.share],
+            [figure('p', b.key), b.paid],
+          ]),
+        ],
+        query.currency,
+        NO_RATES,
+        deps.provider,
+      );
       if ('unconverted' in out) return { ...stats, unconverted: out.unconverted };
-      const v = (name: string) => out.values.get(name) ?? 0;
-      const keys = [...new Set(currencies.flatMap((c) => c.buckets.map((b) => b.key)))];
+      const v = out.value;
       stats.converted = {
         currency: query.currency,
         share: v('share'),
         paid: v('paid'),
-        buckets: keys
-          .map((key) => ({ key, share: v(`s\u0000${key ?? ''}`), paid: v(`p\u0000${key ?? ''}`) }))
+        buckets: out.keys
+          .map((key) => ({ key, share: v(figure('s', key)), paid: v(figure('p', key)) }))
           .sort(byKey),
         rates: out.rates,
       };

@@ -362,7 +362,7 @@ export interface paths {
     };
     /**
      * The caller's groups
-     * @description Ordered by the caller's join time, newest first (then by id, descending). Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
+     * @description Ordered by the caller's join time, newest first (then by id, descending); `archived` keeps the archived groups only (`true`) or the others only (`false`). Cursor-paginated: `limit` 1–100 (default 20) and the opaque `cursor` of the previous page. Unknown query parameters are rejected with `422 validation_failed`, as is a cursor this API did not issue.
      */
     get: operations['listGroups'];
     put?: never;
@@ -1490,7 +1490,7 @@ export interface paths {
     };
     /**
      * What a group spent, by category, member or month
-     * @description Per currency: the total spent, each member’s share and payments, and the breakdown `by`. Computed from the ledger’s rows in one aggregate statement over the live expenses with `from ≤ occurredAt < to` (UTC months). Settlements are not spending and are not counted. Negative amounts sum as they are. With `?currency=`, `converted` gives the totals in that currency where every currency has a rate (else `converted` is null and `unconverted` names the currencies without one).
+     * @description Per currency: the total spent, each member’s share and payments, and the breakdown `by`. Counts the live expenses with `from ≤ occurredAt < to` (UTC months), in one aggregate statement: the whole months from stored totals, the partial months at the edges from the expenses there (API.md §14.2, cost). Settlements are not spending and are not counted. Negative amounts sum as they are. With `?currency=`, `converted` gives the totals in that currency where every currency has a rate (else `converted` is null and `unconverted` names the currencies without one).
      */
     get: operations['getGroupStats'];
     put?: never;
@@ -1510,7 +1510,7 @@ export interface paths {
     };
     /**
      * My share across my groups, by category, group or month
-     * @description Per currency: my share (as the pending members I claimed too) and what I paid, and the breakdown `by`. The conversion uses the provider’s rates only (groups’ own rates differ). Computed from the ledger’s rows in one aggregate statement over the live expenses with `from ≤ occurredAt < to` (UTC months). Settlements are not spending and are not counted. Negative amounts sum as they are. With `?currency=`, `converted` gives the totals in that currency where every currency has a rate (else `converted` is null and `unconverted` names the currencies without one).
+     * @description Per currency: my share (as the pending members I claimed too) and what I paid, and the breakdown `by`. The conversion uses the provider’s rates only (groups’ own rates differ). Counts the live expenses with `from ≤ occurredAt < to` (UTC months), in one aggregate statement: the whole months from stored totals, the partial months at the edges from the expenses there (API.md §14.2, cost). Settlements are not spending and are not counted. Negative amounts sum as they are. With `?currency=`, `converted` gives the totals in that currency where every currency has a rate (else `converted` is null and `unconverted` names the currencies without one).
      */
     get: operations['getMyStats'];
     put?: never;
@@ -7445,6 +7445,8 @@ export interface operations {
         limit?: number;
         /** @description The `nextCursor` of the previous page of this list (and filters), exactly as given; anything else is 422 */
         cursor?: string;
+        /** @description `true`: only the archived groups; `false`: only the others; absent: all of them */
+        archived?: boolean;
       };
       header?: {
         /** @description `304 Not Modified` when the current ETag matches. */

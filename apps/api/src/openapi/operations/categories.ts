@@ -15,8 +15,8 @@ const ONE = `${CATEGORIES}/{categoryId}`;
 const OWN_ONLY =
   'Only the group’s own categories (`cat_…`) can be changed: a default id (or a deleted or unknown one) is `404`.';
 const STATS_NOTE =
-  'Computed from the ledger’s rows in one aggregate statement over the live expenses with `from ≤ occurredAt < to` ' +
-  '(UTC months). Settlements are not spending and are not counted. Negative amounts sum as they are. With ' +
+  'Counts the live expenses with `from ≤ occurredAt < to` (UTC months), in one aggregate statement: the whole ' +
+  'months from stored totals, the partial months at the edges from the expenses there (API.md §14.2, cost). Settlements are not spending and are not counted. Negative amounts sum as they are. With ' +
   '`?currency=`, `converted` gives the totals in that currency where every currency has a rate (else `converted` ' +
   'is null and `unconverted` names the currencies without one).';
 

@@ -1,4 +1,4 @@
-import { addMemberBody, createGroupBody, listQuery, noBody, patchGroupBody } from '../../schemas';
+import { addMemberBody, createGroupBody, listGroupsQuery, noBody, patchGroupBody } from '../../schemas';
 import { EXPORTS_NOTE, GROUPS_BOUND_NOTE, LIST_NOTE, MEMBERS_BOUND_NOTE } from './notes';
 import { noContent, page } from './shapes';
 import type { Operation } from './types';
@@ -11,8 +11,8 @@ export const groupsOperations: Operation[] = [
     operationId: 'listGroups',
     tag: 'Groups',
     summary: "The caller's groups",
-    description: `Ordered by the caller's join time, newest first (then by id, descending). ${LIST_NOTE}`,
-    query: listQuery,
+    description: `Ordered by the caller's join time, newest first (then by id, descending); \`archived\` keeps the archived groups only (\`true\`) or the others only (\`false\`). ${LIST_NOTE}`,
+    query: listGroupsQuery,
     success: [page('GroupPage', 'groups')],
   },
   {
