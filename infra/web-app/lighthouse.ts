@@ -19,8 +19,13 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../test/browser/chromium';
 import { makeTrip, signInOnPage } from './trip';
 
-type Category = { title: string; score: number | null };
-type Audit = { title: string; displayValue?: string };
+type Category = { title: string; score: number | null; auditRefs: { id: string; weight: number }[] };
+type Audit = {
+  title: string;
+  displayValue?: string;
+  score: number | null;
+  details?: { items?: { node?: { snippet?: string } }[] };
+};
 type Lighthouse = (
   url: string,
   flags: {
@@ -89,6 +94,18 @@ async function main(): Promise<void> {
     for (const id of METRICS) {
       const audit = result.lhr.audits[id];
       if (audit) process.stdout.write(`  ${audit.title}: ${audit.displayValue ?? ''}\n`);
+    }
+    // The elements that moved (cumulative layout shift), when any did.
+    // What cost points outside performance, with the elements concerned.
+    for (const id of CATEGORIES.filter((c) => c !== 'performance')) {
+      for (const ref of result.lhr.categories[id]?.auditRefs ?? []) {
+        const audit = result.lhr.audits[ref.id];
+        if (ref.weight === 0 || !audit || audit.score === null || audit.score >= 1) continue;
+        const nodes = (audit.details?.items ?? []).map((item) => item.node?.snippet).filter(Boolean);
+        process.stdout.write(
+          `  ${id} ✗ ${audit.title}${nodes.length ? `: ${nodes.slice(0, 3).join(' ')}` : ''}\n`,
+        );
+      }
     }
   } finally {
     await context.close();

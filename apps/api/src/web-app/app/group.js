@@ -104,7 +104,8 @@ export function GroupScreen({ groupId }) {
     };
   }, [groupId]);
 
-  if (!group || !loaded) return html`<section><p>${t('loading')}</p></section>`;
+  // Keyed: Preact would otherwise reuse this section for the balances', which then "moves" (a shift).
+  if (!group || !loaded) return html`<section key="loading"><p>${t('loading')}</p></section>`;
   const names = namesOf(group);
   // A group without records yet: everyone at zero in its currency.
   const shown = balances.length
