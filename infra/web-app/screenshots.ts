@@ -40,6 +40,9 @@ async function main(): Promise<void> {
         await page.goto(`${server.url}/#/g/${trip.groupId}`);
         await page.locator('#balances svg').waitFor();
         await shoot(page, 'web-app-group');
+        await page.goto(`${server.url}/#/g/${trip.groupId}/stats`);
+        await page.locator('figure.chart svg').first().waitFor();
+        await shoot(page, 'web-app-stats');
       } else {
         await page.goto(`${server.url}/#/g/${trip.groupId}/add`);
         await page.locator('#expense-form').waitFor();

@@ -75,8 +75,8 @@ async function api<T>(url: string, token: string, method: string, route: string,
 export type Trip = { email: string; groupId: string };
 
 /**
- * Ada (`ada-<tag>@example.com`) and Bob on Tally, Cy not yet (pending), a trip in EUR with four
- * expenses split equally. Returns Ada's email (password {@link PASSWORD}) and the group.
+ * Ada (`ada-<tag>@example.com`) and Bob on Tally, Cy not yet (pending), a trip in EUR with six
+ * expenses split equally, in four categories over two months. Returns Ada's email (password {@link PASSWORD}) and the group.
  */
 export async function makeTrip(url: string, tag = crypto.randomUUID().slice(0, 8)): Promise<Trip> {
   type Session = { accessToken: string; user: { id: string } };
@@ -94,18 +94,23 @@ export async function makeTrip(url: string, tag = crypto.randomUUID().slice(0, 8
   await as('POST', `/v1/groups/${group.id}/members`, { userId: bob.user.id });
   const cy = await as('POST', `/v1/groups/${group.id}/members`, { name: 'Cy' });
   const everyone = [ada.user.id, bob.user.id, cy.userId];
-  const expenses: [string, number, string][] = [
-    ['Flights', 42_000, ada.user.id],
-    ['Apartment', 36_000, bob.user.id],
-    ['Dinner at Zé', 8_450, ada.user.id],
-    ['Tram passes', 2_880, bob.user.id],
+  // Over two months, in four categories: the statistics have something to chart.
+  const expenses: [string, number, string, string, string][] = [
+    ['Flights', 42_000, ada.user.id, 'travel', '2026-10-02'],
+    ['Apartment', 36_000, bob.user.id, 'travel', '2026-10-03'],
+    ['Dinner at Zé', 8_450, ada.user.id, 'food', '2026-10-04'],
+    ['Tram passes', 2_880, bob.user.id, 'transport', '2026-10-04'],
+    ['Market', 3_120, cy.userId, 'groceries', '2026-11-05'],
+    ['Fado night', 6_000, ada.user.id, 'entertainment', '2026-11-06'],
   ];
-  for (const [description, amount, paidBy] of expenses) {
+  for (const [description, amount, paidBy, categoryId, day] of expenses) {
     await as('POST', '/v1/expenses', {
       groupId: group.id,
       description,
       amount,
       paidBy,
+      categoryId,
+      occurredAt: `${day}T19:00:00Z`,
       split: { type: 'equal', between: everyone },
     });
   }
