@@ -6,16 +6,18 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
+import { freePort } from '../../test/support/free-port';
 import { ensureBuilt } from '../fleet/ensure-built';
 import { NODE_FLAGS_BY_ROLE } from '../fleet/node-flags';
 import type { WsBenchOptions } from './ws-bench';
 import type { ClientKind, Command } from './ws-clients';
 import { channelOf, ioBroadcast } from './ws-socketio-server';
+
+export { freePort };
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -86,18 +88,6 @@ export const BASELINE_PAD = 760;
 /** The server bundle Tally runs from: BENCH_TALLY_BUNDLE, or this tree's dist/ (built if stale). */
 export const tallyBundle = (): string =>
   env.BENCH_TALLY_BUNDLE ? path.resolve(env.BENCH_TALLY_BUNDLE) : ensureBuilt();
-
-/** A port free on 127.0.0.1 now (test/support's own would load the whole server through its imports). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * Tally's connections each get an access token of their own (its owner's, with its own `jti`), as

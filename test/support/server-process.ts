@@ -10,13 +10,15 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt } from '../../infra/fleet/ensure-built';
 import { withEmbeddedTemplate } from './embedded-template';
+import { freePort } from './free-port';
 import { TEST_JWT_SECRET } from './test-server';
 import { errorMessage, until } from './until';
+
+export { freePort };
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -48,17 +50,6 @@ export type ServerProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts a server process (`NODE_ENV=test` unless `env` says otherwise) and waits until `/readyz`

@@ -10,14 +10,16 @@
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { accessSync, chownSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { freePort } from './free-port';
 import { probePostgres, probeRedis } from './service-probes';
 import type { ThrowawayService } from './services';
 import { errorMessage, until } from './until';
+
+export { freePort };
 
 const execFileAsync = promisify(execFile);
 
@@ -44,22 +46,6 @@ function findOnPath(name: string, extraDirs: string[] = []): string | undefined 
     if (isExecutable(candidate)) return candidate;
   }
   return undefined;
-}
-
-/** A free TCP port on 127.0.0.1 (another process could still take it before we bind: callers retry). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('could not determine a free port'));
-      });
-    });
-  });
 }
 
 export function tail(file: string, lines = 30): string {
