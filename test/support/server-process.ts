@@ -110,9 +110,9 @@ export async function spawnServer(
     });
   });
   const url = `http://127.0.0.1:${port}`;
-  let ended = false;
-  void exited.then(() => {
-    ended = true;
+  let ended: string | undefined;
+  void exited.then(({ code, signal }) => {
+    ended = signal ? `signal ${signal}` : `exit code ${code}`;
   });
   const probe = options.waitFor === 'healthz' ? 'healthz' : 'readyz';
   const healthy = async () => (await fetch(`${url}/${probe}`)).ok;
@@ -123,7 +123,7 @@ export async function spawnServer(
       // A boot on embedded PGlite (its WebAssembly database opened and migrated) takes about 10 s on
       // this machine alone and three times that when other suites load both cores.
       timeoutMs: options.bootTimeoutMs ?? 55_000,
-      abort: () => (ended ? 'it exited during start-up' : undefined),
+      abort: () => (ended ? `it exited during start-up (${ended})` : undefined),
     });
   } catch (error) {
     child.kill('SIGKILL');
