@@ -204,7 +204,7 @@ describe('the web app: its tools screens', () => {
     await ada.locator('#activity-list li', { hasText: 'imported a Splitwise export: 7 created' }).waitFor();
   });
 
-  it('adds a webhook that receives a signed delivery, shows its log, sends it again and deletes it', async () => {
+  it('adds a webhook that receives a signed delivery, shows its log, sends it again, edits and deletes it', async () => {
     await go(ada, `#/g/${groupId}/webhooks`);
     await ada.getByLabel('URL').fill(`${receiver.url}/next`);
     await ada.getByLabel('Event types').fill('expense.created');
@@ -251,6 +251,21 @@ describe('the web app: its tools screens', () => {
       });
     }
     await go(ada, `#/g/${groupId}/webhooks`);
+    // Edited in place: a description and one more event type.
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await item.locator('form.webhook-edit').getByLabel('Description').fill('Bookkeeping');
+    await item
+      .locator('form.webhook-edit')
+      .getByLabel('Event types')
+      .fill('expense.created, settlement.created');
+    await item.getByRole('button', { name: 'Save changes' }).click();
+    await status(ada, `Saved the webhook to ${receiver.url}/next.`);
+    await item.filter({ hasText: 'Bookkeeping' }).filter({ hasText: 'settlement.created' }).waitFor();
+    const [row] = await app.t.db!.knex('webhook_endpoints').where({ group_id: groupId });
+    expect([row.description, row.event_types]).toEqual([
+      'Bookkeeping',
+      ['expense.created', 'settlement.created'],
+    ]);
     await item.getByRole('button', { name: 'Delete' }).click();
     await status(ada, `Deleted the webhook to ${receiver.url}/next.`);
     await ada.locator('#webhook-list > li').waitFor({ state: 'detached' });
@@ -428,7 +443,7 @@ describe('the web app: its tools screens', () => {
 
   it('opens an invite link pasted on the groups screen, and revokes it so it lets nobody in', async () => {
     await go(ada, `#/g/${groupId}`);
-    await ada.getByRole('button', { name: 'Make an invite link (7 days)' }).click();
+    await ada.getByRole('button', { name: 'Make an invite link' }).click();
     const link = (await ada.locator('#invite-link').getAttribute('href')) as string;
     await ada.locator('#live-invites li').waitFor();
 

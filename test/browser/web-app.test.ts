@@ -38,8 +38,13 @@ describe('the web app at / in headless Chromium', () => {
     await expectBar(page, 'Ada', '€15.00');
     await expectBar(page, 'Cy', '-€15.00');
     await page.locator('#transfers li', { hasText: 'Cy owes Ada €15.00' }).waitFor();
-    await page.getByRole('button', { name: 'Make an invite link (7 days)' }).click();
+    await page.getByLabel('Valid for').selectOption('30');
+    await page.getByRole('button', { name: 'Make an invite link' }).click();
     await page.locator('#invite-link').waitFor();
+    // Made for 30 days, as chosen.
+    const [invite] = await app.t.db!.knex('invites').orderBy('created_at', 'desc').limit(1);
+    const days = (new Date(invite.expires_at).getTime() - new Date(invite.created_at).getTime()) / 86_400_000;
+    expect(Math.round(days)).toBe(30);
     await page.locator('svg.qr').waitFor();
     await checkAccessibility(page, 'group');
 
@@ -147,7 +152,7 @@ describe('the web app at / in headless Chromium', () => {
     await ada.getByLabel('Add someone not on Tally yet').fill('Bea');
     await ada.locator('#pending-form button').click();
     await ada.locator('#member-list li', { hasText: 'not on Tally yet' }).waitFor();
-    await ada.getByRole('button', { name: 'Make an invite link (7 days)' }).click();
+    await ada.getByRole('button', { name: 'Make an invite link' }).click();
     const invite = (await ada.locator('#invite-link').getAttribute('href')) as string;
     expect(invite).toMatch(/:\d+\/#\/join\/[A-Za-z0-9_-]{43}$/);
 

@@ -177,8 +177,9 @@ export function GroupScreen({ groupId }) {
     await loadGroup();
   });
 
-  const makeInvite = attempt(async () => {
-    const made = await tally.invites.create(groupId);
+  const makeInvite = attempt(async (event) => {
+    const expiresInDays = Number(new FormData(event.target).get('days') ?? 7);
+    const made = await tally.invites.create(groupId, { expiresInDays });
     setInvite(`${window.location.origin}/#/join/${made.code}`);
   });
 
@@ -295,7 +296,12 @@ export function GroupScreen({ groupId }) {
                   ${t('share')}
                 </button>`
               }`
-          : html`<button type="button" id="make-invite" onClick=${makeInvite}>${t('makeInvite')}</button>`
+          : html`<form id="invite-form" class="row" onSubmit=${makeInvite}>
+              <label>${t('inviteValidFor')} <select name="days">
+                ${[1, 7, 30].map((days) => html`<option key=${days} value=${days} selected=${days === 7}>${t('days', days)}</option>`)}
+              </select></label>
+              <button type="submit" id="make-invite">${t('makeInvite')}</button>
+            </form>`
       }
       <${LiveInvites} groupId=${groupId} made=${invite} />
       </div>

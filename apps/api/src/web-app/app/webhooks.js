@@ -48,6 +48,26 @@ function Deliveries({ groupId, hook }) {
   </div>`;
 }
 
+/** The form fields of an endpoint (URL, description, event types), filled with `hook`'s when editing. */
+function WebhookFields({ hook }) {
+  return html`<${Field} label=${t('webhooks.url')} name="url" type="url" required maxlength="2048" autocomplete="off"
+      defaultValue=${hook?.url} />
+    <${Field} label=${t('webhooks.description')} name="description" maxlength="200" autocomplete="off"
+      defaultValue=${hook?.description ?? ''} />
+    <${Field} label=${t('webhooks.eventTypes')} name="eventTypes" autocomplete="off"
+      defaultValue=${hook?.eventTypes.join(', ') ?? ''} />`;
+}
+
+/** What the fields say: the URL, the description (empty: none), the event types (none: every type). */
+const fieldsOf = (form) => ({
+  url: String(form.get('url')).trim(),
+  description: String(form.get('description') ?? '').trim(),
+  eventTypes: String(form.get('eventTypes') ?? '')
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean),
+});
+
 export function WebhooksScreen({ groupId }) {
   const [hooks, setHooks] = useState();
   const [secret, setSecret] = useState();
@@ -58,22 +78,22 @@ export function WebhooksScreen({ groupId }) {
   }, [groupId]);
 
   const create = attempt(async (event) => {
-    const form = new FormData(event.target);
-    const eventTypes = String(form.get('eventTypes') ?? '')
-      .split(',')
-      .map((type) => type.trim())
-      .filter(Boolean);
-    const description = String(form.get('description') ?? '').trim();
-    const hook = await tally.webhooks.create(groupId, {
-      url: String(form.get('url')).trim(),
-      eventTypes,
-      ...(description ? { description } : {}),
-    });
+    const { description, ...fields } = fieldsOf(new FormData(event.target));
+    const hook = await tally.webhooks.create(groupId, { ...fields, ...(description ? { description } : {}) });
     event.target.reset();
     setSecret(hook.secret);
     await load();
     say(t('webhooks.added', hook.url));
   });
+  const [editing, setEditing] = useState();
+  const edit = (hook) =>
+    attempt(async (event) => {
+      const form = new FormData(event.target);
+      const updated = await tally.webhooks.update(groupId, hook.id, fieldsOf(form));
+      setEditing(undefined);
+      await load();
+      say(t('webhooks.edited', updated.url));
+    });
   const toggle = (hook) =>
     attempt(async () => {
       await tally.webhooks.update(groupId, hook.id, { enabled: !hook.enabled });
@@ -107,10 +127,18 @@ export function WebhooksScreen({ groupId }) {
                 <br /><span class="muted">${hook.eventTypes.length ? hook.eventTypes.join(', ') : t('webhooks.everyEvent')} ·
                 ${hook.enabled ? t('webhooks.upTo', hook.deliveredSeq) : t('webhooks.disabled', hook.disabledReason)}</span></span>
               <button type="button" aria-expanded=${open === hook.id} onClick=${() => setOpen(open === hook.id ? undefined : hook.id)}>${t('webhooks.deliveries')}</button>
+              <button type="button" aria-expanded=${editing === hook.id} onClick=${() => setEditing(editing === hook.id ? undefined : hook.id)}>${t('webhooks.edit')}</button>
               <button type="button" onClick=${toggle(hook)}>${hook.enabled ? t('webhooks.disable') : t('webhooks.enable')}</button>
               <button type="button" onClick=${rotate(hook)}>${t('webhooks.rotate')}</button>
               <button type="button" onClick=${remove(hook)}>${t('delete')}</button>
             </div>
+            ${
+              editing === hook.id &&
+              html`<form class="webhook-edit" onSubmit=${edit(hook)}>
+                <${WebhookFields} hook=${hook} />
+                <button class="primary" type="submit">${t('webhooks.save')}</button>
+              </form>`
+            }
             ${open === hook.id && html`<${Deliveries} groupId=${groupId} hook=${hook} />`}
           </li>`,
         )}
@@ -127,9 +155,7 @@ export function WebhooksScreen({ groupId }) {
     <section aria-labelledby="new-webhook-title">
       <h2 id="new-webhook-title">${t('webhooks.new')}</h2>
       <form id="webhook-form" onSubmit=${create}>
-        <${Field} label=${t('webhooks.url')} name="url" type="url" required maxlength="2048" autocomplete="off" />
-        <${Field} label=${t('webhooks.description')} name="description" maxlength="200" autocomplete="off" />
-        <${Field} label=${t('webhooks.eventTypes')} name="eventTypes" autocomplete="off" />
+        <${WebhookFields} />
         <button class="primary" type="submit">${t('add')}</button>
       </form>
     </section>`;
