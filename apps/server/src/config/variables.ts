@@ -344,7 +344,7 @@ const mailVariables = {
     .uri({ scheme: ['http', 'https'] })
     .empty('')
     .description(
-      'Where users open the web client: reset links in mails are `APP_URL/#reset=<token>`. Unset: `http://localhost:PORT`, this process’s own web client.',
+      'Where users open the web app: reset links in mails are `APP_URL/#reset=<token>`. Unset: `http://localhost:PORT`, this process’s own web app.',
     ),
   PASSWORD_RESET_TTL_SECONDS: integer(
     { min: 1, max: 86400, default: 1800 },

@@ -106,7 +106,7 @@ export const notificationsOperations: Operation[] = [
     summary: 'One-click unsubscribe from a notification mail (RFC 8058)',
     description:
       "The URL of a notification mail's `List-Unsubscribe` header: mail clients post " +
-      "`List-Unsubscribe=One-Click` to it (any body is ignored); the web client posts it from the mail's visible " +
+      "`List-Unsubscribe=One-Click` to it (any body is ignored); the web app posts it from the mail's visible " +
       'link. Turns off mails of the kind the mail was (or the weekly digest); no sign-in. Posting it again: `204` ' +
       'again. A token that is not genuine: `422 validation_failed` at `token`. Rate limited per IP like `/v1/auth`.',
     public: true,
