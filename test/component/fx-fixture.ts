@@ -8,6 +8,7 @@ export type Converted = {
   currency: string;
   members: { userId: string; net: number }[];
   simplified: { from: string; to: string; amount: number }[];
+  original: { from: string; to: string; amount: number }[];
   rates: { currency: string; base: string; rate: string; source: string; asOf: string }[];
 };
 

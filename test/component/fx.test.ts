@@ -148,6 +148,7 @@ describe('group rates and converted balances, without a provider', () => {
         { userId: bob.id, net: -500 },
       ],
       simplified: [{ from: bob.id, to: ada.id, amount: 500 }],
+      original: [{ from: bob.id, to: ada.id, amount: 500 }],
       rates: [],
     });
   });
@@ -208,6 +209,18 @@ describe('group rates and converted balances, without a provider', () => {
       { from: eve.id, to: ada.id, amount: 7416 },
       { from: eve.id, to: bob.id, amount: 2641 },
     ]);
+    // The original debts in yen: Bob and Eve each owe Ada 3333 cents (3707.88… yen), Eve owes Bob
+    // 6349 yen. Rounded down (3707, 3707, 6349) they leave Ada 2 yen short of 7416 and Bob and Eve 1
+    // over: settled as `simplified` settles, one yen from each to Ada. Each member's debts add up to
+    // their converted net.
+    expect(yen.original).toHaveLength(3);
+    expect(yen.original).toEqual(
+      expect.arrayContaining([
+        { from: bob.id, to: ada.id, amount: 3708 },
+        { from: eve.id, to: ada.id, amount: 3708 },
+        { from: eve.id, to: bob.id, amount: 6349 },
+      ]),
+    );
 
     const dinars = (await converted(bob, groupId, 'KWD').expect(200)).body.converted as Converted;
     // In fils (1/1000 KWD): USD 6666 cents → 66.66 / 1.1414 × 0.3467 × 1000 = 20247.97…;
@@ -300,6 +313,7 @@ describe('converted balances through the SDK', () => {
         { userId: bobSession.user.id, net: -13142 },
       ],
       simplified: [{ from: bobSession.user.id, to: adaSession.user.id, amount: 13142 }],
+      original: [{ from: bobSession.user.id, to: adaSession.user.id, amount: 13142 }],
       rates: [{ currency: 'USD', base: 'EUR', rate: '1.1414', source: 'group', asOf: '2018-12-21' }],
     });
     expect((await bob.groups.balances(group.id)).converted).toBeUndefined();

@@ -264,3 +264,120 @@ describe('convertBalances, for random rates and amounts', () => {
     );
   });
 });
+
+// ---- the original debts in the target currency ---------------------------------------------------
+/** One currency's recorded debts between pairs of users, and the nets they make (every user listed). */
+const currencyPairsArb = (currency: string) =>
+  fc
+    .array(
+      fc.record({
+        from: fc.constantFrom(...USERS),
+        to: fc.constantFrom(...USERS),
+        amount: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 1e10 })),
+      }),
+      { maxLength: 12 },
+    )
+    .map((pairs) => {
+      const original = pairs.filter((p) => p.from !== p.to);
+      const nets = new Map(USERS.map((u) => [u, 0]));
+      for (const { from, to, amount } of original) {
+        nets.set(from, (nets.get(from) as number) - amount);
+        nets.set(to, (nets.get(to) as number) + amount);
+      }
+      return {
+        currency,
+        members: USERS.map((userId) => ({ userId, net: nets.get(userId) as number })),
+        original,
+      };
+    });
+
+const pairsCaseArb = fc
+  .record({
+    currencies: fc.shuffledSubarray(CODES, { minLength: 1, maxLength: 3 }),
+    target: fc.constantFrom(...CODES),
+    rateTexts: fc.array(rateArb, { minLength: CODES.length, maxLength: CODES.length }),
+  })
+  .chain(({ currencies, target, rateTexts }) =>
+    fc.record({
+      target: fc.constant(target),
+      rates: fc.constant(new Map(CODES.map((code, i) => [code, parseRate(rateTexts[i] as string)]))),
+      currencies: fc.tuple(...currencies.map(currencyPairsArb)),
+    }),
+  );
+
+describe('convertBalances: the original debts in the target currency', () => {
+  it("add up to each member's converted net, one debt per pair, each near its exact value", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(pairsCaseArb, ({ currencies, target, rates: rateOf }) => {
+        let result: ReturnType<typeof convertBalances>;
+        try {
+          result = convertBalances(currencies, target, rateOf);
+        } catch (error) {
+          expect((error as Error).message).toMatch(/beyond a safe integer/);
+          return;
+        }
+        checked += 1;
+        const original = result.original ?? [];
+        expect(result.original).toBeDefined();
+        const sums = new Map<string, number>();
+        const pairs = new Set<string>();
+        for (const { from, to, amount } of original) {
+          expect(from === to || amount <= 0 || !Number.isSafeInteger(amount)).toBe(false);
+          const pair = [from, to].sort().join(' ');
+          expect(pairs.has(pair)).toBe(false);
+          pairs.add(pair);
+          sums.set(from, (sums.get(from) ?? 0) - amount);
+          sums.set(to, (sums.get(to) ?? 0) + amount);
+          // Within a few units of the pair's exact converted debt (its debts in every currency, netted).
+          const lone = currencies.map(({ currency, original: recorded }) => {
+            let owed = 0;
+            for (const p of recorded) {
+              if (p.from === from && p.to === to) owed += p.amount;
+              if (p.from === to && p.to === from) owed -= p.amount;
+            }
+            return { currency, members: [{ userId: to, net: owed }] };
+          });
+          const { n, d } = exactNet(lone, target, rateOf, to);
+          const distance = BigInt(amount) * d - n;
+          const bound = BigInt(USERS.length) * (d > 0n ? d : -d);
+          expect(distance < bound && distance > -bound).toBe(true);
+        }
+        for (const { userId, net } of result.members)
+          expect([userId, sums.get(userId) ?? 0]).toEqual([userId, net]);
+        expect(original).toEqual(
+          [...original].sort((p, q) =>
+            p.from < q.from ? -1 : p.from > q.from ? 1 : p.to < q.to ? -1 : p.to > q.to ? 1 : 0,
+          ),
+        );
+      }),
+      { numRuns: 300 },
+    );
+    expect(checked).toBeGreaterThan(150);
+  });
+
+  it('leaves them out when a currency came without its original debts', () => {
+    const result = convertBalances(
+      [
+        {
+          currency: 'EUR',
+          members: [
+            { userId: 'usr_a', net: 100 },
+            { userId: 'usr_b', net: -100 },
+          ],
+          original: [{ from: 'usr_b', to: 'usr_a', amount: 100 }],
+        },
+        {
+          currency: 'USD',
+          members: [
+            { userId: 'usr_a', net: -50 },
+            { userId: 'usr_b', net: 50 },
+          ],
+        },
+      ],
+      'EUR',
+      ECB,
+    );
+    expect(result.original).toBeUndefined();
+  });
+});

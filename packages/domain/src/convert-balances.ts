@@ -5,14 +5,28 @@ import type { Rate } from './parse-rate';
 import { simplifyDebts } from './simplify-debts';
 import type { MemberNet, Transfer } from './types';
 
-/** One currency's nets (API.md §6): integers in its minor units adding up to 0. */
-export type CurrencyNets = { currency: string; members: readonly MemberNet[] };
+/**
+ * One currency's nets (API.md §6): integers in its minor units adding up to 0; with `original`, the
+ * debts as recorded between pairs of members (`from` owes `to` `amount`), which add up to the nets.
+ */
+export type CurrencyNets = {
+  currency: string;
+  members: readonly MemberNet[];
+  original?: readonly Transfer[];
+};
 
 export type ConvertedBalances = {
   /** Every member of any input currency, in order of first appearance, with their converted net. */
   members: MemberNet[];
   /** Settles the converted nets exactly (see `simplifyDebts`). */
   simplified: Transfer[];
+  /**
+   * The original debts in the target currency, when every input currency has its `original`: per
+   * pair of members, the exact converted debts netted and rounded down, plus the whole units that
+   * rounding leaves over, settled as `simplifyDebts` would; so each member's debts add up to their
+   * converted net exactly. Sorted by `from`, then `to`.
+   */
+  original?: Transfer[];
 };
 
 const gcd = (a: bigint, b: bigint): bigint => {
@@ -61,8 +75,8 @@ export function convertBalances(
   const order: string[] = [];
   const totals = new Map<string, bigint>();
   // Each currency's factor into target minor units, a / b; the exact nets share a denominator.
-  const parts: { a: bigint; b: bigint; nets: readonly MemberNet[] }[] = [];
-  for (const { currency, members } of currencies) {
+  const parts: { a: bigint; b: bigint; nets: readonly MemberNet[]; pairs: readonly Transfer[] }[] = [];
+  for (const { currency, members, original } of currencies) {
     let sum = 0n;
     for (const { userId, net } of members) {
       if (!Number.isSafeInteger(net)) throw new RangeError(`net of ${userId} must be a safe integer`);
@@ -75,7 +89,7 @@ export function convertBalances(
     if (sum !== 0n) throw new RangeError(`the nets of ${currency} add up to ${sum}, not 0`);
     if (members.every((m) => m.net === 0)) continue;
     if (currency === target) {
-      parts.push({ a: 1n, b: 1n, nets: members });
+      parts.push({ a: 1n, b: 1n, nets: members, pairs: original ?? [] });
       continue;
     }
     const from = rates.get(currency);
@@ -88,7 +102,7 @@ export function convertBalances(
     const common = gcd(a, b);
     a /= common;
     b /= common;
-    parts.push({ a, b, nets: members });
+    parts.push({ a, b, nets: members, pairs: original ?? [] });
   }
 
   const denominator = parts.reduce((d, { b }) => (d * b) / gcd(d, b), 1n);
@@ -114,5 +128,59 @@ export function convertBalances(
     converted.set(userId, Number(net));
   });
   const members = order.map((userId) => ({ userId, net: (converted.get(userId) as number) + 0 }));
-  return { members, simplified: simplifyDebts(members) };
+  const result: ConvertedBalances = { members, simplified: simplifyDebts(members) };
+  if (currencies.every((c) => c.original !== undefined)) {
+    result.original = convertPairs(parts, denominator, members);
+  }
+  return result;
+}
+
+/**
+ * The original debts in the target (see `ConvertedBalances.original`): each pair's exact debts in
+ * 1/`denominator` units, netted per pair of members and rounded down; then what the members' debts
+ * lack of their converted nets (whole units, adding up to 0) is settled by `simplifyDebts` and added
+ * onto the pairs (a transfer against a pair's direction lowers it, or turns it round).
+ */
+function convertPairs(
+  parts: readonly { a: bigint; b: bigint; pairs: readonly Transfer[] }[],
+  denominator: bigint,
+  members: readonly MemberNet[],
+): Transfer[] {
+  /** Net debt per pair, keyed `from\0to` with `from < to`; positive: `from` owes `to`. */
+  const exact = new Map<string, bigint>();
+  const keyOf = (x: string, y: string): [string, bigint] =>
+    compareCodeUnits(x, y) < 0 ? [`${x}\0${y}`, 1n] : [`${y}\0${x}`, -1n];
+  const add = (map: Map<string, bigint>, from: string, to: string, amount: bigint) => {
+    if (from === to || amount === 0n) return;
+    const [key, sign] = keyOf(from, to);
+    map.set(key, (map.get(key) ?? 0n) + sign * amount);
+  };
+  for (const { a, b, pairs } of parts) {
+    const factor = a * (denominator / b);
+    for (const { from, to, amount } of pairs) add(exact, from, to, BigInt(amount) * factor);
+  }
+  const whole = new Map<string, bigint>();
+  const have = new Map<string, bigint>();
+  for (const [key, value] of exact) {
+    const [x, y] = key.split('\0') as [string, string];
+    const units = value >= 0n ? value / denominator : -(-value / denominator); // toward zero: each pair rounded down in size
+    if (units === 0n) continue;
+    whole.set(key, units);
+    have.set(x, (have.get(x) ?? 0n) - units);
+    have.set(y, (have.get(y) ?? 0n) + units);
+  }
+  const left = members.map(({ userId, net }) => ({
+    userId,
+    net: Number(BigInt(net) - (have.get(userId) ?? 0n)),
+  }));
+  for (const { from, to, amount } of simplifyDebts(left)) add(whole, from, to, BigInt(amount));
+  const debts: Transfer[] = [];
+  for (const [key, value] of whole) {
+    if (value === 0n) continue;
+    const [x, y] = key.split('\0') as [string, string];
+    debts.push(
+      value > 0n ? { from: x, to: y, amount: Number(value) } : { from: y, to: x, amount: Number(-value) },
+    );
+  }
+  return debts.sort((p, q) => compareCodeUnits(p.from, q.from) || compareCodeUnits(p.to, q.to));
 }

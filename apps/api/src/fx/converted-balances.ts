@@ -11,6 +11,8 @@ export type Converted = {
   currency: string;
   members: { userId: string; net: number }[];
   simplified: { from: string; to: string; amount: number }[];
+  /** The original debts in `currency`, when the balances came with theirs (API.md §6). */
+  original?: { from: string; to: string; amount: number }[];
   rates: UsedRate[];
 };
 
@@ -127,5 +129,11 @@ export async function convertedBalances(
     throw validationFailed(errors, `These balances cannot be expressed in ${target}.`);
   }
   used.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
-  return { currency: target, members: result.members, simplified: result.simplified, rates: used };
+  return {
+    currency: target,
+    members: result.members,
+    simplified: result.simplified,
+    ...(result.original ? { original: result.original } : {}),
+    rates: used,
+  };
 }

@@ -4206,6 +4206,8 @@ export interface components {
       members: components['schemas']['MemberNet'][];
       /** @description Transfers in `currency` that settle the converted nets exactly, at most (non-zero nets − 1) */
       simplified: components['schemas']['Transfer'][];
+      /** @description The original debts in `currency`: per pair of people, their debts of every currency converted exactly, netted and rounded down, plus the whole units rounding leaves over, settled as `simplified` settles; they add up to the converted nets exactly. Sorted by `from`, then `to` */
+      original: components['schemas']['Transfer'][];
       /** @description The rates used, by currency (empty when nothing needed converting); a cross rate is the quotient of two listed rates of the same `base` */
       rates: components['schemas']['UsedRate'][];
     };

@@ -57,6 +57,14 @@ const ConvertedBalances: JsonSchema = closed(
         'Transfers in `currency` that settle the converted nets exactly, at most (non-zero nets − 1)',
       items: ref('Transfer'),
     },
+    original: {
+      type: 'array',
+      description:
+        'The original debts in `currency`: per pair of people, their debts of every currency converted ' +
+        'exactly, netted and rounded down, plus the whole units rounding leaves over, settled as ' +
+        '`simplified` settles; they add up to the converted nets exactly. Sorted by `from`, then `to`',
+      items: ref('Transfer'),
+    },
     rates: {
       type: 'array',
       description:

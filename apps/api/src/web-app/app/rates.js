@@ -76,8 +76,12 @@ export function RatesScreen({ groupId }) {
               </li>`,
             )}
           </ul>
-          <ul class="plain" id="converted-transfers">
-            ${converted.simplified.map(
+          <ul class="plain" id="converted-transfers" data-debts=${group.simplifyDebts === false ? 'original' : 'simplified'}>
+            ${(
+              group.simplifyDebts === false
+                ? (converted.original ?? converted.simplified)
+                : converted.simplified
+            ).map(
               (s) =>
                 html`<li key=${`${s.from}-${s.to}`}>${t('owes', nameOf(s.from), nameOf(s.to), formatMoney(s.amount, converted.currency))}</li>`,
             )}
