@@ -356,6 +356,48 @@ describe('convertBalances: the original debts in the target currency', () => {
     expect(checked).toBeGreaterThan(150);
   });
 
+  it('refuses a pair whose converted debt is beyond a safe integer, though every net is within it', () => {
+    // Found by the property above (seed -771934938): Cy owes Ada 6,193,932,585 yen, which in fils at
+    // these rates is past 2^53 − 1, while Ada's net (less what she owes Flo in euros) is just inside.
+    const huge = new Map<string, Rate>([
+      ['EUR', { numerator: 387957745445n, denominator: 1n }],
+      ['JPY', { numerator: 687664656812n, denominator: 10000n }],
+      ['KWD', { numerator: 999999999985n, denominator: 10n }],
+    ]);
+    const currencies = [
+      {
+        currency: 'JPY',
+        members: [
+          { userId: 'usr_a', net: 6193932585 },
+          { userId: 'usr_c', net: -6193932584 },
+          { userId: 'usr_f', net: -1 },
+        ],
+        original: [
+          { from: 'usr_f', to: 'usr_c', amount: 1 },
+          { from: 'usr_c', to: 'usr_a', amount: 6193932585 },
+        ],
+      },
+      {
+        currency: 'EUR',
+        members: [
+          { userId: 'usr_a', net: -314989 },
+          { userId: 'usr_f', net: 314989 },
+        ],
+        original: [{ from: 'usr_a', to: 'usr_f', amount: 314989 }],
+      },
+    ];
+    expect(() => convertBalances(currencies, 'KWD', huge)).toThrow(
+      /debt between usr_a and usr_c is beyond a safe integer/,
+    );
+    // Without the original debts the nets alone convert.
+    const nets = convertBalances(
+      currencies.map(({ currency, members }) => ({ currency, members })),
+      'KWD',
+      huge,
+    );
+    expect(nets.members.every((m) => Number.isSafeInteger(m.net))).toBe(true);
+  });
+
   it('leaves them out when a currency came without its original debts', () => {
     const result = convertBalances(
       [

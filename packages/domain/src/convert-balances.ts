@@ -29,6 +29,8 @@ export type ConvertedBalances = {
   original?: Transfer[];
 };
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 const gcd = (a: bigint, b: bigint): bigint => {
   let x = a < 0n ? -a : a;
   let y = b < 0n ? -b : b;
@@ -64,7 +66,7 @@ function minorUnits(currency: string): number {
  * @param rates units of each currency per unit of one common base (major units), for every
  *   currency with a non-zero net other than the target, and for the target when one is needed
  * @throws RangeError when a needed rate is missing, a currency has no minor unit, a currency's
- *   nets do not add up to 0, or a converted net is beyond a safe integer
+ *   nets do not add up to 0, or a converted net (or original debt) is beyond a safe integer
  */
 export function convertBalances(
   currencies: readonly CurrencyNets[],
@@ -163,7 +165,7 @@ function convertPairs(
   const have = new Map<string, bigint>();
   for (const [key, value] of exact) {
     const [x, y] = key.split('\0') as [string, string];
-    const units = value >= 0n ? value / denominator : -(-value / denominator); // toward zero: each pair rounded down in size
+    const units = value / denominator; // BigInt division truncates: each pair rounded down in size
     if (units === 0n) continue;
     whole.set(key, units);
     have.set(x, (have.get(x) ?? 0n) - units);
@@ -178,6 +180,10 @@ function convertPairs(
   for (const [key, value] of whole) {
     if (value === 0n) continue;
     const [x, y] = key.split('\0') as [string, string];
+    // A pair's debt can outgrow the members' nets (they net several pairs): refused as a net would be.
+    if (value > MAX_SAFE || value < -MAX_SAFE) {
+      throw new RangeError(`the converted debt between ${x} and ${y} is beyond a safe integer`);
+    }
     debts.push(
       value > 0n ? { from: x, to: y, amount: Number(value) } : { from: y, to: x, amount: Number(-value) },
     );
