@@ -107,6 +107,9 @@ function App() {
 }
 
 followLink();
+// A mailed link opened in a tab that already shows the app changes only the hash: followed too
+// (before the route reads it: this listener is the first).
+window.addEventListener('hashchange', followLink);
 render(html`<${App} />`, document.getElementById('app'));
 resume().catch((error) => {
   update({ ready: true });

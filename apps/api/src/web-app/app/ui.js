@@ -6,26 +6,9 @@ import { encode } from 'uqr';
 import { t } from './messages.js';
 import { formatMoney } from './money.js';
 
-/**
- * The route of the links the server mails and pushes (API.md §2, §13.2): `#group=<id>&record=<id>`,
- * `#reset=<token>`, `#verify-email=<token>`; `null` for any other hash.
- */
-export function routeOfLink(hash) {
-  const params = new URLSearchParams(hash.replace(/^#/, ''));
-  const group = params.get('group');
-  const record = params.get('record');
-  if (group) return record?.startsWith('exp_') ? ['g', group, 'e', record] : ['g', group];
-  for (const name of ['reset', 'verify-email']) {
-    const token = params.get(name);
-    if (token) return [name, token];
-  }
-  return null;
-}
-
-/** The route: the URL's hash split on `/` (`#/g/grp_1` → ['g', 'grp_1']), or a mailed link's. */
+/** The route: the URL's hash split on `/` (`#/g/grp_1` → ['g', 'grp_1']). */
 export function useRoute() {
-  const read = () =>
-    routeOfLink(window.location.hash) ?? window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const read = () => window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const onChange = () => setRoute(read());
