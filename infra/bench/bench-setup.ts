@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Knex } from 'knex';
 import { Client } from 'pg';
 import { ensurePostgres } from '../../test/support/services';
 
@@ -202,4 +203,67 @@ export async function createBenchGroup(
   for (const u of users.slice(1))
     await call(api, 'POST', `/v1/groups/${groupId}/members`, auth(owner.token), { userId: u.id });
   return { users, owner, groupId };
+}
+
+/** What varies between the benches' expenses; drawn first for each row, before payer, split and date. */
+export type BenchExpenseFields = {
+  description: string;
+  category?: string | null;
+  category_id?: string | null;
+  currency: string;
+  search_text: string;
+};
+
+/**
+ * Inserts `count` expenses of `group` straight into `expenses`, 2,000 a statement: each paid by one
+ * of `users`, split equally (100 a head) between a random half of them (the payer when none), dated
+ * in `[start, start + span)`, 2 % deleted; `fields()` gives the rest. Then `analyze`, and one log line.
+ */
+export async function seedBenchExpenses(
+  knex: Knex,
+  group: { groupId: string; owner: BenchUser; users: readonly BenchUser[] },
+  options: {
+    count: number;
+    rand: () => number;
+    start: number;
+    span: number;
+    fields: () => BenchExpenseFields;
+  },
+): Promise<void> {
+  const { groupId, owner, users } = group;
+  const { count, rand, start, span, fields } = options;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)] as T;
+  const seededAt = Date.now();
+  const BATCH = 2000;
+  for (let done = 0; done < count; done += BATCH) {
+    const rows = [];
+    for (let i = done; i < Math.min(count, done + BATCH); i++) {
+      const varying = fields();
+      const payer = pick(users).id;
+      const between = users.filter(() => rand() < 0.5).map((u) => u.id);
+      if (between.length === 0) between.push(payer);
+      const amount = 100 * between.length;
+      const at = new Date(start + Math.floor(rand() * span));
+      rows.push({
+        id: `exp_bench${String(i).padStart(8, '0')}`,
+        group_id: groupId,
+        ...varying,
+        amount,
+        paid_by: JSON.stringify([{ userId: payer, amount }]),
+        split: JSON.stringify({ type: 'equal', between }),
+        shares: JSON.stringify(between.map((userId) => ({ userId, owed: 100 }))),
+        occurred_at: at,
+        created_by: owner.id,
+        created_at: at,
+        updated_at: at,
+        version: 1,
+        deleted_at: rand() < 0.02 ? at : null,
+        payer_ids: [payer],
+        involved_ids: [...new Set([payer, ...between])],
+      });
+    }
+    await knex('expenses').insert(rows);
+  }
+  await knex.raw('analyze expenses');
+  console.log(`seeded ${count} expenses in one group in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
 }

@@ -15,7 +15,14 @@
 import { expenseSearchText } from '@tally/domain';
 import { loadConfig, start } from '@tally/server';
 import { activeFilters, searchStatement } from '../../apps/api/src/expenses/expense-search';
-import { createBenchDatabase, createBenchGroup, explainAnalyze, seededRandom } from './bench-setup';
+import {
+  call as callApi,
+  createBenchDatabase,
+  createBenchGroup,
+  explainAnalyze,
+  seedBenchExpenses,
+  seededRandom,
+} from './bench-setup';
 
 const EXPENSES = Number(process.env.BENCH_SEARCH_EXPENSES ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
@@ -82,64 +89,33 @@ async function main() {
     }),
   );
   try {
-    const call = async (method: string, path: string, token?: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-          ...(body ? { 'Content-Type': 'application/json' } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-      return JSON.parse(text);
-    };
+    // biome-ignore lint/suspicious/noExplicitAny: the bench reads the answers' fields as it needs them
+    const call = (method: string, path: string, token?: string, body?: unknown): Promise<any> =>
+      callApi(server.url, method, path, token ? { Authorization: `Bearer ${token}` } : {}, body);
     const { users, owner, groupId } = await createBenchGroup(server.url);
 
     const knex = server.knex;
     const rand = seededRandom(42);
     const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)] as T;
-    const seededAt = Date.now();
-    const BATCH = 2000;
-    for (let done = 0; done < EXPENSES; done += BATCH) {
-      const rows = [];
-      for (let i = done; i < Math.min(EXPENSES, done + BATCH); i++) {
-        const words = Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(WORDS));
-        const description = words.join(' ');
-        const category = pick(CATEGORIES);
-        const payer = pick(users).id;
-        const between = users.filter(() => rand() < 0.5).map((u) => u.id);
-        if (between.length === 0) between.push(payer);
-        const amount = 100 * between.length;
-        const shares = between.map((userId) => ({ userId, owed: 100 }));
-        const at = new Date(START + Math.floor(rand() * SPAN));
-        rows.push({
-          id: `exp_bench${String(i).padStart(8, '0')}`,
-          group_id: groupId,
-          description,
-          category,
-          amount,
-          currency: 'EUR',
-          paid_by: JSON.stringify([{ userId: payer, amount }]),
-          split: JSON.stringify({ type: 'equal', between }),
-          shares: JSON.stringify(shares),
-          occurred_at: at,
-          created_by: owner.id,
-          created_at: at,
-          updated_at: at,
-          version: 1,
-          deleted_at: rand() < 0.02 ? at : null,
-          search_text: expenseSearchText(description, category),
-          payer_ids: [payer],
-          involved_ids: [...new Set([payer, ...between])],
-        });
-      }
-      await knex('expenses').insert(rows);
-    }
-    await knex.raw('analyze expenses');
-    console.log(
-      `seeded ${EXPENSES} expenses in one group in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`,
+    await seedBenchExpenses(
+      knex,
+      { groupId, owner, users },
+      {
+        count: EXPENSES,
+        rand,
+        start: START,
+        span: SPAN,
+        fields: () => {
+          const description = Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(WORDS)).join(' ');
+          const category = pick(CATEGORIES);
+          return {
+            description,
+            category,
+            currency: 'EUR',
+            search_text: expenseSearchText(description, category),
+          };
+        },
+      },
     );
 
     const member = users[1] as { id: string; token: string };

@@ -23,6 +23,7 @@ import {
   createBenchGroup,
   explainAnalyze,
   percentile,
+  seedBenchExpenses,
   seededRandom,
 } from './bench-setup';
 
@@ -60,42 +61,21 @@ async function main() {
     const knex = server.knex;
     const rand = seededRandom(42);
     const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)] as T;
-    const seededAt = Date.now();
-    const BATCH = 2000;
-    for (let done = 0; done < EXPENSES; done += BATCH) {
-      const rows = [];
-      for (let i = done; i < Math.min(EXPENSES, done + BATCH); i++) {
-        const payer = pick(users).id;
-        const between = users.filter(() => rand() < 0.5).map((u) => u.id);
-        if (between.length === 0) between.push(payer);
-        const amount = 100 * between.length;
-        const at = new Date(START + Math.floor(rand() * SPAN));
-        rows.push({
-          id: `exp_bench${String(i).padStart(8, '0')}`,
-          group_id: groupId,
+    await seedBenchExpenses(
+      knex,
+      { groupId, owner, users },
+      {
+        count: EXPENSES,
+        rand,
+        start: START,
+        span: SPAN,
+        fields: () => ({
           description: 'Bench',
           category_id: pick(CATEGORIES),
-          amount,
           currency: rand() < 0.8 ? 'EUR' : 'USD',
-          paid_by: JSON.stringify([{ userId: payer, amount }]),
-          split: JSON.stringify({ type: 'equal', between }),
-          shares: JSON.stringify(between.map((userId) => ({ userId, owed: 100 }))),
-          occurred_at: at,
-          created_by: owner.id,
-          created_at: at,
-          updated_at: at,
-          version: 1,
-          deleted_at: rand() < 0.02 ? at : null,
           search_text: 'bench',
-          payer_ids: [payer],
-          involved_ids: [...new Set([payer, ...between])],
-        });
-      }
-      await knex('expenses').insert(rows);
-    }
-    await knex.raw('analyze expenses');
-    console.log(
-      `seeded ${EXPENSES} expenses in one group in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`,
+        }),
+      },
     );
 
     const member = users[1] as { id: string; token: string };
