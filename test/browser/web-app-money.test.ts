@@ -316,6 +316,13 @@ describe('the web app: the money screens', () => {
     expect(await page.locator('#add-expense').count()).toBe(0);
     await app.checkAccessibility(page, 'archived group');
     expect((await expensesInApi()).map((e) => e.description)).not.toContain('Refund (museum)');
+    // The groups list shows the archived ones alone, or leaves them out (`?archived=`).
+    await page.goto(`${app.t.url}/#/`);
+    await page.getByLabel('Show').selectOption('archived');
+    await page.locator('#group-list li', { hasText: 'Money' }).waitFor();
+    await page.getByLabel('Show').selectOption('active');
+    await page.locator('#group-list li', { hasText: 'Money' }).waitFor({ state: 'detached' });
+    await app.checkAccessibility(page, 'groups, active only');
 
     // Unarchived from its settings; the settings back as they were.
     await show('/settings');

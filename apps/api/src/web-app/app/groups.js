@@ -10,14 +10,14 @@ import { Field, go } from './ui.js';
 
 export function GroupsScreen() {
   const [groups, setGroups] = useState();
-  const load = () =>
-    tally.groups.list({ limit: 100 }).then(
+  // Which groups: all, the active ones or the archived ones (`?archived=`, API.md §3).
+  const [shown, setShown] = useState('all');
+  useEffect(() => {
+    tally.groups.list({ limit: 100, ...(shown === 'all' ? {} : { archived: shown === 'archived' }) }).then(
       (page) => setGroups(page.data),
       (error) => say(describe(error), true),
     );
-  useEffect(() => {
-    void load();
-  }, []);
+  }, [shown]);
   const create = attempt(async (event) => {
     const form = new FormData(event.target);
     const group = await tally.groups.create({
@@ -28,6 +28,9 @@ export function GroupsScreen() {
   });
   return html`<section>
       <h1>${t('groups')}</h1>
+      <label>${t('groupsShown')} <select id="group-filter" value=${shown} onChange=${(event) => setShown(event.target.value)}>
+        ${['all', 'active', 'archived'].map((v) => html`<option key=${v} value=${v}>${t(`shownGroups.${v}`)}</option>`)}
+      </select></label>
       ${
         groups === undefined
           ? html`<p>${t('loading')}</p>`

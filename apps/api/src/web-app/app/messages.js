@@ -20,6 +20,8 @@ const EN = {
   mainNav: 'Main',
   groups: 'Groups',
   noGroups: 'No groups yet: make one for your next trip or your flat.',
+  groupsShown: 'Show',
+  shownGroups: { all: 'all groups', active: 'active groups', archived: 'archived groups' },
   newGroup: 'New group',
   groupName: 'Name',
   currency: 'Currency (3 letters)',
